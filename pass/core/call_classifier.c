@@ -1,0 +1,179 @@
+/* call_classifier.c - classify host calls and summarise module functions. */
+#include "call_classifier.h"
+#include "harmless_externals.h"
+#include "ir_util.h"
+#include "../shim/pygraph_shim.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { kLaunchCap = 1000 };
+static const long long kMemcpyDeviceToDevice = 3;
+
+int pg_is_stub(const pg_classifier *c, LLVMValueRef fn) {
+  return fn && pg_registry_find(c->registry, fn) != NULL;
+}
+
+const pg_function_summary *pg_summary_of(const pg_classifier *c, LLVMValueRef fn) {
+  for (unsigned i = 0; i < c->n_summaries; ++i)
+    if (c->summaries[i].fn == fn)
+      return &c->summaries[i];
+  return NULL;
+}
+
+static void barrier(pg_call_info *out, LLVMValueRef inst, const char *fmt, const char *name) {
+  char loc[160], what[160];
+  out->kind = PG_CALL_BARRIER;
+  snprintf(what, sizeof what, fmt, name);
+  snprintf(out->why, sizeof out->why, "%s at %s", what, pg_loc_str(inst, loc, sizeof loc));
+}
+
+/* The kernel a launch API call launches, when the handle is a constant. */
+static const pg_kernel *launched_kernel(const pg_classifier *c, LLVMValueRef call,
+                                        const pg_api_entry *api) {
+  unsigned idx = strncmp(api->name, "cudaLaunchKernelExC", 19) == 0 ? 1 : 0;
+  if (api->name[0] == 'c' && api->name[1] == 'u' && api->name[2] == 'L')
+    return NULL; /* driver launches take a CUfunction: not known statically */
+  if (LLVMGetNumArgOperands(call) <= idx)
+    return NULL;
+  return pg_registry_find(c->registry, LLVMGetOperand(call, idx));
+}
+
+static void classify_api(const pg_classifier *c, LLVMValueRef inst, LLVMValueRef caller,
+                         const pg_api_entry *api, pg_call_info *out) {
+  switch (api->cls) {
+  case PG_API_LAUNCH:
+    out->kernel = launched_kernel(c, inst, api);
+    out->kind = pg_is_stub(c, caller) ? PG_CALL_STUB_INTERNAL : PG_CALL_LAUNCH;
+    return;
+  case PG_API_STREAM_OP:
+    if (!api->routed) {
+      barrier(out, inst, "%s (not deferred by pygraph yet)", api->name);
+      return;
+    }
+    if (strncmp(api->name, "cudaMemcpyAsync", 15) == 0) {
+      long long kind;
+      if (pg_const_int(LLVMGetOperand(inst, 3), &kind) && kind != kMemcpyDeviceToDevice &&
+          kind != 4 /* cudaMemcpyDefault: checked at run time */) {
+        barrier(out, inst, "%s copies host memory", api->name);
+        return;
+      }
+    }
+    out->kind = PG_CALL_ROUTED_OP;
+    return;
+  case PG_API_SYNC:
+  case PG_API_UNCAPTURABLE: {
+    char fmt[120];
+    snprintf(fmt, sizeof fmt, "%%s %s", api->why);
+    barrier(out, inst, fmt, api->name);
+    return;
+  }
+  case PG_API_HARMLESS:
+    out->kind = PG_CALL_HARMLESS;
+    return;
+  }
+}
+
+void pg_classify(const pg_classifier *c, LLVMValueRef inst, pg_call_info *out) {
+  memset(out, 0, sizeof *out);
+  out->kind = PG_CALL_HARMLESS;
+  if (!pg_is_call(inst))
+    return;
+  LLVMValueRef caller = LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst));
+  LLVMValueRef callee = pg_called_function(inst);
+  out->callee = callee;
+  if (!callee) {
+    LLVMValueRef cv = LLVMGetCalledValue(inst);
+    barrier(out, inst, "%s", LLVMIsAInlineAsm(cv) ? "inline assembly" : "indirect call");
+    return;
+  }
+  size_t len;
+  const char *name = LLVMGetValueName2(callee, &len);
+  if (LLVMGetIntrinsicID(callee))
+    return;
+  const pg_kernel *k = pg_registry_find(c->registry, callee);
+  if (k) {
+    /* <<<>>> at -O0: the call of the stub is the launch site */
+    out->kernel = k;
+    out->kind = pg_is_stub(c, caller) ? PG_CALL_STUB_INTERNAL : PG_CALL_LAUNCH;
+    return;
+  }
+  out->api = pg_api_lookup(name);
+  if (out->api) {
+    classify_api(c, inst, caller, out->api, out);
+    return;
+  }
+  if (!LLVMIsDeclaration(callee)) {
+    const pg_function_summary *s = pg_summary_of(c, callee);
+    if (s && s->may_sync) {
+      char *dn = pg_demangle(name);
+      char fmt[300];
+      snprintf(fmt, sizeof fmt, "call of '%%s', which may synchronize (%s),", s->why);
+      barrier(out, inst, fmt, dn);
+      free(dn);
+    } else if (s && s->launches) {
+      out->kind = PG_CALL_LAUNCHING_CALLEE;
+    }
+    return;
+  }
+  if (pg_is_harmless_external(name))
+    return;
+  char *dn = pg_demangle(name);
+  barrier(out, inst,
+          pg_api_looks_like_cuda(name) ? "CUDA call '%s' that pygraph does not know"
+                                       : "call of external function '%s' with unknown effect",
+          dn);
+  free(dn);
+}
+
+/* One pass over f with the current summaries; returns 1 if s changed. */
+static int summarise(const pg_classifier *c, pg_function_summary *s) {
+  int may_sync = 0;
+  unsigned launches = 0;
+  char why[sizeof s->why] = "";
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(s->fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      pg_call_info ci;
+      pg_classify(c, i, &ci);
+      if (ci.kind == PG_CALL_LAUNCH) {
+        ++launches;
+      } else if (ci.kind == PG_CALL_LAUNCHING_CALLEE) {
+        launches += pg_summary_of(c, ci.callee)->launches;
+      } else if (ci.kind == PG_CALL_BARRIER && !may_sync) {
+        may_sync = 1;
+        snprintf(why, sizeof why, "%s", ci.why);
+      }
+    }
+  if (launches > kLaunchCap)
+    launches = kLaunchCap;
+  if (may_sync == s->may_sync && launches == s->launches)
+    return 0;
+  s->may_sync = may_sync;
+  s->launches = launches;
+  snprintf(s->why, sizeof s->why, "%s", why);
+  return 1;
+}
+
+void pg_classifier_init(pg_classifier *c, LLVMModuleRef m, const pg_kernel_registry *r) {
+  memset(c, 0, sizeof *c);
+  c->registry = r;
+  unsigned n = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    n += !LLVMIsDeclaration(f);
+  c->summaries = calloc(n ? n : 1, sizeof *c->summaries);
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    if (!LLVMIsDeclaration(f))
+      c->summaries[c->n_summaries++].fn = f;
+  /* Monotone: may_sync only turns on and launches only grow (capped). */
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (unsigned i = 0; i < c->n_summaries; ++i)
+      changed |= summarise(c, &c->summaries[i]);
+  }
+}
+
+void pg_classifier_free(pg_classifier *c) {
+  free(c->summaries);
+  memset(c, 0, sizeof *c);
+}

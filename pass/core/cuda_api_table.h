@@ -1,0 +1,26 @@
+/* cuda_api_table.h - what each CUDA runtime/driver call means to a graph. */
+#ifndef PYGRAPH_CUDA_API_TABLE_H
+#define PYGRAPH_CUDA_API_TABLE_H
+
+typedef enum pg_api_class {
+  PG_API_LAUNCH,         /* a kernel launch */
+  PG_API_STREAM_OP,      /* asynchronous stream work a graph can hold */
+  PG_API_SYNC,           /* waits for, or reads results of, device work */
+  PG_API_UNCAPTURABLE,   /* allocation, stream/event/device management, ... */
+  PG_API_HARMLESS        /* touches no stream: error queries, launch protocol */
+} pg_api_class;
+
+typedef struct pg_api_entry {
+  const char *name;      /* symbol as it appears in IR */
+  pg_api_class cls;
+  int routed;            /* the runtime defers it: __pygraph_<name> exists */
+  const char *why;       /* short reason shown in remarks */
+} pg_api_entry;
+
+/* NULL when `name` is not a CUDA API call pygraph knows. */
+const pg_api_entry *pg_api_lookup(const char *name);
+/* 1 for symbols that look like CUDA API (cuda*, cu[A-Z]*, __cuda*). */
+int pg_api_looks_like_cuda(const char *name);
+const char *pg_api_class_name(pg_api_class c);
+
+#endif

@@ -1,0 +1,50 @@
+/* harmless_externals.c - the documented allow-list of libc/libm/libstdc++
+ * calls that neither synchronize with the device nor read its results, so
+ * progress printing and host arithmetic do not break a region.  Everything
+ * else outside the module is a barrier (add more with allow=f,g). */
+#include "harmless_externals.h"
+#include "options.h"
+
+#include <string.h>
+
+static const char *const kExact[] = {
+    /* stdio progress output */
+    "printf", "fprintf", "puts", "putchar", "fputs", "fputc", "fflush", "snprintf",
+    "sprintf", "vprintf", "vfprintf", "__printf_chk", "__fprintf_chk", "__sprintf_chk",
+    "__snprintf_chk", "fwrite",
+    /* host memory and strings */
+    "malloc", "calloc", "realloc", "free", "memcpy", "memmove", "memset", "strlen",
+    "strcmp", "strncmp", "rand", "srand", "rand_r", "abs", "labs",
+    /* libm */
+    "sqrt", "sqrtf", "sin", "sinf", "cos", "cosf", "tan", "tanf", "exp", "expf", "log",
+    "logf", "log2", "log2f", "pow", "powf", "fabs", "fabsf", "floor", "floorf", "ceil",
+    "ceilf", "fmin", "fminf", "fmax", "fmaxf", "fmod", "fmodf", "tanh", "tanhf",
+    "round", "roundf", "lround", "lroundf",
+    /* C++ allocation */
+    "_Znwm", "_Znam", "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm",
+    /* host clocks */
+    "clock_gettime", "gettimeofday", "clock", "time",
+    "_ZNSt6chrono3_V212steady_clock3nowEv", "_ZNSt6chrono3_V212system_clock3nowEv",
+    /* iostreams: std::endl, std::flush */
+    "_ZSt4endlIcSt11char_traitsIcEERSt13basic_ostreamIT_T0_ES6_",
+    "_ZSt5flushIcSt11char_traitsIcEERSt13basic_ostreamIT_T0_ES6_",
+};
+
+/* Mangled-name prefixes of std::ostream members and operator<< overloads. */
+static const char *const kPrefixes[] = {
+    "_ZNSolsE",                /* std::ostream::operator<<(number) */
+    "_ZNSo9_M_insert",         /* number insertion helpers */
+    "_ZNSo5flushEv", "_ZNSo3putEc", "_ZNSo5writeEPKcl",
+    "_ZStlsISt11char_traitsIcEERSt13basic_ostreamIcT_ES5_", /* << const char*, char */
+    "_ZSt16__ostream_insertIcSt11char_traitsIcEERSt13basic_ostreamIT_T0_ES6_PKS3_l",
+};
+
+int pg_is_harmless_external(const char *name) {
+  for (size_t i = 0; i < sizeof kExact / sizeof kExact[0]; ++i)
+    if (strcmp(kExact[i], name) == 0)
+      return 1;
+  for (size_t i = 0; i < sizeof kPrefixes / sizeof kPrefixes[0]; ++i)
+    if (strncmp(kPrefixes[i], name, strlen(kPrefixes[i])) == 0)
+      return 1;
+  return pg_options_allows(name);
+}

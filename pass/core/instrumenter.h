@@ -1,0 +1,16 @@
+/* instrumenter.h - turn a region plan into runtime calls.
+ * Emits pygraph_region / pygraph_site descriptors (layouts: runtime/include/
+ * pygraph_rt.h), begin/end calls, and reroutes deferrable CUDA calls to the
+ * runtime's __pygraph_<name> entry points. */
+#ifndef PYGRAPH_INSTRUMENTER_H
+#define PYGRAPH_INSTRUMENTER_H
+
+#include "call_classifier.h"
+#include "region_builder.h"
+
+/* Inserts begin/end calls for every instrumented scope of the plan. */
+void pg_instrument_function(LLVMModuleRef m, pg_function_plan *plan, const char *fn_name);
+/* Replaces every routed CUDA call in m; returns how many. */
+unsigned pg_reroute_calls(LLVMModuleRef m, const pg_classifier *c);
+
+#endif

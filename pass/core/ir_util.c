@@ -1,0 +1,100 @@
+/* ir_util.c - small LLVM-C helpers shared by the pass core. */
+#include "ir_util.h"
+#include "../shim/pygraph_shim.h"
+
+#include <llvm-c/DebugInfo.h>
+
+#include <stdio.h>
+#include <string.h>
+
+int pg_is_call(LLVMValueRef inst) {
+  return inst && (LLVMIsACallInst(inst) || LLVMIsAInvokeInst(inst));
+}
+
+LLVMValueRef pg_strip(LLVMValueRef v) {
+  while (v) {
+    if (LLVMIsAGlobalAlias(v)) {
+      v = LLVMAliasGetAliasee(v);
+    } else if (LLVMIsAConstantExpr(v) &&
+               (LLVMGetConstOpcode(v) == LLVMBitCast ||
+                LLVMGetConstOpcode(v) == LLVMAddrSpaceCast)) {
+      v = LLVMGetOperand(v, 0);
+    } else if (LLVMIsABitCastInst(v) || LLVMIsAAddrSpaceCastInst(v)) {
+      v = LLVMGetOperand(v, 0);
+    } else {
+      break;
+    }
+  }
+  return v;
+}
+
+LLVMValueRef pg_called_function(LLVMValueRef call) {
+  if (!pg_is_call(call))
+    return NULL;
+  LLVMValueRef callee = pg_strip(LLVMGetCalledValue(call));
+  return (callee && LLVMIsAFunction(callee)) ? callee : NULL;
+}
+
+const char *pg_called_name(LLVMValueRef call) {
+  LLVMValueRef f = pg_called_function(call);
+  size_t len;
+  return f ? LLVMGetValueName2(f, &len) : NULL;
+}
+
+const char *pg_global_cstring(LLVMValueRef v) {
+  v = pg_strip(v);
+  if (!v || !LLVMIsAGlobalVariable(v))
+    return NULL;
+  LLVMValueRef init = LLVMGetInitializer(v);
+  if (!init || !LLVMIsAConstantDataSequential(init) || !LLVMIsConstantString(init))
+    return NULL;
+  size_t len;
+  return LLVMGetAsString(init, &len);
+}
+
+const char *pg_inst_file(LLVMValueRef inst, unsigned *line, unsigned *col) {
+  return pg_user_loc(inst, line, col);
+}
+
+const char *pg_loc_str(LLVMValueRef inst, char *buf, size_t len) {
+  unsigned line;
+  const char *file = pg_inst_file(inst, &line, NULL);
+  if (!line)
+    snprintf(buf, len, "<unknown location>");
+  else {
+    const char *base = strrchr(file, '/');
+    snprintf(buf, len, "%s:%u", base ? base + 1 : file, line);
+  }
+  return buf;
+}
+
+unsigned pg_block_preds(LLVMBasicBlockRef bb, LLVMBasicBlockRef *out, unsigned max) {
+  unsigned n = 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u; u = LLVMGetNextUse(u)) {
+    LLVMValueRef user = LLVMGetUser(u);
+    if (!LLVMIsATerminatorInst(user))
+      continue;
+    LLVMBasicBlockRef p = LLVMGetInstructionParent(user);
+    int dup = 0;
+    for (unsigned i = 0; i < n && i < max; ++i)
+      dup |= out[i] == p;
+    if (dup)
+      continue;
+    if (n < max)
+      out[n] = p;
+    ++n;
+  }
+  return n;
+}
+
+int pg_module_is_device(LLVMModuleRef m) {
+  const char *t = LLVMGetTarget(m);
+  return t && (strncmp(t, "nvptx", 5) == 0 || strncmp(t, "amdgcn", 6) == 0);
+}
+
+int pg_const_int(LLVMValueRef v, long long *out) {
+  if (!v || !LLVMIsAConstantInt(v))
+    return 0;
+  *out = LLVMConstIntGetSExtValue(v);
+  return 1;
+}

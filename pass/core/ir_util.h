@@ -1,0 +1,28 @@
+/* ir_util.h - small LLVM-C helpers shared by the pass core. */
+#ifndef PYGRAPH_IR_UTIL_H
+#define PYGRAPH_IR_UTIL_H
+
+#include <llvm-c/Core.h>
+#include <stddef.h>
+
+/* The function a call instruction calls directly (casts stripped), or NULL. */
+LLVMValueRef pg_called_function(LLVMValueRef call);
+/* Name of the directly called function, or NULL. */
+const char *pg_called_name(LLVMValueRef call);
+int pg_is_call(LLVMValueRef inst); /* call or invoke */
+/* Strips pointer casts and aliases. */
+LLVMValueRef pg_strip(LLVMValueRef v);
+/* The C string a global string constant holds, or NULL. */
+const char *pg_global_cstring(LLVMValueRef v);
+/* File and line of an instruction's debug location ("", 0 when none). */
+const char *pg_inst_file(LLVMValueRef inst, unsigned *line, unsigned *col);
+/* "file:line" into buf, or "<unknown location>". */
+const char *pg_loc_str(LLVMValueRef inst, char *buf, size_t len);
+/* Number of predecessors of bb; fills up to max of them. */
+unsigned pg_block_preds(LLVMBasicBlockRef bb, LLVMBasicBlockRef *out, unsigned max);
+/* 1 when the module targets the GPU (nvptx/amdgcn). */
+int pg_module_is_device(LLVMModuleRef m);
+/* Constant integer value of v; returns 0 when v isn't one. */
+int pg_const_int(LLVMValueRef v, long long *out);
+
+#endif

@@ -1,0 +1,16 @@
+/* launch_sites.h - describe a launch site: kernel, grid, block, shared
+ * memory and stream, for remarks and run-time descriptors. */
+#ifndef PYGRAPH_LAUNCH_SITES_H
+#define PYGRAPH_LAUNCH_SITES_H
+
+#include "call_classifier.h"
+
+#include <stddef.h>
+
+/* Kernel shown in remarks: "axpy(float*, float, int)", or a placeholder
+ * for launches whose kernel is only known at run time. */
+const char *pg_launch_kernel_name(const pg_call_info *ci);
+/* "launch of 'K(...)' grid=(x,y,z) block=(x,y,z) shmem=N stream=S" */
+void pg_describe_launch(const pg_call_info *ci, LLVMValueRef call, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,67 @@
+/* options.c - parse -fplugin-arg-pygraph-* (clang hands us the text after
+ * "-fplugin-arg-pygraph-"). */
+#include "options.h"
+#include "pass_entry.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static pg_options g_opts = {0, 0, 2, 1, {0}};
+
+const pg_options *pg_opts(void) { return &g_opts; }
+
+static int parse_int(const char *v, int lo, int hi, int *out) {
+  char *end = NULL;
+  long x = strtol(v, &end, 10);
+  if (!v[0] || *end || x < lo || x > hi)
+    return 0;
+  *out = (int)x;
+  return 1;
+}
+
+int pg_options_parse(const char *arg, char *err, size_t errlen) {
+  const char *eq = strchr(arg, '=');
+  size_t nlen = eq ? (size_t)(eq - arg) : strlen(arg);
+  const char *val = eq ? eq + 1 : NULL;
+#define IS(name) (nlen == strlen(name) && strncmp(arg, name, nlen) == 0)
+  if (IS("disable") && !val) { g_opts.disable = 1; return 1; }
+  if (IS("analyze-only") && !val) { g_opts.analyze_only = 1; return 1; }
+  if (IS("min-launches") && val) {
+    if (parse_int(val, 1, 1000000, &g_opts.min_launches)) return 1;
+    snprintf(err, errlen, "min-launches needs a positive integer, got '%s'", val);
+    return 0;
+  }
+  if (IS("straight-line") && val) {
+    if (parse_int(val, 0, 1, &g_opts.straight_line)) return 1;
+    snprintf(err, errlen, "straight-line needs 0 or 1, got '%s'", val);
+    return 0;
+  }
+  if (IS("allow") && val) {
+    size_t used = strlen(g_opts.allow);
+    if (used + strlen(val) + 2 >= sizeof g_opts.allow) {
+      snprintf(err, errlen, "allow list too long");
+      return 0;
+    }
+    if (used) strcat(g_opts.allow, ",");
+    strcat(g_opts.allow, val);
+    return 1;
+  }
+#undef IS
+  snprintf(err, errlen, "unknown option '%.*s'; known: disable, analyze-only, "
+           "min-launches=N, straight-line=0|1, allow=f,g", (int)nlen, arg);
+  return 0;
+}
+
+int pg_options_allows(const char *name) {
+  size_t n = strlen(name);
+  for (const char *p = g_opts.allow; *p;) {
+    const char *comma = strchr(p, ',');
+    size_t len = comma ? (size_t)(comma - p) : strlen(p);
+    if (len == n && strncmp(p, name, n) == 0)
+      return 1;
+    if (!comma) break;
+    p = comma + 1;
+  }
+  return 0;
+}

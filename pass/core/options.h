@@ -1,0 +1,18 @@
+/* options.h - the plugin's options (-fplugin-arg-pygraph-NAME[=VALUE]). */
+#ifndef PYGRAPH_OPTIONS_H
+#define PYGRAPH_OPTIONS_H
+
+typedef struct pg_options {
+  int disable;          /* disable: leave every module untouched */
+  int analyze_only;     /* analyze-only: remarks, no instrumentation */
+  int min_launches;     /* min-launches=N: fewest launch sites a region needs (2) */
+  int straight_line;    /* straight-line=0|1: form regions outside loops (1) */
+  char allow[1024];     /* allow=f,g: extra external functions known harmless */
+} pg_options;
+
+/* The options of this compile (one cc1 job loads the plugin once). */
+const pg_options *pg_opts(void);
+/* 1 when `name` was listed in allow=. */
+int pg_options_allows(const char *name);
+
+#endif

@@ -1,0 +1,291 @@
+/* region_builder.c - segments, barriers and begin/end points per scope. */
+#include "region_builder.h"
+#include "ir_util.h"
+#include "options.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PUSH(arr, n, cap, v)                                                   \
+  do {                                                                         \
+    if ((n) == (cap)) {                                                        \
+      (cap) = (cap) ? 2 * (cap) : 8;                                           \
+      (arr) = realloc((arr), (cap) * sizeof *(arr));                           \
+    }                                                                          \
+    (arr)[(n)++] = (v);                                                        \
+  } while (0)
+
+pg_site_rec *pg_site_find(pg_site_table *t, LLVMValueRef call) {
+  for (unsigned i = 0; i < t->n; ++i)
+    if (t->recs[i].call == call)
+      return &t->recs[i];
+  pg_site_rec r;
+  memset(&r, 0, sizeof r);
+  r.call = call;
+  PUSH(t->recs, t->n, t->cap, r);
+  return &t->recs[t->n - 1];
+}
+
+void pg_site_table_free(pg_site_table *t) {
+  free(t->recs);
+  free(t->region_callees);
+  memset(t, 0, sizeof *t);
+}
+
+/* First instruction after PHIs and EH pads. */
+static LLVMValueRef first_insertion_point(LLVMBasicBlockRef bb) {
+  LLVMValueRef i = LLVMGetFirstInstruction(bb);
+  while (i && (LLVMIsAPHINode(i) || LLVMIsALandingPadInst(i)))
+    i = LLVMGetNextInstruction(i);
+  return i;
+}
+
+/* Where execution resumes after barrier `b`, or NULL if it never returns. */
+static LLVMValueRef resume_point(LLVMValueRef b) {
+  if (LLVMIsAInvokeInst(b)) {
+    LLVMBasicBlockRef normal = LLVMGetNormalDest(b);
+    LLVMBasicBlockRef preds[2];
+    return pg_block_preds(normal, preds, 2) == 1 ? first_insertion_point(normal) : NULL;
+  }
+  LLVMValueRef next = LLVMGetNextInstruction(b);
+  return (next && LLVMIsAUnreachableInst(next)) ? NULL : next;
+}
+
+typedef struct walk_ctx {
+  const pg_classifier *c;
+  pg_function_plan *plan;
+  pg_scope *scope;
+  pg_site_table *sites;
+  LLVMBasicBlockRef *visited;
+  unsigned nvisited, capvisited;
+} walk_ctx;
+
+static int in_scope(walk_ctx *w, LLVMBasicBlockRef bb) {
+  pg_loop *l = pg_loop_for_block(w->plan->loops, bb);
+  if (w->scope->loop)
+    return pg_loop_contains_block(w->scope->loop, bb);
+  /* function scope: outside every region loop */
+  for (unsigned i = 0; i < w->plan->nscopes; ++i)
+    if (w->plan->scopes[i].loop && l && pg_loop_contains_block(w->plan->scopes[i].loop, bb))
+      return 0;
+  return 1;
+}
+
+static int repeated(walk_ctx *w, LLVMBasicBlockRef bb) {
+  pg_loop *l = pg_loop_for_block(w->plan->loops, bb);
+  return l && l != w->scope->loop;
+}
+
+static int seen(walk_ctx *w, LLVMBasicBlockRef bb) {
+  for (unsigned i = 0; i < w->nvisited; ++i)
+    if (w->visited[i] == bb)
+      return 1;
+  return 0;
+}
+
+/* Launch sites reachable from `start` without crossing a barrier or leaving
+ * the iteration (back edge) or the scope.  Fills seg->weight/first_launch. */
+static void walk_segment(walk_ctx *w, pg_segment *seg, LLVMValueRef **reached,
+                         unsigned *nreached, unsigned *capreached) {
+  LLVMBasicBlockRef *stack = NULL;
+  unsigned nstack = 0, capstack = 0;
+  LLVMValueRef from = seg->begin_before;
+  LLVMBasicBlockRef header = w->scope->loop ? pg_loop_header(w->scope->loop) : NULL;
+  w->nvisited = 0;
+  for (;;) {
+    LLVMBasicBlockRef bb = LLVMGetInstructionParent(from);
+    int stopped = 0;
+    for (LLVMValueRef i = from; i; i = LLVMGetNextInstruction(i)) {
+      pg_call_info ci;
+      pg_classify(w->c, i, &ci);
+      unsigned mult = repeated(w, bb) ? 2 : 1;
+      if (ci.kind == PG_CALL_BARRIER) {
+        stopped = 1;
+        break;
+      }
+      if (ci.kind == PG_CALL_LAUNCH || ci.kind == PG_CALL_LAUNCHING_CALLEE) {
+        unsigned n = ci.kind == PG_CALL_LAUNCH ? 1 : pg_summary_of(w->c, ci.callee)->launches;
+        seg->weight += mult * n;
+        if (!seg->first_launch)
+          seg->first_launch = i;
+        PUSH(*reached, *nreached, *capreached, i);
+      }
+    }
+    if (!stopped) {
+      LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
+      unsigned ns = term ? LLVMGetNumSuccessors(term) : 0;
+      for (unsigned s = 0; s < ns; ++s) {
+        LLVMBasicBlockRef succ = LLVMGetSuccessor(term, s);
+        if (succ == header || !in_scope(w, succ) || seen(w, succ))
+          continue;
+        PUSH(w->visited, w->nvisited, w->capvisited, succ);
+        PUSH(stack, nstack, capstack, succ);
+      }
+    }
+    if (!nstack)
+      break;
+    from = LLVMGetFirstInstruction(stack[--nstack]);
+  }
+  free(stack);
+}
+
+static void add_segment(pg_scope *s, LLVMValueRef begin_before, LLVMValueRef after) {
+  if (!begin_before)
+    return;
+  pg_segment seg = {begin_before, after, 0, NULL, -1};
+  PUSH(s->segs, s->nsegs, s->capsegs, seg);
+}
+
+static void add_end(pg_scope *s, LLVMValueRef before) {
+  if (before)
+    PUSH(s->ends, s->nends, s->capends, before);
+}
+
+/* Barriers, segment starts and end points of one scope. */
+static void collect_scope(walk_ctx *w, pg_scope *s) {
+  LLVMValueRef fn = s->fn;
+  if (s->loop)
+    add_segment(s, first_insertion_point(pg_loop_header(s->loop)), NULL);
+  else
+    add_segment(s, first_insertion_point(LLVMGetEntryBasicBlock(fn)), NULL);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    if (!in_scope(w, bb))
+      continue;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      pg_call_info ci;
+      pg_classify(w->c, i, &ci);
+      if (ci.kind == PG_CALL_BARRIER) {
+        add_end(s, i);
+        add_segment(s, resume_point(i), i);
+      } else if (!s->loop && (LLVMIsAReturnInst(i) || LLVMIsAResumeInst(i))) {
+        add_end(s, i);
+      }
+    }
+  }
+  if (s->loop) {
+    add_end(s, LLVMGetBasicBlockTerminator(pg_loop_latch(s->loop)));
+    LLVMBasicBlockRef exits[64];
+    unsigned n = pg_loop_exit_blocks(s->loop, exits, 64);
+    for (unsigned i = 0; i < n && i < 64; ++i)
+      if (first_insertion_point(exits[i]))
+        PUSH(s->entry_ends, s->nentry_ends, s->capentry_ends, first_insertion_point(exits[i]));
+  } else {
+    /* Leaving the function scope for a region loop ends its region; the
+     * loop's exits may open a new straight-line segment. */
+    for (unsigned k = 0; k < w->plan->nscopes; ++k) {
+      pg_scope *ls = &w->plan->scopes[k];
+      if (!ls->loop)
+        continue;
+      add_end(s, LLVMGetBasicBlockTerminator(pg_loop_preheader(ls->loop)));
+      LLVMBasicBlockRef exits[64];
+      unsigned n = pg_loop_exit_blocks(ls->loop, exits, 64);
+      for (unsigned i = 0; i < n && i < 64; ++i)
+        add_segment(s, first_insertion_point(exits[i]), NULL);
+    }
+  }
+}
+
+static const char *segment_origin(const pg_scope *s, const pg_segment *seg, char *buf,
+                                  size_t len) {
+  if (seg->after) {
+    char loc[160];
+    size_t n;
+    LLVMValueRef callee = pg_called_function(seg->after);
+    snprintf(buf, len, "after '%s' at %s",
+             callee ? LLVMGetValueName2(callee, &n) : "indirect call",
+             pg_loc_str(seg->after, loc, sizeof loc));
+  } else {
+    snprintf(buf, len, "%s", s->loop ? "at the start of the loop iteration"
+                                     : "outside loops");
+  }
+  return buf;
+}
+
+static void plan_scope(walk_ctx *w, pg_scope *s) {
+  const pg_options *o = pg_opts();
+  w->scope = s;
+  collect_scope(w, s);
+  for (unsigned k = 0; k < s->nsegs; ++k) {
+    pg_segment *seg = &s->segs[k];
+    LLVMValueRef *reached = NULL;
+    unsigned nreached = 0, capreached = 0;
+    walk_segment(w, seg, &reached, &nreached, &capreached);
+    int ok = (unsigned)o->min_launches <= seg->weight && (s->loop || o->straight_line);
+    if (ok)
+      seg->index = (int)s->n_instrumented++;
+    char origin[260];
+    segment_origin(s, seg, origin, sizeof origin);
+    for (unsigned r = 0; r < nreached; ++r) {
+      pg_call_info ci;
+      pg_classify(w->c, reached[r], &ci);
+      if (ok && ci.kind == PG_CALL_LAUNCHING_CALLEE)
+        PUSH(w->sites->region_callees, w->sites->ncallees, w->sites->capcallees, ci.callee);
+      if (ci.kind != PG_CALL_LAUNCH)
+        continue;
+      pg_site_rec *rec = pg_site_find(w->sites, reached[r]);
+      if (ok) {
+        rec->covered = 1;
+      } else if (!rec->why[0]) {
+        if (!s->loop && !o->straight_line)
+          snprintf(rec->why, sizeof rec->why,
+                   "launch outside loops stays eager (straight-line=0)");
+        else
+          snprintf(rec->why, sizeof rec->why,
+                   "only %u launch site%s %s before the next barrier; a graph region "
+                   "needs at least %d (min-launches)",
+                   seg->weight, seg->weight == 1 ? "" : "s", origin, o->min_launches);
+      }
+    }
+    free(reached);
+  }
+}
+
+static int loop_launches(const pg_classifier *c, pg_loop *l) {
+  for (unsigned b = 0; b < pg_loop_num_blocks(l); ++b)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(pg_loop_block(l, b)); i;
+         i = LLVMGetNextInstruction(i)) {
+      pg_call_info ci;
+      pg_classify(c, i, &ci);
+      if (ci.kind == PG_CALL_LAUNCH || ci.kind == PG_CALL_LAUNCHING_CALLEE)
+        return 1;
+    }
+  return 0;
+}
+
+void pg_plan_function(const pg_classifier *c, LLVMValueRef fn, pg_site_table *sites,
+                      pg_function_plan *plan) {
+  memset(plan, 0, sizeof *plan);
+  plan->loops = pg_loops_compute(fn);
+  unsigned ntop = pg_loops_num_top_level(plan->loops);
+  plan->scopes = calloc(ntop + 1, sizeof *plan->scopes);
+  /* Region loops: outermost loops that launch, in simplified form. */
+  for (unsigned i = 0; i < ntop; ++i) {
+    pg_loop *l = pg_loops_top_level(plan->loops, i);
+    if (!loop_launches(c, l))
+      continue;
+    if (!pg_loop_simplify(plan->loops, l) || !pg_loop_preheader(l) || !pg_loop_latch(l))
+      continue; /* stays part of the function scope */
+    pg_scope *s = &plan->scopes[plan->nscopes++];
+    s->fn = fn;
+    s->loop = l;
+    pg_loop_lines(l, &s->line_begin, &s->line_end);
+  }
+  pg_scope *fs = &plan->scopes[plan->nscopes++];
+  fs->fn = fn;
+  walk_ctx w = {c, plan, NULL, sites, NULL, 0, 0};
+  for (unsigned i = 0; i < plan->nscopes; ++i)
+    plan_scope(&w, &plan->scopes[i]);
+  free(w.visited);
+}
+
+void pg_plan_free(pg_function_plan *plan) {
+  for (unsigned i = 0; i < plan->nscopes; ++i) {
+    free(plan->scopes[i].segs);
+    free(plan->scopes[i].ends);
+    free(plan->scopes[i].entry_ends);
+  }
+  free(plan->scopes);
+  pg_loops_free(plan->loops);
+  memset(plan, 0, sizeof *plan);
+}

@@ -1,0 +1,64 @@
+/* region_builder.h - form graph regions in one host function.
+ *
+ * A scope is either an outermost loop that launches kernels (one region per
+ * iteration) or the part of the function outside such loops (straight-line
+ * runs).  Barriers (calls that may synchronize or observe the device) split
+ * a scope into segments; a segment with enough launch sites becomes one
+ * runtime region segment.  The plan records where begin/end calls go; the
+ * instrumenter applies it.
+ */
+#ifndef PYGRAPH_REGION_BUILDER_H
+#define PYGRAPH_REGION_BUILDER_H
+
+#include "call_classifier.h"
+#include "../shim/pygraph_shim.h"
+
+typedef struct pg_segment {
+  LLVMValueRef begin_before; /* begin(r, index) goes right before this */
+  LLVMValueRef after;        /* barrier that starts it; NULL at scope entry */
+  unsigned weight;           /* launch sites reached; repeated ones count twice */
+  LLVMValueRef first_launch; /* for remarks */
+  int index;                 /* runtime segment number, -1 if left eager */
+} pg_segment;
+
+typedef struct pg_scope {
+  LLVMValueRef fn;
+  pg_loop *loop;             /* NULL: the function outside region loops */
+  pg_segment *segs;
+  unsigned nsegs, capsegs;
+  LLVMValueRef *ends;        /* end(r) goes right before each of these */
+  unsigned nends, capends;
+  LLVMValueRef *entry_ends;  /* end(r) at the top of loop exit blocks */
+  unsigned nentry_ends, capentry_ends;
+  unsigned n_instrumented;
+  unsigned line_begin, line_end;
+} pg_scope;
+
+/* Launch sites of the module and whether some region covers them. */
+typedef struct pg_site_rec {
+  LLVMValueRef call;
+  int covered;
+  char why[300];             /* why it stays eager, when not covered */
+} pg_site_rec;
+
+typedef struct pg_site_table {
+  pg_site_rec *recs;
+  unsigned n, cap;
+  LLVMValueRef *region_callees; /* launching callees called inside regions */
+  unsigned ncallees, capcallees;
+} pg_site_table;
+
+typedef struct pg_function_plan {
+  pg_loop_info *loops;
+  pg_scope *scopes;
+  unsigned nscopes;
+} pg_function_plan;
+
+/* Plans fn.  Loops that become regions are put in simplified form. */
+void pg_plan_function(const pg_classifier *c, LLVMValueRef fn, pg_site_table *sites,
+                      pg_function_plan *plan);
+void pg_plan_free(pg_function_plan *plan);
+pg_site_rec *pg_site_find(pg_site_table *t, LLVMValueRef call);
+void pg_site_table_free(pg_site_table *t);
+
+#endif

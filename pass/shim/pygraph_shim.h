@@ -1,0 +1,70 @@
+/* pygraph_shim.h - the C interface of the thin C++ shim.
+ *
+ * The pass core is C over the LLVM-C API.  What LLVM-C lacks (loop and
+ * dominator analyses, CFG surgery, optimization remarks, demangling, function
+ * cloning) is exposed here; the implementations live in pass/shim/ *.cpp and
+ * only forward to LLVM's own code.
+ */
+#ifndef PYGRAPH_SHIM_H
+#define PYGRAPH_SHIM_H
+
+#include <llvm-c/Core.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- loops (llvm::DominatorTree + llvm::LoopInfo) ---------------------- */
+typedef struct pg_loop_info pg_loop_info; /* owns DT + LI of one function */
+typedef struct pg_loop pg_loop;           /* an llvm::Loop */
+
+pg_loop_info *pg_loops_compute(LLVMValueRef fn);
+void pg_loops_free(pg_loop_info *li);
+unsigned pg_loops_num_top_level(pg_loop_info *li);
+pg_loop *pg_loops_top_level(pg_loop_info *li, unsigned i);
+pg_loop *pg_loop_for_block(pg_loop_info *li, LLVMBasicBlockRef bb); /* innermost or NULL */
+pg_loop *pg_loop_parent(pg_loop *l);
+unsigned pg_loop_depth(pg_loop *l);
+int pg_loop_contains_block(pg_loop *l, LLVMBasicBlockRef bb);
+LLVMBasicBlockRef pg_loop_header(pg_loop *l);
+unsigned pg_loop_num_blocks(pg_loop *l);
+LLVMBasicBlockRef pg_loop_block(pg_loop *l, unsigned i);
+/* Gives the loop a preheader, dedicated exit blocks and one latch
+ * (llvm::simplifyLoop); keeps li up to date.  Returns 1 when the loop is in
+ * that form afterwards. */
+int pg_loop_simplify(pg_loop_info *li, pg_loop *l);
+LLVMBasicBlockRef pg_loop_preheader(pg_loop *l);
+LLVMBasicBlockRef pg_loop_latch(pg_loop *l);
+/* Fills up to max unique exit blocks; returns how many there are. */
+unsigned pg_loop_exit_blocks(pg_loop *l, LLVMBasicBlockRef *out, unsigned max);
+/* Source lines spanned by the loop (from its loop metadata or its blocks'
+ * debug locations); 0 when unknown. */
+void pg_loop_lines(pg_loop *l, unsigned *first, unsigned *last);
+/* 1 when block a dominates block b. */
+int pg_dominates(pg_loop_info *li, LLVMBasicBlockRef a, LLVMBasicBlockRef b);
+
+/* ---- remarks (llvm::OptimizationRemark*, shown by clang's -Rpass*) ----- */
+typedef enum {
+  PG_REMARK_PASSED,   /* -Rpass=pygraph */
+  PG_REMARK_MISSED,   /* -Rpass-missed=pygraph */
+  PG_REMARK_ANALYSIS  /* -Rpass-analysis=pygraph */
+} pg_remark_kind;
+
+/* 1 when clang would print a remark of this kind for pass "pygraph". */
+int pg_remark_enabled(LLVMModuleRef m, pg_remark_kind kind);
+/* `at` is an instruction (its debug location is used) or a function. */
+void pg_remark(pg_remark_kind kind, const char *name, LLVMValueRef at, const char *msg);
+/* File, line and column the user wrote for inst ("" and 0 when unknown):
+ * the debug location with inlined __device_stub__ frames peeled off. */
+const char *pg_user_loc(LLVMValueRef inst, unsigned *line, unsigned *col);
+/* A hard error in the compile (clang prints it as error:). */
+void pg_error(LLVMModuleRef m, const char *msg);
+
+/* ---- misc -------------------------------------------------------------- */
+/* Demangled name (Itanium), malloc'd; the input copied when it isn't mangled. */
+char *pg_demangle(const char *mangled);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
