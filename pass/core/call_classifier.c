@@ -155,6 +155,56 @@ static int summarise(const pg_classifier *c, pg_function_summary *s) {
   return 1;
 }
 
+int pg_is_scope_barrier(const pg_classifier *c, const pg_call_info *ci, int loop_scope) {
+  if (ci->kind == PG_CALL_BARRIER)
+    return 1;
+  return !loop_scope && ci->kind == PG_CALL_LAUNCHING_CALLEE &&
+         pg_summary_of(c, ci->callee)->loop_launches;
+}
+
+/* After the fixpoint: which functions launch inside loops, directly or
+ * through callees (a second monotone fixpoint). */
+static void mark_loop_launches(pg_classifier *c) {
+  for (unsigned i = 0; i < c->n_summaries; ++i) {
+    pg_function_summary *s = &c->summaries[i];
+    if (!s->launches || pg_is_stub(c, s->fn))
+      continue;
+    pg_loop_info *li = pg_loops_compute(s->fn);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(s->fn); bb && !s->loop_launches;
+         bb = LLVMGetNextBasicBlock(bb)) {
+      if (!pg_loop_for_block(li, bb))
+        continue;
+      for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+        pg_call_info ci;
+        pg_classify(c, in, &ci);
+        if (ci.kind == PG_CALL_LAUNCH || ci.kind == PG_CALL_LAUNCHING_CALLEE) {
+          s->loop_launches = 1;
+          break;
+        }
+      }
+    }
+    pg_loops_free(li);
+  }
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (unsigned i = 0; i < c->n_summaries; ++i) {
+      pg_function_summary *s = &c->summaries[i];
+      if (s->loop_launches || !s->launches)
+        continue;
+      for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(s->fn); bb && !s->loop_launches;
+           bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef in = LLVMGetFirstInstruction(bb); in; in = LLVMGetNextInstruction(in)) {
+          pg_call_info ci;
+          pg_classify(c, in, &ci);
+          if (ci.kind == PG_CALL_LAUNCHING_CALLEE && pg_summary_of(c, ci.callee)->loop_launches) {
+            s->loop_launches = changed = 1;
+            break;
+          }
+        }
+    }
+  }
+}
+
 void pg_classifier_init(pg_classifier *c, LLVMModuleRef m, const pg_kernel_registry *r) {
   memset(c, 0, sizeof *c);
   c->registry = r;
@@ -171,6 +221,7 @@ void pg_classifier_init(pg_classifier *c, LLVMModuleRef m, const pg_kernel_regis
     for (unsigned i = 0; i < c->n_summaries; ++i)
       changed |= summarise(c, &c->summaries[i]);
   }
+  mark_loop_launches(c);
 }
 
 void pg_classifier_free(pg_classifier *c) {

@@ -20,6 +20,7 @@ typedef struct pg_function_summary {
   LLVMValueRef fn;
   int may_sync;             /* some path calls a barrier */
   unsigned launches;        /* launch sites inside, callees included (capped) */
+  int loop_launches;        /* some launch repeats in a loop (here or below) */
   char why[200];            /* first barrier: "cudaMemcpy at x.cu:12 synchronizes" */
 } pg_function_summary;
 
@@ -44,5 +45,8 @@ void pg_classifier_free(pg_classifier *c);
 void pg_classify(const pg_classifier *c, LLVMValueRef inst, pg_call_info *out);
 const pg_function_summary *pg_summary_of(const pg_classifier *c, LLVMValueRef fn);
 int pg_is_stub(const pg_classifier *c, LLVMValueRef fn);
+/* Barrier for a scope: outside loops, a callee that launches in loops is
+ * one too, so that its own loop regions run rather than one huge run. */
+int pg_is_scope_barrier(const pg_classifier *c, const pg_call_info *ci, int loop_scope);
 
 #endif

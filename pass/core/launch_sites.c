@@ -11,6 +11,7 @@
 #include "ir_util.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static LLVMValueRef find_push_config(LLVMValueRef call) {
@@ -34,11 +35,17 @@ static LLVMValueRef find_push_config(LLVMValueRef call) {
 /* The alloca (or global) a pointer is based on, and the byte offset. */
 static LLVMValueRef base_of(LLVMValueRef p, long long *off) {
   *off = 0;
-  while (p && LLVMIsAGetElementPtrInst(p) && LLVMGetNumOperands(p) == 2) {
-    long long o;
-    if (!pg_const_int(LLVMGetOperand(p, 1), &o))
+  while (p && LLVMIsAGetElementPtrInst(p)) {
+    unsigned n = (unsigned)LLVMGetNumOperands(p);
+    long long o, sum = 0;
+    for (unsigned i = 1; i < n; ++i) {
+      if (!pg_const_int(LLVMGetOperand(p, i), &o))
+        return NULL;
+      sum += o; /* only all-zero struct GEPs or i8 byte GEPs get here */
+    }
+    if (n > 2 && sum != 0)
       return NULL;
-    *off += o; /* i8 GEPs: clang emits byte offsets for dim3 coercion */
+    *off += sum;
     p = LLVMGetOperand(p, 0);
   }
   return p;

@@ -100,15 +100,19 @@ static void walk_segment(walk_ctx *w, pg_segment *seg, LLVMValueRef **reached,
       pg_call_info ci;
       pg_classify(w->c, i, &ci);
       unsigned mult = repeated(w, bb) ? 2 : 1;
-      if (ci.kind == PG_CALL_BARRIER) {
+      if (pg_is_scope_barrier(w->c, &ci, w->scope->loop != NULL)) {
         stopped = 1;
         break;
       }
       if (ci.kind == PG_CALL_LAUNCH || ci.kind == PG_CALL_LAUNCHING_CALLEE) {
         unsigned n = ci.kind == PG_CALL_LAUNCH ? 1 : pg_summary_of(w->c, ci.callee)->launches;
         seg->weight += mult * n;
-        if (!seg->first_launch)
-          seg->first_launch = i;
+        unsigned line, first_line;
+        pg_inst_file(i, &line, NULL);
+        if (seg->first_launch)
+          pg_inst_file(seg->first_launch, &first_line, NULL);
+        if (!seg->first_launch || (line && line < first_line))
+          seg->first_launch = i; /* earliest in the source, whatever the CFG order */
         PUSH(*reached, *nreached, *capreached, i);
       }
     }
@@ -155,7 +159,7 @@ static void collect_scope(walk_ctx *w, pg_scope *s) {
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       pg_call_info ci;
       pg_classify(w->c, i, &ci);
-      if (ci.kind == PG_CALL_BARRIER) {
+      if (pg_is_scope_barrier(w->c, &ci, s->loop != NULL)) {
         add_end(s, i);
         add_segment(s, resume_point(i), i);
       } else if (!s->loop && (LLVMIsAReturnInst(i) || LLVMIsAResumeInst(i))) {

@@ -39,7 +39,10 @@ static DebugLoc userLoc(const Instruction *I) {
   while (DL && DL.getInlinedAt()) {
     auto *Scope = DL->getScope();
     DISubprogram *SP = Scope ? Scope->getSubprogram() : nullptr;
-    if (!SP || !isStubSubprogram(M, SP))
+    // cudaLaunchKernelEx<> and friends are header templates around the
+    // launch API: their frames are peeled too.
+    bool CudaHeader = SP && SP->getFilename().ends_with("cuda_runtime.h");
+    if (!SP || !(CudaHeader || isStubSubprogram(M, SP)))
       break;
     DL = DebugLoc(DL.getInlinedAt());
   }

@@ -1,0 +1,22 @@
+// -Rpass-analysis lists each classified synchronizing CUDA call inside a
+// loop, and none outside loops.
+// RUN: %cuda_host -O0 -fplugin=%plugin -Rpass-analysis=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s
+// RUN: %cuda_host -O2 -fplugin=%plugin -Rpass-analysis=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s
+#include <cuda_runtime.h>
+void f(float *d, float *h, int n, cudaStream_t s) {
+  cudaMemcpy(d, h, 4, cudaMemcpyHostToDevice);
+  for (int i = 0; i < n; ++i) {
+    cudaMemcpy(h, d, 4, cudaMemcpyDeviceToHost);
+    // CHECK: sync-in-loop.cu:[[@LINE-1]]:5: remark: cudaMemcpy inside a loop synchronizes (synchronizing)
+    cudaStreamSynchronize(s);
+    // CHECK: sync-in-loop.cu:[[@LINE-1]]:5: remark: cudaStreamSynchronize inside a loop synchronizes (synchronizing)
+    float *tmp;
+    cudaMalloc((void **)&tmp, 16);
+    // CHECK: sync-in-loop.cu:[[@LINE-1]]:5: remark: cudaMalloc inside a loop allocates (not capturable)
+    cudaFree(tmp);
+    // CHECK: sync-in-loop.cu:[[@LINE-1]]:5: remark: cudaFree inside a loop frees (and synchronizes) (not capturable)
+    cudaGetLastError();
+  }
+  cudaDeviceSynchronize();
+}
+// CHECK-NOT: remark:
