@@ -4,6 +4,9 @@
  * else outside the module is a barrier (add more with allow=f,g). */
 #include "harmless_externals.h"
 #include "options.h"
+#include "../shim/pygraph_shim.h"
+
+#include <stdlib.h>
 
 #include <string.h>
 
@@ -46,5 +49,14 @@ int pg_is_harmless_external(const char *name) {
   for (size_t i = 0; i < sizeof kPrefixes / sizeof kPrefixes[0]; ++i)
     if (strncmp(kPrefixes[i], name, strlen(kPrefixes[i])) == 0)
       return 1;
-  return pg_options_allows(name);
+  if (pg_options_allows(name))
+    return 1;
+  /* allow= takes plain names: "opaque" allows opaque(float*) too */
+  char *plain = pg_demangle(name);
+  char *paren = strchr(plain, '(');
+  if (paren)
+    *paren = 0;
+  int ok = pg_options_allows(plain);
+  free(plain);
+  return ok;
 }

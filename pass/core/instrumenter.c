@@ -8,10 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One private global per distinct string (file names repeat per site). */
 static LLVMValueRef cstring(LLVMModuleRef m, const char *s) {
   LLVMContextRef ctx = LLVMGetModuleContext(m);
   if (!s)
     return LLVMConstNull(LLVMPointerTypeInContext(ctx, 0));
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
+    size_t n;
+    const char *name = LLVMGetValueName2(g, &n);
+    const char *have = strncmp(name, ".pygraph.str", 12) == 0 ? pg_global_cstring(g) : NULL;
+    if (have && strcmp(have, s) == 0)
+      return g;
+  }
   LLVMValueRef init = LLVMConstStringInContext2(ctx, s, strlen(s), 0);
   LLVMValueRef g = LLVMAddGlobal(m, LLVMTypeOf(init), ".pygraph.str");
   LLVMSetInitializer(g, init);

@@ -196,9 +196,9 @@ static const char *segment_origin(const pg_scope *s, const pg_segment *seg, char
     char loc[160];
     size_t n;
     LLVMValueRef callee = pg_called_function(seg->after);
-    snprintf(buf, len, "after '%s' at %s",
-             callee ? LLVMGetValueName2(callee, &n) : "indirect call",
-             pg_loc_str(seg->after, loc, sizeof loc));
+    char *name = pg_demangle(callee ? LLVMGetValueName2(callee, &n) : "indirect call");
+    snprintf(buf, len, "after '%s' at %s", name, pg_loc_str(seg->after, loc, sizeof loc));
+    free(name);
   } else {
     snprintf(buf, len, "%s", s->loop ? "at the start of the loop iteration"
                                      : "outside loops");

@@ -67,6 +67,10 @@ protected:
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI,
                                                         StringRef) override {
     clang::CodeGenOptions &CGO = CI.getCodeGenOpts();
+    // Remarks and the run-time report name file:line; like clang does for
+    // -Rpass, track locations in the IR without emitting debug info.
+    if (CGO.getDebugInfo() == codegenoptions::NoDebugInfo)
+      CGO.setDebugInfo(codegenoptions::LocTrackingOnly);
     if (!loadedAsPassPluginToo(CGO))
       CGO.PassBuilderCallbacks.push_back(registerPygraph);
     return std::make_unique<clang::ASTConsumer>();
