@@ -1,0 +1,52 @@
+/* backend.h - everything the runtime asks of CUDA, behind one small table.
+ *
+ * The state machine only talks to this interface, so unit tests can run it
+ * against a fake that logs calls and fails on demand.  backend_cuda.c is
+ * the real one.  A graph handle is opaque to the logic; it owns the CUDA
+ * graph, its executable form and one node per op, in op order. */
+#ifndef PYGRAPH_BACKEND_H
+#define PYGRAPH_BACKEND_H
+
+#include "op_list.h"
+
+struct pygraph_backend {
+  /* Run one recorded op now, on its stream.  The return value is the CUDA
+   * error; the runtime does not swallow it (it stays CUDA's last error). */
+  cudaError_t (*execute)(const struct pygraph_op *op);
+
+  /* Parameter layout of a kernel (host stub), malloc'ed with
+   * pygraph_param_layout_alloc; NULL when it cannot be determined. */
+  struct pygraph_param_layout *(*param_layout)(const void *func);
+
+  /* For cudaMemcpyDefault: are both pointers plain device memory? */
+  int (*both_device_memory)(const void *dst, const void *src);
+
+  /* Create a graph with one node per op (ops are materialized). */
+  cudaError_t (*graph_build)(const struct pygraph_op_list *ops, void **graph);
+
+  /* Make `graph` launchable.  When `previous` (a launchable graph of this
+   * segment, or NULL) can be updated in place to the new topology that is
+   * preferred; either way `previous` is consumed (destroyed) on success and
+   * left untouched on failure. */
+  cudaError_t (*graph_instantiate)(void *graph, void *previous);
+
+  /* Apply op's parameters to node `index` of the executable graph. */
+  cudaError_t (*graph_update_node)(void *graph, size_t index, const struct pygraph_op *op);
+
+  /* Launch on the stream of the first op, joining the other streams the ops
+   * used.  *ran tells whether the graph was enqueued (so its work must not
+   * be executed again) even when an error is returned. */
+  cudaError_t (*graph_launch)(void *graph, int *ran);
+
+  void (*graph_destroy)(void *graph);
+
+  /* Clear a non-sticky error left behind by a failed graph call. */
+  void (*clear_error)(void);
+
+  const char *(*error_name)(cudaError_t err);
+};
+
+/* Helper for backends: a layout with room for n parameters. */
+struct pygraph_param_layout *pygraph_param_layout_alloc(size_t n_params);
+
+#endif /* PYGRAPH_BACKEND_H */

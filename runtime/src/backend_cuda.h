@@ -1,0 +1,9 @@
+/* backend_cuda.h - the backend that talks to the CUDA runtime. */
+#ifndef PYGRAPH_BACKEND_CUDA_H
+#define PYGRAPH_BACKEND_CUDA_H
+
+#include "backend.h"
+
+extern const struct pygraph_backend pygraph_cuda_backend;
+
+#endif /* PYGRAPH_BACKEND_CUDA_H */

@@ -1,0 +1,258 @@
+/* cuda_entry_points.c - the ABI functions the compiler pass calls.
+ *
+ * Fast path: no recording segment on this thread -> straight to CUDA with
+ * the caller's arguments.  Otherwise the op is deferred into the segment,
+ * or (when it cannot be) the segment flushes and the call goes to CUDA. */
+#include "pygraph_rt.h"
+
+#include "backend_cuda.h"
+#include "cuda_ptsz.h"
+#include "driver_api.h"
+#include "launch_counter.h"
+#include "record.h"
+#include "region_stack.h"
+
+#define PYGRAPH_EXPORT __attribute__((visibility("default")))
+
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+PYGRAPH_EXPORT void __pygraph_region_begin(pygraph_region *r, unsigned segment)
+{
+  pygraph_region_begin_with(&pygraph_cuda_backend, r, segment);
+}
+
+PYGRAPH_EXPORT void __pygraph_region_end(pygraph_region *r)
+{
+  pygraph_region_end_impl(r);
+}
+
+/* ---- kernel launches (runtime API) ---------------------------------- */
+
+static int defer_kernel(const void *func, dim3 grid, dim3 block, void **args, size_t shmem,
+                        cudaStream_t stream, int ptsz)
+{
+  struct pygraph_segment *seg = pygraph_recording_segment();
+  if (LIKELY(!seg))
+    return 0;
+  return pygraph_record_kernel(seg, func, grid, block, shmem,
+                               pygraph_normalize_stream(stream, ptsz), args) == PYGRAPH_DEFERRED;
+}
+
+PYGRAPH_EXPORT cudaError_t __pygraph_cudaLaunchKernel(const pygraph_site *site, const void *func,
+                                                      dim3 grid, dim3 block, void **args,
+                                                      size_t shmem, cudaStream_t stream)
+{
+  (void)site;
+  pygraph_count_launch();
+  if (defer_kernel(func, grid, block, args, shmem, stream, 0))
+    return cudaSuccess;
+  return cudaLaunchKernel(func, grid, block, args, shmem, stream);
+}
+
+PYGRAPH_EXPORT cudaError_t __pygraph_cudaLaunchKernel_ptsz(const pygraph_site *site,
+                                                           const void *func, dim3 grid,
+                                                           dim3 block, void **args, size_t shmem,
+                                                           cudaStream_t stream)
+{
+  (void)site;
+  pygraph_count_launch();
+  if (defer_kernel(func, grid, block, args, shmem, stream, 1))
+    return cudaSuccess;
+  return cudaLaunchKernel_ptsz(func, grid, block, args, shmem, stream);
+}
+
+/* Launch attributes have no kernel-node equivalent we can replay exactly. */
+static int defer_kernel_ex(const cudaLaunchConfig_t *config, const void *func, void **args,
+                           int ptsz)
+{
+  struct pygraph_segment *seg = pygraph_recording_segment();
+  if (LIKELY(!seg))
+    return 0;
+  if (!config || config->numAttrs != 0) {
+    pygraph_record_undeferrable(seg, "launch attributes");
+    return 0;
+  }
+  return defer_kernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                      config->stream, ptsz);
+}
+
+PYGRAPH_EXPORT cudaError_t __pygraph_cudaLaunchKernelExC(const pygraph_site *site,
+                                                         const cudaLaunchConfig_t *config,
+                                                         const void *func, void **args)
+{
+  (void)site;
+  pygraph_count_launch();
+  if (defer_kernel_ex(config, func, args, 0))
+    return cudaSuccess;
+  return cudaLaunchKernelExC(config, func, args);
+}
+
+PYGRAPH_EXPORT cudaError_t __pygraph_cudaLaunchKernelExC_ptsz(const pygraph_site *site,
+                                                              const cudaLaunchConfig_t *config,
+                                                              const void *func, void **args)
+{
+  (void)site;
+  pygraph_count_launch();
+  if (defer_kernel_ex(config, func, args, 1))
+    return cudaSuccess;
+  return cudaLaunchKernelExC_ptsz(config, func, args);
+}
+
+/* ---- kernel launches (driver API): never deferred for now ------------ */
+
+static void flush_for_driver_launch(void)
+{
+  struct pygraph_segment *seg = pygraph_recording_segment();
+  if (seg)
+    pygraph_record_undeferrable(seg, "driver API launch");
+}
+
+static CUresult driver_launch(int ptsz, CUfunction f, unsigned gx, unsigned gy, unsigned gz,
+                              unsigned bx, unsigned by, unsigned bz, unsigned shmem,
+                              CUstream stream, void **params, void **extra)
+{
+  pygraph_count_launch();
+  flush_for_driver_launch();
+  pygraph_pfn_cuLaunchKernel launch = pygraph_driver_cuLaunchKernel(ptsz);
+  if (!launch)
+    return CUDA_ERROR_NOT_FOUND;
+  return launch(f, gx, gy, gz, bx, by, bz, shmem, stream, params, extra);
+}
+
+PYGRAPH_EXPORT CUresult __pygraph_cuLaunchKernel(const pygraph_site *site, CUfunction f,
+                                                 unsigned gx, unsigned gy, unsigned gz,
+                                                 unsigned bx, unsigned by, unsigned bz,
+                                                 unsigned shmem, CUstream stream,
+                                                 void **params, void **extra)
+{
+  (void)site;
+  return driver_launch(0, f, gx, gy, gz, bx, by, bz, shmem, stream, params, extra);
+}
+
+PYGRAPH_EXPORT CUresult __pygraph_cuLaunchKernel_ptsz(const pygraph_site *site, CUfunction f,
+                                                      unsigned gx, unsigned gy, unsigned gz,
+                                                      unsigned bx, unsigned by, unsigned bz,
+                                                      unsigned shmem, CUstream stream,
+                                                      void **params, void **extra)
+{
+  (void)site;
+  return driver_launch(1, f, gx, gy, gz, bx, by, bz, shmem, stream, params, extra);
+}
+
+static CUresult driver_launch_ex(int ptsz, const CUlaunchConfig *config, CUfunction f,
+                                 void **params, void **extra)
+{
+  pygraph_count_launch();
+  flush_for_driver_launch();
+  pygraph_pfn_cuLaunchKernelEx launch = pygraph_driver_cuLaunchKernelEx(ptsz);
+  if (!launch)
+    return CUDA_ERROR_NOT_FOUND;
+  return launch(config, f, params, extra);
+}
+
+PYGRAPH_EXPORT CUresult __pygraph_cuLaunchKernelEx(const pygraph_site *site,
+                                                   const CUlaunchConfig *config, CUfunction f,
+                                                   void **params, void **extra)
+{
+  (void)site;
+  return driver_launch_ex(0, config, f, params, extra);
+}
+
+PYGRAPH_EXPORT CUresult __pygraph_cuLaunchKernelEx_ptsz(const pygraph_site *site,
+                                                        const CUlaunchConfig *config,
+                                                        CUfunction f, void **params,
+                                                        void **extra)
+{
+  (void)site;
+  return driver_launch_ex(1, config, f, params, extra);
+}
+
+/* ---- other stream operations ----------------------------------------- */
+
+#define DEFERRED_OR_RUN(record_call)                                         \
+  do {                                                                       \
+    struct pygraph_segment *seg = pygraph_recording_segment();               \
+    if (UNLIKELY(seg != NULL) && (record_call) == PYGRAPH_DEFERRED)          \
+      return cudaSuccess;                                                    \
+  } while (0)
+
+PYGRAPH_EXPORT cudaError_t __pygraph_cudaMemsetAsync(const pygraph_site *site, void *dst,
+                                                     int value, size_t count,
+                                                     cudaStream_t stream)
+{
+  (void)site;
+  DEFERRED_OR_RUN(pygraph_record_memset(seg, dst, value, count,
+                                        pygraph_normalize_stream(stream, 0)));
+  return cudaMemsetAsync(dst, value, count, stream);
+}
+
+PYGRAPH_EXPORT cudaError_t __pygraph_cudaMemsetAsync_ptsz(const pygraph_site *site, void *dst,
+                                                          int value, size_t count,
+                                                          cudaStream_t stream)
+{
+  (void)site;
+  DEFERRED_OR_RUN(pygraph_record_memset(seg, dst, value, count,
+                                        pygraph_normalize_stream(stream, 1)));
+  return cudaMemsetAsync_ptsz(dst, value, count, stream);
+}
+
+PYGRAPH_EXPORT cudaError_t __pygraph_cudaMemcpyAsync(const pygraph_site *site, void *dst,
+                                                     const void *src, size_t count,
+                                                     enum cudaMemcpyKind kind,
+                                                     cudaStream_t stream)
+{
+  (void)site;
+  DEFERRED_OR_RUN(pygraph_record_memcpy(seg, dst, src, count, kind,
+                                        pygraph_normalize_stream(stream, 0)));
+  return cudaMemcpyAsync(dst, src, count, kind, stream);
+}
+
+PYGRAPH_EXPORT cudaError_t __pygraph_cudaMemcpyAsync_ptsz(const pygraph_site *site, void *dst,
+                                                          const void *src, size_t count,
+                                                          enum cudaMemcpyKind kind,
+                                                          cudaStream_t stream)
+{
+  (void)site;
+  DEFERRED_OR_RUN(pygraph_record_memcpy(seg, dst, src, count, kind,
+                                        pygraph_normalize_stream(stream, 1)));
+  return cudaMemcpyAsync_ptsz(dst, src, count, kind, stream);
+}
+
+PYGRAPH_EXPORT cudaError_t __pygraph_cudaEventRecord(const pygraph_site *site,
+                                                     cudaEvent_t event, cudaStream_t stream)
+{
+  (void)site;
+  DEFERRED_OR_RUN(pygraph_record_event_record(seg, event, pygraph_normalize_stream(stream, 0)));
+  return cudaEventRecord(event, stream);
+}
+
+PYGRAPH_EXPORT cudaError_t __pygraph_cudaEventRecord_ptsz(const pygraph_site *site,
+                                                          cudaEvent_t event,
+                                                          cudaStream_t stream)
+{
+  (void)site;
+  DEFERRED_OR_RUN(pygraph_record_event_record(seg, event, pygraph_normalize_stream(stream, 1)));
+  return cudaEventRecord_ptsz(event, stream);
+}
+
+PYGRAPH_EXPORT cudaError_t __pygraph_cudaStreamWaitEvent(const pygraph_site *site,
+                                                         cudaStream_t stream, cudaEvent_t event,
+                                                         unsigned int flags)
+{
+  (void)site;
+  DEFERRED_OR_RUN(
+      pygraph_record_event_wait(seg, pygraph_normalize_stream(stream, 0), event, flags));
+  return cudaStreamWaitEvent(stream, event, flags);
+}
+
+PYGRAPH_EXPORT cudaError_t __pygraph_cudaStreamWaitEvent_ptsz(const pygraph_site *site,
+                                                              cudaStream_t stream,
+                                                              cudaEvent_t event,
+                                                              unsigned int flags)
+{
+  (void)site;
+  DEFERRED_OR_RUN(
+      pygraph_record_event_wait(seg, pygraph_normalize_stream(stream, 1), event, flags));
+  return cudaStreamWaitEvent_ptsz(stream, event, flags);
+}

@@ -1,0 +1,49 @@
+/* driver_api.c - lazy driver entry point lookup.  Racing first calls may
+ * both look a symbol up; they store the same pointer, so no lock. */
+#include "driver_api.h"
+
+#include <cuda_runtime_api.h>
+
+/* Asking for the CUDA_VERSION the typedefs were written against gives the
+ * ABI those typedefs describe, or the closest older one the driver has. */
+
+/* A cached "not available" must differ from "not looked up yet". */
+#define MISSING ((void *)1)
+
+static void *lookup(void **cache, const char *symbol, unsigned version, unsigned long long flags)
+{
+  void *fn = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
+  if (!fn) {
+    enum cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
+    if (cudaGetDriverEntryPointByVersion(symbol, &fn, version, flags, &status) != cudaSuccess ||
+        status != cudaDriverEntryPointSuccess || !fn) {
+      (void)cudaGetLastError();      /* a failed lookup is not the user's error */
+      fn = MISSING;
+    }
+    __atomic_store_n(cache, fn, __ATOMIC_RELEASE);
+  }
+  return fn == MISSING ? NULL : fn;
+}
+
+pygraph_pfn_cuFuncGetParamInfo pygraph_driver_cuFuncGetParamInfo(void)
+{
+  static void *cache;
+  return (pygraph_pfn_cuFuncGetParamInfo)lookup(&cache, "cuFuncGetParamInfo", CUDA_VERSION,
+                                                cudaEnableDefault);
+}
+
+pygraph_pfn_cuLaunchKernel pygraph_driver_cuLaunchKernel(int per_thread_default)
+{
+  static void *cache[2];
+  return (pygraph_pfn_cuLaunchKernel)lookup(
+      &cache[per_thread_default != 0], "cuLaunchKernel", CUDA_VERSION,
+      per_thread_default ? cudaEnablePerThreadDefaultStream : cudaEnableLegacyStream);
+}
+
+pygraph_pfn_cuLaunchKernelEx pygraph_driver_cuLaunchKernelEx(int per_thread_default)
+{
+  static void *cache[2];
+  return (pygraph_pfn_cuLaunchKernelEx)lookup(
+      &cache[per_thread_default != 0], "cuLaunchKernelEx", CUDA_VERSION,
+      per_thread_default ? cudaEnablePerThreadDefaultStream : cudaEnableLegacyStream);
+}

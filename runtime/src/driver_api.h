@@ -1,0 +1,23 @@
+/* driver_api.h - driver functions reached without linking libcuda.
+ *
+ * The runtime only needs a few driver entry points (parameter layouts and
+ * forwarding of routed cuLaunchKernel* calls); they are fetched through
+ * cudaGetDriverEntryPointByVersion on first use and cached. */
+#ifndef PYGRAPH_DRIVER_API_H
+#define PYGRAPH_DRIVER_API_H
+
+#include <cuda.h>
+
+typedef CUresult (*pygraph_pfn_cuFuncGetParamInfo)(CUfunction, size_t, size_t *, size_t *);
+typedef CUresult (*pygraph_pfn_cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned,
+                                               unsigned, unsigned, unsigned, unsigned,
+                                               CUstream, void **, void **);
+typedef CUresult (*pygraph_pfn_cuLaunchKernelEx)(const CUlaunchConfig *, CUfunction, void **,
+                                                 void **);
+
+/* NULL when the driver does not provide the function. */
+pygraph_pfn_cuFuncGetParamInfo pygraph_driver_cuFuncGetParamInfo(void);
+pygraph_pfn_cuLaunchKernel pygraph_driver_cuLaunchKernel(int per_thread_default);
+pygraph_pfn_cuLaunchKernelEx pygraph_driver_cuLaunchKernelEx(int per_thread_default);
+
+#endif /* PYGRAPH_DRIVER_API_H */

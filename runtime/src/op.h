@@ -1,0 +1,54 @@
+/* op.h - one deferred CUDA stream operation, as recorded inside a region.
+ *
+ * Only CUDA *types* are used here: the pure logic (state machine, signature
+ * matching) must build and be unit-tested without calling CUDA. */
+#ifndef PYGRAPH_OP_H
+#define PYGRAPH_OP_H
+
+#include <stddef.h>
+#include <cuda_runtime_api.h>
+
+enum pygraph_op_kind {
+  PYGRAPH_OP_KERNEL,
+  PYGRAPH_OP_MEMSET,
+  PYGRAPH_OP_MEMCPY,
+  PYGRAPH_OP_EVENT_RECORD,
+  PYGRAPH_OP_EVENT_WAIT
+};
+
+/* Where each kernel parameter lives in the kernel's parameter buffer.
+ * Obtained once per kernel from the backend, cached for the process. */
+struct pygraph_param_layout {
+  size_t n_params;
+  size_t total_size;                     /* max(offset + size) */
+  struct { size_t offset, size; } params[];
+};
+
+struct pygraph_op {
+  enum pygraph_op_kind kind;
+  cudaStream_t stream;                   /* normalised: never 0 */
+
+  /* PYGRAPH_OP_KERNEL */
+  const void *func;
+  const struct pygraph_param_layout *layout;
+  dim3 grid, block;
+  size_t shmem;
+  size_t args_offset;                    /* argument block in the list's arena */
+  void **arg_ptrs;                       /* valid after pygraph_op_list_materialize */
+
+  /* PYGRAPH_OP_MEMSET / PYGRAPH_OP_MEMCPY */
+  void *dst;
+  const void *src;
+  int value;
+  size_t count;
+  enum cudaMemcpyKind memcpy_kind;
+
+  /* PYGRAPH_OP_EVENT_RECORD / PYGRAPH_OP_EVENT_WAIT */
+  cudaEvent_t event;
+  unsigned wait_flags;
+  long wait_link;                        /* index of the record op this wait
+                                            joins, -1 = event recorded before
+                                            the iteration (external wait) */
+};
+
+#endif /* PYGRAPH_OP_H */

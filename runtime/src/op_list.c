@@ -1,0 +1,99 @@
+/* op_list.c - growable, reusable storage for one iteration's ops. */
+#include "op_list.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Argument blocks start on this boundary so that parameters keep the
+ * alignment their offsets in the kernel's parameter buffer assume. */
+#define ARG_BLOCK_ALIGN 16u
+
+static int grow(void **buf, size_t *cap, size_t need, size_t elem)
+{
+  if (need <= *cap)
+    return 0;
+  size_t new_cap = *cap ? *cap : 16;
+  while (new_cap < need)
+    new_cap *= 2;
+  void *p = realloc(*buf, new_cap * elem);
+  if (!p)
+    return -1;
+  *buf = p;
+  *cap = new_cap;
+  return 0;
+}
+
+void pygraph_op_list_reset(struct pygraph_op_list *list)
+{
+  list->n_ops = 0;
+  list->n_arg_bytes = 0;
+  list->n_arg_ptrs = 0;
+  list->n_kernels = 0;
+}
+
+void pygraph_op_list_free(struct pygraph_op_list *list)
+{
+  free(list->ops);
+  free(list->arg_bytes);
+  free(list->arg_ptrs);
+  memset(list, 0, sizeof *list);
+}
+
+struct pygraph_op *pygraph_op_list_append(struct pygraph_op_list *list,
+                                          const struct pygraph_op *op)
+{
+  if (grow((void **)&list->ops, &list->cap_ops, list->n_ops + 1, sizeof *op))
+    return NULL;
+  struct pygraph_op *slot = &list->ops[list->n_ops++];
+  *slot = *op;
+  slot->arg_ptrs = NULL;
+  if (op->kind == PYGRAPH_OP_KERNEL)
+    list->n_kernels++;
+  return slot;
+}
+
+int pygraph_op_list_copy_args(struct pygraph_op_list *list, struct pygraph_op *op,
+                              void **args)
+{
+  const struct pygraph_param_layout *layout = op->layout;
+  size_t start = (list->n_arg_bytes + ARG_BLOCK_ALIGN - 1) & ~(size_t)(ARG_BLOCK_ALIGN - 1);
+  if (grow((void **)&list->arg_bytes, &list->cap_arg_bytes, start + layout->total_size, 1))
+    return -1;
+  /* Reserve the pointer slots now so that materializing cannot fail. */
+  if (grow((void **)&list->arg_ptrs, &list->cap_arg_ptrs,
+           list->n_arg_ptrs + layout->n_params, sizeof(void *)))
+    return -1;
+  unsigned char *block = list->arg_bytes + start;
+  /* Zero the padding so that comparing blocks compares only argument bytes. */
+  memset(block, 0, layout->total_size);
+  for (size_t i = 0; i < layout->n_params; i++)
+    memcpy(block + layout->params[i].offset, args[i], layout->params[i].size);
+  op->args_offset = start;
+  list->n_arg_bytes = start + layout->total_size;
+  list->n_arg_ptrs += layout->n_params;
+  return 0;
+}
+
+const unsigned char *pygraph_op_args(const struct pygraph_op_list *list,
+                                     const struct pygraph_op *op)
+{
+  return list->arg_bytes + op->args_offset;
+}
+
+void pygraph_op_list_materialize(struct pygraph_op_list *list)
+{
+  size_t next = 0;
+  for (size_t i = 0; i < list->n_ops; i++) {
+    struct pygraph_op *op = &list->ops[i];
+    if (op->kind != PYGRAPH_OP_KERNEL)
+      continue;
+    const struct pygraph_param_layout *layout = op->layout;
+    if (layout->n_params == 0) {
+      op->arg_ptrs = NULL;
+      continue;
+    }
+    op->arg_ptrs = &list->arg_ptrs[next];
+    for (size_t p = 0; p < layout->n_params; p++)
+      list->arg_ptrs[next++] = list->arg_bytes + op->args_offset + layout->params[p].offset;
+  }
+}

@@ -1,0 +1,40 @@
+/* op_list.h - the ops of one region iteration, with by-value copies of the
+ * kernel arguments.  Buffers are kept across iterations (reset, not freed),
+ * so steady-state recording does not allocate. */
+#ifndef PYGRAPH_OP_LIST_H
+#define PYGRAPH_OP_LIST_H
+
+#include "op.h"
+
+struct pygraph_op_list {
+  struct pygraph_op *ops;
+  size_t n_ops, cap_ops;
+  unsigned char *arg_bytes;              /* kernel argument blocks */
+  size_t n_arg_bytes, cap_arg_bytes;
+  void **arg_ptrs;                       /* per-parameter pointers into arg_bytes */
+  size_t n_arg_ptrs, cap_arg_ptrs;       /* reserved at copy time, filled later */
+  size_t n_kernels;
+};
+
+void pygraph_op_list_reset(struct pygraph_op_list *list);
+void pygraph_op_list_free(struct pygraph_op_list *list);
+
+/* Appends a copy of *op; returns its slot or NULL when out of memory. */
+struct pygraph_op *pygraph_op_list_append(struct pygraph_op_list *list,
+                                          const struct pygraph_op *op);
+
+/* Copies a kernel's arguments (args[i] points to parameter i) into the
+ * arena and sets op->args_offset.  Returns 0, or -1 when out of memory. */
+int pygraph_op_list_copy_args(struct pygraph_op_list *list, struct pygraph_op *op,
+                              void **args);
+
+/* The argument block of a kernel op (layout->total_size bytes). */
+const unsigned char *pygraph_op_args(const struct pygraph_op_list *list,
+                                     const struct pygraph_op *op);
+
+/* Fills op->arg_ptrs of every kernel op.  Must run after the last append
+ * and before ops are executed, because the arena may move while growing.
+ * Cannot fail: copy_args reserved the room. */
+void pygraph_op_list_materialize(struct pygraph_op_list *list);
+
+#endif /* PYGRAPH_OP_LIST_H */

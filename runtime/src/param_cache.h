@@ -1,0 +1,14 @@
+/* param_cache.h - kernel parameter layouts, queried once per kernel. */
+#ifndef PYGRAPH_PARAM_CACHE_H
+#define PYGRAPH_PARAM_CACHE_H
+
+#include "backend.h"
+
+/* `hint` is a layout the caller saw for this kernel before (typically the
+ * op at the same index last iteration); when it matches, no lock is taken.
+ * Returns NULL when the backend cannot describe the kernel. */
+const struct pygraph_param_layout *
+pygraph_param_layout_lookup(const struct pygraph_backend *backend, const void *func,
+                            const void *hint_func, const struct pygraph_param_layout *hint);
+
+#endif /* PYGRAPH_PARAM_CACHE_H */

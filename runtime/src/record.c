@@ -1,0 +1,127 @@
+/* record.c - deferral rules for each kind of routed op. */
+#include "record.h"
+
+#include <limits.h>
+
+#include "param_cache.h"
+#include "region_stack.h"
+
+cudaStream_t pygraph_normalize_stream(cudaStream_t stream, int per_thread_default)
+{
+  if (stream)
+    return stream;
+  return per_thread_default ? cudaStreamPerThread : cudaStreamLegacy;
+}
+
+enum pygraph_record_result pygraph_record_undeferrable(struct pygraph_segment *seg,
+                                                       const char *reason)
+{
+  pygraph_stop_recording();
+  pygraph_segment_flush(seg, reason);
+  return PYGRAPH_RUN_NOW;
+}
+
+static enum pygraph_record_result append(struct pygraph_segment *seg, const struct pygraph_op *op)
+{
+  if (!pygraph_op_list_append(seg->current, op))
+    return pygraph_record_undeferrable(seg, "out of memory");
+  return PYGRAPH_DEFERRED;
+}
+
+enum pygraph_record_result pygraph_record_kernel(struct pygraph_segment *seg, const void *func,
+                                                 dim3 grid, dim3 block, size_t shmem,
+                                                 cudaStream_t stream, void **args)
+{
+  struct pygraph_op_list *cur = seg->current;
+  const struct pygraph_op_list *ref = seg->reference;
+  /* Last iteration's op at this position usually is this very kernel. */
+  const struct pygraph_op *hint =
+      seg->has_reference && cur->n_ops < ref->n_ops ? &ref->ops[cur->n_ops] : NULL;
+  if (hint && hint->kind != PYGRAPH_OP_KERNEL)
+    hint = NULL;
+  const struct pygraph_param_layout *layout = pygraph_param_layout_lookup(
+      seg->backend, func, hint ? hint->func : NULL, hint ? hint->layout : NULL);
+  if (!layout)
+    return pygraph_record_undeferrable(seg, "kernel parameter layout unavailable");
+  if (layout->n_params > 0 && !args)
+    return pygraph_record_undeferrable(seg, "kernel arguments missing");
+  if (shmem > UINT_MAX)
+    return pygraph_record_undeferrable(seg, "dynamic shared memory too large for a graph node");
+
+  struct pygraph_op op = {
+      .kind = PYGRAPH_OP_KERNEL, .stream = stream, .func = func, .layout = layout,
+      .grid = grid, .block = block, .shmem = shmem, .wait_link = -1,
+  };
+  if (pygraph_op_list_copy_args(cur, &op, args))
+    return pygraph_record_undeferrable(seg, "out of memory");
+  return append(seg, &op);
+}
+
+enum pygraph_record_result pygraph_record_memset(struct pygraph_segment *seg, void *dst,
+                                                 int value, size_t count, cudaStream_t stream)
+{
+  if (count == 0)
+    return pygraph_record_undeferrable(seg, "zero-size memset");
+  struct pygraph_op op = {
+      .kind = PYGRAPH_OP_MEMSET, .stream = stream, .dst = dst, .value = value,
+      .count = count, .wait_link = -1,
+  };
+  return append(seg, &op);
+}
+
+enum pygraph_record_result pygraph_record_memcpy(struct pygraph_segment *seg, void *dst,
+                                                 const void *src, size_t count,
+                                                 enum cudaMemcpyKind kind, cudaStream_t stream)
+{
+  /* Host memory in a graph would be read/written at launch rather than at
+   * the call, so only device-to-device copies are deferred. */
+  int device_to_device = kind == cudaMemcpyDeviceToDevice ||
+                         (kind == cudaMemcpyDefault && seg->backend->both_device_memory(dst, src));
+  if (!device_to_device)
+    return pygraph_record_undeferrable(seg, "memcpy not device-to-device");
+  if (count == 0)
+    return pygraph_record_undeferrable(seg, "zero-size memcpy");
+  struct pygraph_op op = {
+      .kind = PYGRAPH_OP_MEMCPY, .stream = stream, .dst = dst, .src = src,
+      .count = count, .memcpy_kind = kind, .wait_link = -1,
+  };
+  return append(seg, &op);
+}
+
+enum pygraph_record_result pygraph_record_event_record(struct pygraph_segment *seg,
+                                                       cudaEvent_t event, cudaStream_t stream)
+{
+  /* An external wait node samples the event at graph launch; re-recording
+   * the event inside the same graph would change what it sees. */
+  const struct pygraph_op_list *cur = seg->current;
+  for (size_t i = 0; i < cur->n_ops; i++)
+    if (cur->ops[i].kind == PYGRAPH_OP_EVENT_WAIT && cur->ops[i].wait_link < 0 &&
+        cur->ops[i].event == event)
+      return pygraph_record_undeferrable(seg, "event recorded after an external wait on it");
+  struct pygraph_op op = {
+      .kind = PYGRAPH_OP_EVENT_RECORD, .stream = stream, .event = event, .wait_link = -1,
+  };
+  return append(seg, &op);
+}
+
+enum pygraph_record_result pygraph_record_event_wait(struct pygraph_segment *seg,
+                                                     cudaStream_t stream, cudaEvent_t event,
+                                                     unsigned flags)
+{
+  if (flags != 0)
+    return pygraph_record_undeferrable(seg, "cudaStreamWaitEvent flags");
+  /* Waiting on a record made earlier in this iteration is an edge of the
+   * graph; otherwise it waits for work from before the region (wait node). */
+  const struct pygraph_op_list *cur = seg->current;
+  long link = -1;
+  for (size_t i = cur->n_ops; i-- > 0;)
+    if (cur->ops[i].kind == PYGRAPH_OP_EVENT_RECORD && cur->ops[i].event == event) {
+      link = (long)i;
+      break;
+    }
+  struct pygraph_op op = {
+      .kind = PYGRAPH_OP_EVENT_WAIT, .stream = stream, .event = event, .wait_flags = flags,
+      .wait_link = link,
+  };
+  return append(seg, &op);
+}

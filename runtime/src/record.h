@@ -1,0 +1,41 @@
+/* record.h - turning a routed call into a deferred op, or refusing to.
+ *
+ * Callers hold the recording segment (pygraph_recording_segment() != NULL)
+ * and pass streams already normalised (pygraph_normalize_stream).  A
+ * PYGRAPH_RUN_NOW result means the segment flushed: the ops recorded so far
+ * have run, recording is off for the rest of the iteration, and the caller
+ * must make the original CUDA call itself, now. */
+#ifndef PYGRAPH_RECORD_H
+#define PYGRAPH_RECORD_H
+
+#include "segment.h"
+
+enum pygraph_record_result {
+  PYGRAPH_DEFERRED,
+  PYGRAPH_RUN_NOW
+};
+
+/* Stream 0 means the legacy default stream for ordinary entry points and
+ * the per-thread stream for _ptsz ones; make that explicit so ops can be
+ * compared and replayed from any entry point. */
+cudaStream_t pygraph_normalize_stream(cudaStream_t stream, int per_thread_default);
+
+enum pygraph_record_result pygraph_record_kernel(struct pygraph_segment *seg, const void *func,
+                                                 dim3 grid, dim3 block, size_t shmem,
+                                                 cudaStream_t stream, void **args);
+enum pygraph_record_result pygraph_record_memset(struct pygraph_segment *seg, void *dst,
+                                                 int value, size_t count, cudaStream_t stream);
+enum pygraph_record_result pygraph_record_memcpy(struct pygraph_segment *seg, void *dst,
+                                                 const void *src, size_t count,
+                                                 enum cudaMemcpyKind kind, cudaStream_t stream);
+enum pygraph_record_result pygraph_record_event_record(struct pygraph_segment *seg,
+                                                       cudaEvent_t event, cudaStream_t stream);
+enum pygraph_record_result pygraph_record_event_wait(struct pygraph_segment *seg,
+                                                     cudaStream_t stream, cudaEvent_t event,
+                                                     unsigned flags);
+
+/* For ops the runtime never defers (driver launches, launch attributes). */
+enum pygraph_record_result pygraph_record_undeferrable(struct pygraph_segment *seg,
+                                                       const char *reason);
+
+#endif /* PYGRAPH_RECORD_H */

@@ -1,0 +1,83 @@
+/* region_stack.c - begin/end protocol of the ABI, per thread. */
+#include "region_stack.h"
+
+#include "region_state.h"
+
+/* Deeper nesting than this is not tracked (begins beyond it are ignored
+ * outright); the pass only nests regions through known callees. */
+#define MAX_OPEN_REGIONS 64
+
+struct open_region {
+  pygraph_region *region;
+  struct pygraph_segment *owned;            /* bottom entry only; NULL = pass through */
+};
+
+struct thread_regions {
+  struct open_region stack[MAX_OPEN_REGIONS];
+  unsigned depth;
+  struct pygraph_segment *recording;
+};
+
+static _Thread_local struct thread_regions tls_regions;
+
+struct pygraph_segment *pygraph_recording_segment(void)
+{
+  return tls_regions.recording;
+}
+
+void pygraph_stop_recording(void)
+{
+  tls_regions.recording = NULL;
+}
+
+unsigned pygraph_open_region_depth(void)
+{
+  return tls_regions.depth;
+}
+
+/* Ends the live iteration and forgets every nested entry above it. */
+static void close_bottom(struct thread_regions *t)
+{
+  struct pygraph_segment *seg = t->stack[0].owned;
+  t->depth = 0;
+  t->recording = NULL;
+  if (seg) {
+    pygraph_segment_end_iteration(seg);
+    pygraph_segment_release(seg);
+  }
+}
+
+void pygraph_region_begin_with(const struct pygraph_backend *backend, pygraph_region *region,
+                               unsigned segment)
+{
+  struct thread_regions *t = &tls_regions;
+  if (t->depth > 0) {
+    if (t->stack[0].region != region) {
+      /* Nested: ignored, but remembered so its end pairs with it. */
+      if (t->depth < MAX_OPEN_REGIONS)
+        t->stack[t->depth++] = (struct open_region){region, NULL};
+      return;
+    }
+    /* The live region begins again (next iteration or next segment without
+     * an end in between): finish the open iteration first. */
+    close_bottom(t);
+  }
+  struct pygraph_segment *seg = pygraph_region_segment(backend, region, segment);
+  if (seg && !pygraph_segment_try_acquire(seg))
+    seg = NULL;                              /* another thread has it: pass through */
+  t->stack[0] = (struct open_region){region, seg};
+  t->depth = 1;
+  t->recording = seg && pygraph_segment_begin_iteration(seg) ? seg : NULL;
+}
+
+void pygraph_region_end_impl(pygraph_region *region)
+{
+  struct thread_regions *t = &tls_regions;
+  if (t->depth == 0 || t->stack[t->depth - 1].region != region)
+    return;                                  /* not the innermost: no-op */
+  if (t->depth > 1) {
+    t->depth--;                              /* a nested, ignored region */
+    return;
+  }
+  close_bottom(t);
+}

@@ -1,0 +1,27 @@
+/* region_stack.h - the calling thread's open regions.
+ *
+ * Only the bottom (outermost) region is live: it owns a segment while its
+ * iteration runs.  Nested begins are pushed only so that their ends pair
+ * up; they defer nothing of their own. */
+#ifndef PYGRAPH_REGION_STACK_H
+#define PYGRAPH_REGION_STACK_H
+
+#include "backend.h"
+#include "pygraph_rt.h"
+#include "segment.h"
+
+void pygraph_region_begin_with(const struct pygraph_backend *backend, pygraph_region *region,
+                               unsigned segment);
+void pygraph_region_end_impl(pygraph_region *region);
+
+/* The segment recording the calling thread's ops, or NULL: then every
+ * routed call must go straight to CUDA.  This is the launch-path check. */
+struct pygraph_segment *pygraph_recording_segment(void);
+
+/* After a flush the rest of the iteration passes through. */
+void pygraph_stop_recording(void);
+
+/* How many regions (live + nested) the thread has open; for tests. */
+unsigned pygraph_open_region_depth(void);
+
+#endif /* PYGRAPH_REGION_STACK_H */

@@ -1,0 +1,58 @@
+/* report.c - summary lines, one per region segment, then a total. */
+#include "report.h"
+
+#include <stdio.h>
+
+#include "launch_counter.h"
+#include "region_state.h"
+
+int pygraph_report_format_segment(char *buf, size_t cap, const struct pygraph_segment *seg)
+{
+  const pygraph_region *r = seg->region;
+  const struct pygraph_segment_stats *s = &seg->stats;
+  int n = snprintf(buf, cap,
+                   "pygraph: region %s %s:%u-%u seg %u: mode=%s iters=%llu replays=%llu "
+                   "captures=%llu updates=%llu flushes=%llu mismatches=%llu fallback=\"%s\"",
+                   r->function ? r->function : "?", r->file ? r->file : "?", r->line_begin,
+                   r->line_end, seg->index, pygraph_segment_mode_name(seg), s->iters,
+                   s->replays, s->captures, s->updates, s->flushes, s->mismatches,
+                   seg->fallback[0] ? seg->fallback : "-");
+  /* Flushes are worth a reason too; kept after the fixed fields. */
+  if (n >= 0 && (size_t)n < cap && s->flushes > 0 && seg->last_flush_reason)
+    n += snprintf(buf + n, cap - (size_t)n, " last_flush=\"%s\"", seg->last_flush_reason);
+  if (n >= 0 && (size_t)n < cap)
+    n += snprintf(buf + n, cap - (size_t)n, "\n");
+  return n;
+}
+
+int pygraph_report_format_total(char *buf, size_t cap, unsigned long long launches,
+                                unsigned long long in_graphs)
+{
+  double share = launches ? 100.0 * (double)in_graphs / (double)launches : 0.0;
+  return snprintf(buf, cap, "pygraph: total launches=%llu in_graphs=%llu (%.1f%%)\n", launches,
+                  in_graphs, share);
+}
+
+static void print_region(const struct pygraph_region_state *state, void *ctx)
+{
+  unsigned long long *in_graphs = ctx;
+  char line[1024];
+  for (unsigned i = 0; i < state->n_segments; i++) {
+    const struct pygraph_segment *seg = &state->segments[i];
+    *in_graphs += seg->stats.launches_in_graphs;
+    if (pygraph_report_format_segment(line, sizeof line, seg) >= (int)sizeof line)
+      line[sizeof line - 2] = '\n';         /* truncated: still end the line */
+    fputs(line, stderr);
+  }
+}
+
+void pygraph_report_at_exit(void)
+{
+  if (!pygraph_settings()->report)
+    return;
+  unsigned long long in_graphs = 0;
+  char line[256];
+  pygraph_region_states_foreach(print_region, &in_graphs);
+  pygraph_report_format_total(line, sizeof line, pygraph_total_launches(), in_graphs);
+  fputs(line, stderr);
+}

@@ -1,0 +1,21 @@
+/* report.h - PYGRAPH_REPORT=1 summary.  Formatting is separate from
+ * printing so tests can check the exact text. */
+#ifndef PYGRAPH_REPORT_H
+#define PYGRAPH_REPORT_H
+
+#include <stddef.h>
+
+#include "segment.h"
+
+/* One line (with '\n') for a segment; returns snprintf's length. */
+int pygraph_report_format_segment(char *buf, size_t cap, const struct pygraph_segment *seg);
+
+/* The closing line: total routed launches and how many ran in graphs. */
+int pygraph_report_format_total(char *buf, size_t cap, unsigned long long launches,
+                                unsigned long long in_graphs);
+
+/* atexit handler: prints the report to stderr when PYGRAPH_REPORT=1.
+ * Touches no CUDA (the CUDA runtime may already be torn down). */
+void pygraph_report_at_exit(void);
+
+#endif /* PYGRAPH_REPORT_H */

@@ -1,0 +1,77 @@
+/* settings.c - environment parsing. */
+#include "settings.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct pygraph_settings process_settings;
+static pthread_once_t parse_once = PTHREAD_ONCE_INIT;
+
+/* Accepts a plain decimal number in [min, 1e6]; anything else = fallback. */
+static unsigned parse_count(const char *text, unsigned min, unsigned fallback)
+{
+  if (!text || !*text)
+    return fallback;
+  char *end;
+  unsigned long v = strtoul(text, &end, 10);
+  if (*end || text[0] == '-' || v < min || v > 1000000ul)
+    return fallback;
+  return (unsigned)v;
+}
+
+static int parse_flag(const char *text)
+{
+  return text && *text && strcmp(text, "0") != 0;
+}
+
+void pygraph_settings_parse(struct pygraph_settings *out, const char *(*lookup)(const char *name))
+{
+  memset(out, 0, sizeof *out);
+  const char *mode = lookup("PYGRAPH_MODE");
+  if (!mode || !*mode || strcmp(mode, "auto") == 0)
+    out->mode = PYGRAPH_MODE_AUTO;
+  else if (strcmp(mode, "eager") == 0)
+    out->mode = PYGRAPH_MODE_EAGER;
+  else if (strcmp(mode, "graph") == 0)
+    out->mode = PYGRAPH_MODE_GRAPH;
+  else {
+    out->mode = PYGRAPH_MODE_AUTO;
+    out->mode_unknown = 1;
+  }
+  out->warmup = parse_count(lookup("PYGRAPH_WARMUP"), 1, PYGRAPH_DEFAULT_WARMUP);
+  out->max_captures = parse_count(lookup("PYGRAPH_MAX_CAPTURES"), 0, PYGRAPH_DEFAULT_MAX_CAPTURES);
+  out->report = parse_flag(lookup("PYGRAPH_REPORT"));
+  out->debug = parse_flag(lookup("PYGRAPH_DEBUG"));
+}
+
+static const char *lookup_environment(const char *name)
+{
+  return getenv(name);
+}
+
+static void parse_environment(void)
+{
+  pygraph_settings_parse(&process_settings, lookup_environment);
+  if (process_settings.mode_unknown)
+    fprintf(stderr, "pygraph: warning: unknown PYGRAPH_MODE=\"%s\", using auto\n",
+            getenv("PYGRAPH_MODE"));
+}
+
+const struct pygraph_settings *pygraph_settings(void)
+{
+  pthread_once(&parse_once, parse_environment);
+  return &process_settings;
+}
+
+void pygraph_settings_override(const struct pygraph_settings *settings)
+{
+  pthread_once(&parse_once, parse_environment);
+  process_settings = *settings;
+}
+
+unsigned pygraph_effective_warmup(const struct pygraph_settings *settings)
+{
+  return settings->mode == PYGRAPH_MODE_GRAPH ? 1u : settings->warmup;
+}

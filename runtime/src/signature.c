@@ -1,0 +1,61 @@
+/* signature.c - topology comparison and parameter-change detection. */
+#include "signature.h"
+
+#include <string.h>
+
+static int same_dim3(dim3 a, dim3 b)
+{
+  return a.x == b.x && a.y == b.y && a.z == b.z;
+}
+
+static int same_op_signature(const struct pygraph_op *a, const struct pygraph_op *b)
+{
+  if (a->kind != b->kind || a->stream != b->stream)
+    return 0;
+  switch (a->kind) {
+  case PYGRAPH_OP_KERNEL:
+    return a->func == b->func && same_dim3(a->grid, b->grid) &&
+           same_dim3(a->block, b->block) && a->shmem == b->shmem;
+  case PYGRAPH_OP_MEMSET:
+    return a->count == b->count;
+  case PYGRAPH_OP_MEMCPY:
+    return a->count == b->count && a->memcpy_kind == b->memcpy_kind;
+  case PYGRAPH_OP_EVENT_RECORD:
+    return 1;
+  case PYGRAPH_OP_EVENT_WAIT:
+    /* Internal waits are edges, external ones are wait nodes. */
+    return a->wait_link == b->wait_link && a->wait_flags == b->wait_flags;
+  }
+  return 0;
+}
+
+int pygraph_same_signature(const struct pygraph_op_list *a, const struct pygraph_op_list *b)
+{
+  if (a->n_ops != b->n_ops)
+    return 0;
+  for (size_t i = 0; i < a->n_ops; i++)
+    if (!same_op_signature(&a->ops[i], &b->ops[i]))
+      return 0;
+  return 1;
+}
+
+int pygraph_op_params_differ(const struct pygraph_op_list *a, const struct pygraph_op *op_a,
+                             const struct pygraph_op_list *b, const struct pygraph_op *op_b)
+{
+  switch (op_a->kind) {
+  case PYGRAPH_OP_KERNEL:
+    /* Same func implies same layout, hence same block size. */
+    return memcmp(pygraph_op_args(a, op_a), pygraph_op_args(b, op_b),
+                  op_a->layout->total_size) != 0;
+  case PYGRAPH_OP_MEMSET:
+    return op_a->dst != op_b->dst || (unsigned char)op_a->value != (unsigned char)op_b->value;
+  case PYGRAPH_OP_MEMCPY:
+    return op_a->dst != op_b->dst || op_a->src != op_b->src;
+  case PYGRAPH_OP_EVENT_RECORD:
+    return op_a->event != op_b->event;
+  case PYGRAPH_OP_EVENT_WAIT:
+    /* An internal wait is an empty node: nothing to update. */
+    return op_a->wait_link < 0 && op_a->event != op_b->event;
+  }
+  return 0;
+}

@@ -1,0 +1,20 @@
+/* signature.h - is an iteration the "same" as another one?
+ *
+ * The signature of an iteration is everything that fixes a graph's
+ * topology and node types: op kinds and count, kernel, grid, block, shared
+ * memory, stream, memset/memcpy sizes and kinds, event linkage.  Argument
+ * values, pointers, memset values and event handles are *parameters*: a
+ * change there is applied to an existing graph as a node update. */
+#ifndef PYGRAPH_SIGNATURE_H
+#define PYGRAPH_SIGNATURE_H
+
+#include "op_list.h"
+
+int pygraph_same_signature(const struct pygraph_op_list *a, const struct pygraph_op_list *b);
+
+/* For two ops at the same index of lists with the same signature: do the
+ * node's parameters differ (so the graph node needs an update)? */
+int pygraph_op_params_differ(const struct pygraph_op_list *a, const struct pygraph_op *op_a,
+                             const struct pygraph_op_list *b, const struct pygraph_op *op_b);
+
+#endif /* PYGRAPH_SIGNATURE_H */

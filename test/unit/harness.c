@@ -1,0 +1,109 @@
+/* harness.c - see harness.h. */
+#include "harness.h"
+
+#include <stdlib.h>
+
+#include "record.h"
+
+void harness_settings(enum pygraph_mode mode, unsigned warmup, unsigned max_captures)
+{
+  struct pygraph_settings s = {.mode = mode, .warmup = warmup, .max_captures = max_captures};
+  pygraph_settings_override(&s);
+}
+
+pygraph_region *harness_region(const char *function, unsigned n_segments)
+{
+  pygraph_region *r = calloc(1, sizeof *r);
+  r->abi_version = PYGRAPH_ABI_VERSION;
+  r->kind = PYGRAPH_REGION_LOOP;
+  r->n_segments = n_segments;
+  r->n_static_launches = 1;
+  r->function = function;
+  r->file = "test.cu";
+  r->line_begin = 10;
+  r->line_end = 20;
+  r->trip_count = -1;
+  return r;   /* leaked on purpose: the registry keeps pointing at it */
+}
+
+struct pygraph_segment *harness_segment(pygraph_region *r, unsigned s)
+{
+  struct pygraph_region_state *state = r->state;
+  return state && s < state->n_segments ? &state->segments[s] : NULL;
+}
+
+void begin(pygraph_region *r, unsigned segment)
+{
+  pygraph_region_begin_with(&fake_backend, r, segment);
+}
+
+void end(pygraph_region *r)
+{
+  pygraph_region_end_impl(r);
+}
+
+void kernel_cfg(int func, int arg0, dim3 grid, dim3 block, size_t shmem, cudaStream_t stream)
+{
+  int a0 = arg0;
+  long long a1 = 1000 + arg0;
+  void *args[] = {&a0, &a1};
+  struct pygraph_segment *seg = pygraph_recording_segment();
+  if (seg && pygraph_record_kernel(seg, FAKE_FUNC(func), grid, block, shmem, stream, args) ==
+                 PYGRAPH_DEFERRED) {
+    a0 = -1;   /* the runtime must have copied the arguments by value */
+    return;
+  }
+  fake_log_append("p:k%d(%d) ", func, arg0);
+}
+
+void kernel_on(int func, int arg0, cudaStream_t stream)
+{
+  dim3 grid = {1, 1, 1}, block = {32, 1, 1};
+  kernel_cfg(func, arg0, grid, block, 0, stream);
+}
+
+void kernel(int func, int arg0)
+{
+  kernel_on(func, arg0, S1);
+}
+
+void memset_op(int value, size_t count)
+{
+  struct pygraph_segment *seg = pygraph_recording_segment();
+  if (seg && pygraph_record_memset(seg, (void *)0x5000, value, count, S1) == PYGRAPH_DEFERRED)
+    return;
+  fake_log_append("p:ms(%d) ", value);
+}
+
+void memcpy_op(unsigned long dst, size_t count, enum cudaMemcpyKind kind)
+{
+  struct pygraph_segment *seg = pygraph_recording_segment();
+  if (seg && pygraph_record_memcpy(seg, (void *)dst, (const void *)0x6000, count, kind, S1) ==
+                 PYGRAPH_DEFERRED)
+    return;
+  fake_log_append("p:mc(%lu) ", dst);
+}
+
+void event_record(int event, cudaStream_t stream)
+{
+  struct pygraph_segment *seg = pygraph_recording_segment();
+  if (seg && pygraph_record_event_record(seg, FAKE_EVENT(event), stream) == PYGRAPH_DEFERRED)
+    return;
+  fake_log_append("p:er%d ", event);
+}
+
+void event_wait(cudaStream_t stream, int event)
+{
+  struct pygraph_segment *seg = pygraph_recording_segment();
+  if (seg && pygraph_record_event_wait(seg, stream, FAKE_EVENT(event), 0) == PYGRAPH_DEFERRED)
+    return;
+  fake_log_append("p:ew%d ", event);
+}
+
+void undeferrable(const char *what)
+{
+  struct pygraph_segment *seg = pygraph_recording_segment();
+  if (seg)
+    pygraph_record_undeferrable(seg, what);
+  fake_log_append("p:%s ", what);
+}

@@ -1,0 +1,37 @@
+/* harness.h - drives the runtime the way cuda_entry_points.c does, but on
+ * the fake backend: a routed call is recorded when the thread has a
+ * recording segment, otherwise it "goes to CUDA", logged as p:<token>. */
+#ifndef PYGRAPH_TEST_HARNESS_H
+#define PYGRAPH_TEST_HARNESS_H
+
+#include "fake_backend.h"
+#include "pygraph_rt.h"
+#include "region_stack.h"
+#include "region_state.h"
+#include "settings.h"
+
+#define S1 FAKE_STREAM(1)
+#define S2 FAKE_STREAM(2)
+
+/* Settings for regions created from now on (report and debug off). */
+void harness_settings(enum pygraph_mode mode, unsigned warmup, unsigned max_captures);
+
+/* A fresh region descriptor, as the pass would emit it. */
+pygraph_region *harness_region(const char *function, unsigned n_segments);
+
+/* The runtime state of segment s of r (after its first begin). */
+struct pygraph_segment *harness_segment(pygraph_region *r, unsigned s);
+
+void begin(pygraph_region *r, unsigned segment);
+void end(pygraph_region *r);
+
+void kernel(int func, int arg0);                       /* on S1, grid 1, block 32 */
+void kernel_on(int func, int arg0, cudaStream_t stream);
+void kernel_cfg(int func, int arg0, dim3 grid, dim3 block, size_t shmem, cudaStream_t stream);
+void memset_op(int value, size_t count);
+void memcpy_op(unsigned long dst, size_t count, enum cudaMemcpyKind kind);
+void event_record(int event, cudaStream_t stream);
+void event_wait(cudaStream_t stream, int event);
+void undeferrable(const char *what);                   /* e.g. a driver launch */
+
+#endif /* PYGRAPH_TEST_HARNESS_H */

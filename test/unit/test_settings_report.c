@@ -1,0 +1,132 @@
+/* test_settings_report.c - PYGRAPH_* parsing, the capture policy, and the
+ * exact report text. */
+#include "check.h"
+#include "decide.h"
+#include "report.h"
+#include "settings.h"
+
+static const char *const *env;   /* NAME, VALUE, NAME, VALUE, ..., NULL */
+
+static const char *fake_getenv(const char *name)
+{
+  for (const char *const *e = env; e && *e; e += 2)
+    if (strcmp(e[0], name) == 0)
+      return e[1];
+  return NULL;
+}
+
+static struct pygraph_settings parse(const char *const *vars)
+{
+  struct pygraph_settings s;
+  env = vars;
+  pygraph_settings_parse(&s, fake_getenv);
+  return s;
+}
+
+static void test_defaults(void)
+{
+  struct pygraph_settings s = parse(NULL);
+  CHECK(s.mode == PYGRAPH_MODE_AUTO);
+  CHECK(s.warmup == 2);
+  CHECK(s.max_captures == 8);
+  CHECK(!s.report && !s.debug && !s.mode_unknown);
+  CHECK(pygraph_effective_warmup(&s) == 2);
+}
+
+static void test_modes(void)
+{
+  const char *eager[] = {"PYGRAPH_MODE", "eager", NULL};
+  const char *graph[] = {"PYGRAPH_MODE", "graph", "PYGRAPH_WARMUP", "5", NULL};
+  const char *autom[] = {"PYGRAPH_MODE", "auto", NULL};
+  const char *bogus[] = {"PYGRAPH_MODE", "Graph", NULL};
+  CHECK(parse(eager).mode == PYGRAPH_MODE_EAGER);
+  struct pygraph_settings g = parse(graph);
+  CHECK(g.mode == PYGRAPH_MODE_GRAPH);
+  CHECK(g.warmup == 5);
+  CHECK(pygraph_effective_warmup(&g) == 1);
+  CHECK(parse(autom).mode == PYGRAPH_MODE_AUTO && !parse(autom).mode_unknown);
+  struct pygraph_settings b = parse(bogus);
+  CHECK(b.mode == PYGRAPH_MODE_AUTO);
+  CHECK(b.mode_unknown);
+}
+
+static void test_numbers_and_flags(void)
+{
+  const char *ok[] = {"PYGRAPH_WARMUP", "3", "PYGRAPH_MAX_CAPTURES", "0",
+                      "PYGRAPH_REPORT", "1", "PYGRAPH_DEBUG", "1", NULL};
+  struct pygraph_settings s = parse(ok);
+  CHECK(s.warmup == 3 && s.max_captures == 0 && s.report && s.debug);
+  const char *bad[] = {"PYGRAPH_WARMUP", "0", "PYGRAPH_MAX_CAPTURES", "-1",
+                       "PYGRAPH_REPORT", "0", NULL};
+  s = parse(bad);
+  CHECK(s.warmup == 2);                 /* a warm-up of 0 is meaningless */
+  CHECK(s.max_captures == 8);
+  CHECK(!s.report);
+  const char *junk[] = {"PYGRAPH_WARMUP", "2x", NULL};
+  CHECK(parse(junk).warmup == 2);
+}
+
+static void test_decide(void)
+{
+  struct pygraph_settings s = parse(NULL);
+  const char *reason = NULL;
+  struct pygraph_decide_input in = {.stable_iterations = 1, .captures = 0};
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_KEEP_WARMING);
+  in.stable_iterations = 2;
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
+  in.captures = 8;
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_GO_EAGER);
+  CHECK_STR(reason, "signature unstable");
+  s.max_captures = 0;
+  in.captures = 0;
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_GO_EAGER);
+  CHECK_STR(reason, "PYGRAPH_MAX_CAPTURES=0");
+}
+
+static void test_report_lines(void)
+{
+  pygraph_region r = {.abi_version = PYGRAPH_ABI_VERSION, .n_segments = 2,
+                      .function = "run(int)", .file = "src/a.cu", .line_begin = 12,
+                      .line_end = 30};
+  struct pygraph_settings s = parse(NULL);
+  struct pygraph_segment seg;
+  pygraph_segment_init(&seg, NULL, &s, &r, 1);
+  seg.phase = PYGRAPH_PHASE_REPLAY;
+  seg.stats = (struct pygraph_segment_stats){.iters = 100, .replays = 97, .captures = 1,
+                                             .updates = 40, .flushes = 0, .mismatches = 0};
+  char buf[512];
+  pygraph_report_format_segment(buf, sizeof buf, &seg);
+  CHECK_STR(buf, "pygraph: region run(int) src/a.cu:12-30 seg 1: mode=graph iters=100 "
+                 "replays=97 captures=1 updates=40 flushes=0 mismatches=0 fallback=\"-\"\n");
+
+  seg.phase = PYGRAPH_PHASE_EAGER;
+  snprintf(seg.fallback, sizeof seg.fallback, "graph launch failed: cudaErrorLaunchFailure");
+  seg.stats.flushes = 2;
+  seg.last_flush_reason = "driver API launch";
+  r.file = NULL;
+  pygraph_report_format_segment(buf, sizeof buf, &seg);
+  CHECK_STR(buf, "pygraph: region run(int) ?:12-30 seg 1: mode=eager iters=100 replays=97 "
+                 "captures=1 updates=40 flushes=2 mismatches=0 "
+                 "fallback=\"graph launch failed: cudaErrorLaunchFailure\" "
+                 "last_flush=\"driver API launch\"\n");
+
+  seg.phase = PYGRAPH_PHASE_CAPTURE;
+  CHECK_STR(pygraph_segment_mode_name(&seg), "warmup");
+
+  pygraph_report_format_total(buf, sizeof buf, 200, 150);
+  CHECK_STR(buf, "pygraph: total launches=200 in_graphs=150 (75.0%)\n");
+  pygraph_report_format_total(buf, sizeof buf, 0, 0);
+  CHECK_STR(buf, "pygraph: total launches=0 in_graphs=0 (0.0%)\n");
+  pygraph_report_format_total(buf, sizeof buf, 3, 1);
+  CHECK_STR(buf, "pygraph: total launches=3 in_graphs=1 (33.3%)\n");
+}
+
+int main(void)
+{
+  test_defaults();
+  test_modes();
+  test_numbers_and_flags();
+  test_decide();
+  test_report_lines();
+  return check_finish();
+}

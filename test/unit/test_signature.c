@@ -1,0 +1,237 @@
+/* test_signature.c - what counts as the same iteration, what needs a node
+ * update, and which edges a graph gets. */
+#include <stdlib.h>
+
+#include "check.h"
+#include "graph_plan.h"
+#include "record.h"
+#include "signature.h"
+
+static struct pygraph_param_layout *layout;   /* (int, long long) */
+
+static struct kernel_spec {
+  int func;
+  dim3 grid, block;
+  size_t shmem;
+  cudaStream_t stream;
+  int arg0;
+  long long arg1;
+} base = {1, {4, 1, 1}, {128, 1, 1}, 0, (cudaStream_t)0x101, 7, 70};
+
+static void add_kernel(struct pygraph_op_list *l, struct kernel_spec k)
+{
+  void *args[] = {&k.arg0, &k.arg1};
+  struct pygraph_op op = {.kind = PYGRAPH_OP_KERNEL, .stream = k.stream,
+                          .func = (const void *)(unsigned long)k.func, .layout = layout,
+                          .grid = k.grid, .block = k.block, .shmem = k.shmem, .wait_link = -1};
+  CHECK(pygraph_op_list_copy_args(l, &op, args) == 0);
+  CHECK(pygraph_op_list_append(l, &op) != NULL);
+}
+
+static void add_op(struct pygraph_op_list *l, struct pygraph_op op)
+{
+  CHECK(pygraph_op_list_append(l, &op) != NULL);
+}
+
+/* Lists a = [base, base] and b = [base, variant]: same signature? */
+static int same_with_variant(struct kernel_spec variant)
+{
+  struct pygraph_op_list a = {0}, b = {0};
+  add_kernel(&a, base);
+  add_kernel(&a, base);
+  add_kernel(&b, base);
+  add_kernel(&b, variant);
+  int same = pygraph_same_signature(&a, &b);
+  pygraph_op_list_free(&a);
+  pygraph_op_list_free(&b);
+  return same;
+}
+
+static void test_kernel_signature(void)
+{
+  struct kernel_spec v = base;
+  CHECK(same_with_variant(v));
+  v.arg0 = 8;
+  v.arg1 = 9;
+  CHECK(same_with_variant(v));          /* argument values are not signature */
+  v = base;
+  v.func = 2;
+  CHECK(!same_with_variant(v));
+  v = base;
+  v.grid.y = 2;
+  CHECK(!same_with_variant(v));
+  v = base;
+  v.block.x = 64;
+  CHECK(!same_with_variant(v));
+  v = base;
+  v.shmem = 1024;
+  CHECK(!same_with_variant(v));
+  v = base;
+  v.stream = (cudaStream_t)0x102;
+  CHECK(!same_with_variant(v));
+
+  struct pygraph_op_list a = {0}, b = {0};
+  add_kernel(&a, base);
+  add_kernel(&b, base);
+  add_kernel(&b, base);
+  CHECK(!pygraph_same_signature(&a, &b));   /* length */
+  pygraph_op_list_free(&a);
+  pygraph_op_list_free(&b);
+}
+
+static void test_other_op_signatures(void)
+{
+  struct pygraph_op ms = {.kind = PYGRAPH_OP_MEMSET, .stream = (cudaStream_t)0x101,
+                          .dst = (void *)0x10, .value = 1, .count = 64, .wait_link = -1};
+  struct pygraph_op mc = {.kind = PYGRAPH_OP_MEMCPY, .stream = (cudaStream_t)0x101,
+                          .dst = (void *)0x10, .src = (void *)0x20, .count = 64,
+                          .memcpy_kind = cudaMemcpyDeviceToDevice, .wait_link = -1};
+  struct pygraph_op_list a = {0}, b = {0};
+  add_op(&a, ms);
+  add_op(&a, mc);
+
+  struct pygraph_op ms2 = ms, mc2 = mc;
+  ms2.value = 2;                        /* parameters only */
+  ms2.dst = (void *)0x30;
+  mc2.src = (void *)0x40;
+  add_op(&b, ms2);
+  add_op(&b, mc2);
+  CHECK(pygraph_same_signature(&a, &b));
+  CHECK(pygraph_op_params_differ(&a, &a.ops[0], &b, &b.ops[0]));
+  CHECK(pygraph_op_params_differ(&a, &a.ops[1], &b, &b.ops[1]));
+
+  b.ops[0].count = 32;
+  CHECK(!pygraph_same_signature(&a, &b));
+  b.ops[0].count = 64;
+  b.ops[1].memcpy_kind = cudaMemcpyDefault;
+  CHECK(!pygraph_same_signature(&a, &b));
+  b.ops[1].memcpy_kind = cudaMemcpyDeviceToDevice;
+  b.ops[1].kind = PYGRAPH_OP_MEMSET;
+  CHECK(!pygraph_same_signature(&a, &b));
+  pygraph_op_list_free(&a);
+  pygraph_op_list_free(&b);
+}
+
+static void test_kernel_param_changes(void)
+{
+  struct pygraph_op_list a = {0}, b = {0};
+  struct kernel_spec k = base;
+  add_kernel(&a, k);
+  add_kernel(&a, k);
+  add_kernel(&a, k);
+  add_kernel(&b, k);                    /* unchanged */
+  k.arg0 = 8;
+  add_kernel(&b, k);                    /* first parameter changed */
+  k.arg0 = base.arg0;
+  k.arg1 = 71;
+  add_kernel(&b, k);                    /* second parameter changed */
+  CHECK(!pygraph_op_params_differ(&a, &a.ops[0], &b, &b.ops[0]));
+  CHECK(pygraph_op_params_differ(&a, &a.ops[1], &b, &b.ops[1]));
+  CHECK(pygraph_op_params_differ(&a, &a.ops[2], &b, &b.ops[2]));
+
+  pygraph_op_list_materialize(&b);      /* pointers land on the copied bytes */
+  CHECK(*(int *)b.ops[1].arg_ptrs[0] == 8);
+  CHECK(*(long long *)b.ops[2].arg_ptrs[1] == 71);
+  CHECK(((unsigned long)b.ops[2].arg_ptrs[1] & 7) == 0);
+  pygraph_op_list_free(&a);
+  pygraph_op_list_free(&b);
+}
+
+static void test_event_signature(void)
+{
+  struct pygraph_op rec = {.kind = PYGRAPH_OP_EVENT_RECORD, .stream = (cudaStream_t)0x101,
+                           .event = (cudaEvent_t)0x201, .wait_link = -1};
+  struct pygraph_op wait = {.kind = PYGRAPH_OP_EVENT_WAIT, .stream = (cudaStream_t)0x102,
+                            .event = (cudaEvent_t)0x201, .wait_link = 0};
+  struct pygraph_op_list a = {0}, b = {0};
+  add_op(&a, rec);
+  add_op(&a, wait);
+  rec.event = wait.event = (cudaEvent_t)0x202;
+  add_op(&b, rec);
+  add_op(&b, wait);
+  CHECK(pygraph_same_signature(&a, &b));
+  CHECK(pygraph_op_params_differ(&a, &a.ops[0], &b, &b.ops[0]));   /* record node event */
+  CHECK(!pygraph_op_params_differ(&a, &a.ops[1], &b, &b.ops[1]));  /* edge only */
+  b.ops[1].wait_link = -1;              /* edge became an external wait */
+  CHECK(!pygraph_same_signature(&a, &b));
+  pygraph_op_list_free(&a);
+  pygraph_op_list_free(&b);
+}
+
+static const char *plan_text(const struct pygraph_op_list *l)
+{
+  static char buf[256];
+  struct pygraph_graph_plan plan;
+  CHECK(pygraph_graph_plan_make(l, &plan) == 0);
+  size_t n = 0;
+  for (size_t i = 0; i < l->n_ops; i++) {
+    n += snprintf(buf + n, sizeof buf - n, "%s%zu", i ? " " : "", i);
+    for (unsigned d = 0; d < plan.nodes[i].n_deps; d++)
+      n += snprintf(buf + n, sizeof buf - n, "%s%zu", d ? "," : "<", plan.nodes[i].deps[d]);
+  }
+  n += snprintf(buf + n, sizeof buf - n, " streams=%zu%s", plan.n_streams,
+                plan.serialized ? " serialized" : "");
+  pygraph_graph_plan_free(&plan);
+  return buf;
+}
+
+static void test_graph_plan(void)
+{
+  struct kernel_spec s1 = base, s2 = base, legacy = base;
+  s2.stream = (cudaStream_t)0x102;
+  legacy.stream = cudaStreamLegacy;
+  struct pygraph_op_list l = {0};
+  add_kernel(&l, s1);
+  add_kernel(&l, s2);
+  add_kernel(&l, s1);
+  add_kernel(&l, s2);
+  CHECK_STR(plan_text(&l), "0 1 2<0 3<1 streams=2");
+
+  pygraph_op_list_reset(&l);            /* legacy stream with others: one chain */
+  add_kernel(&l, legacy);
+  add_kernel(&l, s2);
+  add_kernel(&l, legacy);
+  CHECK_STR(plan_text(&l), "0 1<0 2<1 streams=2 serialized");
+
+  pygraph_op_list_reset(&l);            /* legacy alone is just one stream */
+  add_kernel(&l, legacy);
+  add_kernel(&l, legacy);
+  CHECK_STR(plan_text(&l), "0 1<0 streams=1");
+
+  pygraph_op_list_reset(&l);            /* cross-stream edge from a record/wait pair */
+  add_kernel(&l, s1);
+  add_op(&l, (struct pygraph_op){.kind = PYGRAPH_OP_EVENT_RECORD, .stream = s1.stream,
+                                 .event = (cudaEvent_t)0x201, .wait_link = -1});
+  add_kernel(&l, s2);
+  add_op(&l, (struct pygraph_op){.kind = PYGRAPH_OP_EVENT_WAIT, .stream = s2.stream,
+                                 .event = (cudaEvent_t)0x201, .wait_link = 1});
+  add_kernel(&l, s2);
+  CHECK_STR(plan_text(&l), "0 1<0 2 3<2,1 4<3 streams=2");
+  pygraph_op_list_free(&l);
+}
+
+static void test_stream_normalisation(void)
+{
+  CHECK(pygraph_normalize_stream(0, 0) == cudaStreamLegacy);
+  CHECK(pygraph_normalize_stream(0, 1) == cudaStreamPerThread);
+  CHECK(pygraph_normalize_stream((cudaStream_t)0x101, 1) == (cudaStream_t)0x101);
+  CHECK(pygraph_normalize_stream(cudaStreamLegacy, 1) == cudaStreamLegacy);
+}
+
+int main(void)
+{
+  layout = pygraph_param_layout_alloc(2);
+  layout->params[0].offset = 0;
+  layout->params[0].size = 4;
+  layout->params[1].offset = 8;
+  layout->params[1].size = 8;
+  layout->total_size = 16;
+  test_kernel_signature();
+  test_other_op_signatures();
+  test_kernel_param_changes();
+  test_event_signature();
+  test_graph_plan();
+  test_stream_normalisation();
+  free(layout);
+  return check_finish();
+}

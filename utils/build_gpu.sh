@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# build_gpu.sh - build the GPU test/benchmark bundle on a machine without a GPU.
+#
+#   utils/build_gpu.sh [build-dir] [--no-pygraph]
+#
+# Builds every examples/*.cu as
+#   <name>_plain    plain clang++ -O2
+#   <name>_pygraph  clang++ -O2 with the pygraph plugin + runtime
+#   <name>_hand     -DHAND_GRAPH (only examples that have a hand-written graph)
+# into <build-dir>/gpu/bin/, and copies run_gpu.sh and run_bench.sh next to
+# them, so <build-dir>/gpu can be carried to the GPU machine as one folder:
+#
+#   bash <build-dir>/gpu/run_gpu.sh   <build-dir>/gpu [outdir]
+#   bash <build-dir>/gpu/run_bench.sh <build-dir>/gpu [outdir]
+#
+# The plugin and runtime are taken from <build-dir>/pass/libpygraph.so and
+# <build-dir>/runtime/libpygraph_rt.a; if they are missing and <build-dir> is a
+# configured CMake build, they are built first.  --no-pygraph skips the
+# pygraph variants (to test the harness before the pass exists).
+#
+# Environment: PYGRAPH_CLANG (default clang++-22), PYGRAPH_CUDA_PATH
+# (default /usr/local/cuda), PYGRAPH_CUDA_ARCH (default sm_90),
+# PYGRAPH_PLUGIN_ARGS (extra -fplugin-arg-pygraph-* options, space separated,
+# e.g. "min-launches=3"), JOBS (parallel compiles, default nproc).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/.." && pwd)
+
+build=""
+with_pygraph=1
+for a in "$@"; do
+  case $a in
+    --no-pygraph) with_pygraph=0 ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    -*) echo "build_gpu.sh: unknown option $a" >&2; exit 2 ;;
+    *) build=$a ;;
+  esac
+done
+build=${build:-$repo/build}
+mkdir -p "$build"
+build=$(cd "$build" && pwd)
+
+cxx=${PYGRAPH_CLANG:-clang++-22}
+cuda=${PYGRAPH_CUDA_PATH:-/usr/local/cuda}
+arch=${PYGRAPH_CUDA_ARCH:-sm_90}
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 4)}
+plugin=$build/pass/libpygraph.so
+rtlib=$build/runtime/libpygraph_rt.a
+
+command -v "$cxx" >/dev/null || { echo "build_gpu.sh: $cxx not found (set PYGRAPH_CLANG)" >&2; exit 1; }
+
+if [[ $with_pygraph -eq 1 && ( ! -f $plugin || ! -f $rtlib ) ]]; then
+  if [[ -f $build/CMakeCache.txt ]]; then
+    echo "== building pygraph plugin and runtime in $build"
+    cmake --build "$build" --target pygraph pygraph_rt -j "$jobs"
+  fi
+  if [[ ! -f $plugin || ! -f $rtlib ]]; then
+    echo "build_gpu.sh: error: need $plugin and $rtlib" >&2
+    echo "  configure and build first:  cmake -S $repo -B $build && cmake --build $build" >&2
+    echo "  or pass --no-pygraph to build only the plain and hand-graph variants" >&2
+    exit 1
+  fi
+fi
+
+gpu=$build/gpu
+rm -rf "$gpu"
+mkdir -p "$gpu/bin" "$gpu/build-logs"
+
+cflags=(-x cuda "--cuda-path=$cuda" "--cuda-gpu-arch=$arch" -Wno-unknown-cuda-version -O2 -std=c++17
+        "-I$repo/examples")
+libs=("-L$cuda/lib64" -lcudart_static -ldl -lrt -lpthread)
+plugin_args=()
+for a in ${PYGRAPH_PLUGIN_ARGS:-}; do plugin_args+=("-fplugin-arg-pygraph-$a"); done
+
+# compile <source> <output> [flags...] -- [inputs after the source...]
+# (the CUDA runtime libraries are always appended last)
+compile() {
+  local src=$1 out=$2; shift 2
+  local pre=() post=()
+  while [[ $# -gt 0 && $1 != -- ]]; do pre+=("$1"); shift; done
+  [[ $# -gt 0 ]] && shift
+  post=("$@")
+  local log=$gpu/build-logs/$(basename "$out").log
+  if "$cxx" "${cflags[@]}" "${pre[@]}" "$src" -o "$out" "${post[@]}" "${libs[@]}" >"$log" 2>&1; then
+    return 0
+  fi
+  echo "FAILED: $(basename "$out") (see $log)" >&2
+  tail -n 20 "$log" >&2
+  return 1
+}
+
+# The order here is the order the GPU scripts run them in.
+order=(jacobi2d cg_solver default_stream tiny_chain multistream transformer
+       mlp_train md_step bfs long_kernel)
+examples=()
+for n in "${order[@]}"; do [[ -f $repo/examples/$n.cu ]] && examples+=("$n"); done
+for f in "$repo"/examples/*.cu; do
+  n=$(basename "$f" .cu)
+  [[ " ${examples[*]} " == *" $n "* ]] || examples+=("$n")
+done
+
+pids=()
+names=()
+launch() {  # run compile in the background, at most $jobs at a time
+  while (( $(jobs -rp | wc -l) >= jobs )); do wait -n || true; done
+  compile "$@" &
+  pids+=($!)
+  names+=("$(basename "$2")")
+}
+
+: >"$gpu/examples.txt"
+for n in "${examples[@]}"; do
+  src=$repo/examples/$n.cu
+  echo "$n" >>"$gpu/examples.txt"
+  launch "$src" "$gpu/bin/${n}_plain"
+  if [[ $with_pygraph -eq 1 ]]; then
+    # -x none: the runtime archive must not be read as CUDA source.
+    launch "$src" "$gpu/bin/${n}_pygraph" "-fplugin=$plugin" "${plugin_args[@]}" -- \
+      -x none "$rtlib"
+  fi
+  if grep -q 'HAND_GRAPH' "$src"; then
+    launch "$src" "$gpu/bin/${n}_hand" -DHAND_GRAPH
+  fi
+done
+
+fail=0
+for i in "${!pids[@]}"; do
+  wait "${pids[$i]}" || { fail=1; echo "build_gpu.sh: ${names[$i]} failed" >&2; }
+done
+
+# Optional extra benchmark program.
+if [[ -f $repo/bench/tiny_chain_bench.cu ]]; then
+  compile "$repo/bench/tiny_chain_bench.cu" "$gpu/bin/tiny_chain_bench" || fail=1
+fi
+
+cp "$here/run_gpu.sh" "$gpu/run_gpu.sh"
+cp "$repo/bench/run_bench.sh" "$gpu/run_bench.sh"
+chmod +x "$gpu"/*.sh
+{
+  echo "built: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+  echo "compiler: $("$cxx" --version | head -n1)"
+  echo "cuda: $cuda  arch: $arch"
+  echo "pygraph: $([[ $with_pygraph -eq 1 ]] && echo "$plugin" || echo 'not built (--no-pygraph)')"
+  echo "plugin args: ${PYGRAPH_PLUGIN_ARGS:-}"
+  echo "git: $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$repo" status --porcelain 2>/dev/null | grep -q . && echo ' (dirty)')"
+} >"$gpu/BUILD_INFO"
+
+size_kb=$(du -sk "$gpu" | cut -f1)
+echo "== $gpu: $(ls "$gpu/bin" | wc -l) binaries, $((size_kb / 1024)) MiB"
+if (( size_kb > 50 * 1024 )); then
+  echo "build_gpu.sh: warning: bundle is over 50 MiB" >&2
+fi
+if [[ $fail -ne 0 ]]; then
+  echo "build_gpu.sh: some builds failed" >&2
+  exit 1
+fi
+echo "== run on the GPU machine:  bash $gpu/run_gpu.sh $gpu [outdir]"

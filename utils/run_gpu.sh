@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# run_gpu.sh - run the pygraph GPU suite from a bundle made by build_gpu.sh.
+#
+#   bash run_gpu.sh <bundle-dir> [outdir]
+#
+# Needs only bash, coreutils and the prebuilt binaries (no compiler).  For
+# every example: runs <name>_plain, <name>_pygraph (PYGRAPH_REPORT=1, stderr
+# kept in the log) and <name>_hand when present; compares their checksum
+# lines bit for bit against plain; prints one table.  Exits non-zero when any
+# checksum differs or any program fails.  Without a CUDA GPU it prints
+# "SKIP: no CUDA GPU found" and exits 0.
+#
+# Environment: RUN_TIMEOUT (seconds per program run, default 300),
+# ONLY="jacobi2d tiny_chain" (subset), EXTRA_ENV="PYGRAPH_MODE=graph" (added to
+# the pygraph runs).
+set -uo pipefail
+
+if [[ $# -lt 1 ]]; then
+  echo "usage: $0 <bundle-dir> [outdir]" >&2
+  exit 2
+fi
+dir=$(cd "$1" && pwd) || exit 2
+bin=$dir/bin
+[[ -d $bin ]] || { echo "run_gpu.sh: no bin/ in $dir" >&2; exit 2; }
+
+if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+  echo "SKIP: no CUDA GPU found"
+  exit 0
+fi
+
+out=${2:-$dir/logs-$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+timeout_s=${RUN_TIMEOUT:-300}
+
+# Example list: examples.txt (one "name [args...]" per line) or bin/*_plain.
+lines=()
+if [[ -f $dir/examples.txt ]]; then
+  while IFS= read -r l; do [[ -n $l && $l != \#* ]] && lines+=("$l"); done <"$dir/examples.txt"
+else
+  for f in "$bin"/*_plain; do lines+=("$(basename "$f" _plain)"); done
+fi
+
+field() {  # field <file> <key>: value of the last "key: value" line
+  awk -v k="$2:" '$1 == k { v = $2 } END { print v }' "$1" 2>/dev/null
+}
+
+# run_one <name> <variant> <args...>: sets R_RC R_SUM R_MS
+run_one() {
+  local name=$1 variant=$2; shift 2
+  local exe=$bin/${name}_$variant
+  local o=$out/$name.$variant.out e=$out/$name.$variant.err
+  local envs=()
+  if [[ $variant == pygraph ]]; then
+    envs=(PYGRAPH_REPORT=1)
+    for x in ${EXTRA_ENV:-}; do envs+=("$x"); done
+  fi
+  env "${envs[@]}" timeout "$timeout_s" "$exe" "$@" >"$o" 2>"$e"
+  R_RC=$?
+  R_SUM=$(field "$o" checksum)
+  R_MS=$(field "$o" loop_ms)
+  if [[ $R_RC -eq 0 && ! $R_SUM =~ ^[0-9a-f]{16}$ ]]; then R_RC=998; fi
+  if [[ $R_RC -eq 0 && -z $R_MS ]]; then R_RC=999; fi
+  echo "$name.$variant: rc=$R_RC checksum=${R_SUM:--} loop_ms=${R_MS:--}" >>"$out/runs.txt"
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a / b; else print "-" }'; }
+
+{
+  echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+  echo "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -n1)"
+  [[ -f $dir/BUILD_INFO ]] && cat "$dir/BUILD_INFO"
+} >"$out/env.txt"
+: >"$out/runs.txt"
+
+status=0
+rows=()
+for l in "${lines[@]}"; do
+  read -r name args <<<"$l"
+  if [[ -n ${ONLY:-} && " $ONLY " != *" $name "* ]]; then continue; fi
+  [[ -x $bin/${name}_plain ]] || { echo "run_gpu.sh: missing $bin/${name}_plain" >&2; status=1; continue; }
+  echo "== $name" >&2
+  # shellcheck disable=SC2086
+  run_one "$name" plain $args
+  p_rc=$R_RC p_sum=$R_SUM p_ms=$R_MS
+  verdict=OK
+  [[ $p_rc -ne 0 ]] && verdict="FAIL(plain rc=$p_rc)"
+
+  g_ms=- report=-
+  if [[ -x $bin/${name}_pygraph ]]; then
+    # shellcheck disable=SC2086
+    run_one "$name" pygraph $args
+    g_ms=${R_MS:--}
+    report=$(grep -h '^pygraph: total' "$out/$name.pygraph.err" | tail -n1)
+    [[ -z $report ]] && report="(no report line)"
+    if [[ $R_RC -ne 0 ]]; then verdict="FAIL(pygraph rc=$R_RC)"
+    elif [[ $verdict == OK && $R_SUM != "$p_sum" ]]; then verdict="MISMATCH(pygraph)"; fi
+  else
+    report="(no pygraph binary)"
+  fi
+
+  h_ms=-
+  if [[ -x $bin/${name}_hand ]]; then
+    # shellcheck disable=SC2086
+    run_one "$name" hand $args
+    h_ms=${R_MS:--}
+    if [[ $R_RC -ne 0 ]]; then [[ $verdict == OK ]] && verdict="FAIL(hand rc=$R_RC)"
+    elif [[ $verdict == OK && $R_SUM != "$p_sum" ]]; then verdict="MISMATCH(hand)"; fi
+  fi
+  [[ $verdict != OK ]] && status=1
+  rows+=("$name|${p_ms:--}|$g_ms|$(ratio "${p_ms:-0}" "${g_ms/-/0}")|$h_ms|$verdict|$report")
+done
+
+{
+  printf '%-16s %10s %10s %8s %10s %-20s %s\n' program "plain ms" "pygraph ms" speedup "hand ms" checksum report
+  for r in "${rows[@]}"; do
+    IFS='|' read -r a b c d e f g <<<"$r"
+    printf '%-16s %10s %10s %8s %10s %-20s %s\n' "$a" "$b" "$c" "$d" "$e" "$f" "$g"
+  done
+} | tee "$out/summary.txt"
+
+echo "logs: $out"
+if [[ $status -ne 0 ]]; then
+  echo "run_gpu.sh: FAILED (checksum mismatch or program failure)" >&2
+fi
+exit $status
