@@ -70,7 +70,7 @@ static LLVMValueRef region_desc(LLVMModuleRef m, const pg_scope *s, const char *
       cstring(m, file && file[0] ? file : NULL),
       LLVMConstInt(i32, lb, 0),
       LLVMConstInt(i32, le, 0),
-      LLVMConstInt(i64, (unsigned long long)-1LL, 1),
+      LLVMConstInt(i64, s->trip_count ? s->trip_count : (unsigned long long)-1LL, 1),
       LLVMConstNull(p)};
   LLVMValueRef g = LLVMAddGlobal(m, ty, ".pygraph.region");
   LLVMSetInitializer(g, LLVMConstNamedStruct(ty, vals, 10));
@@ -172,7 +172,12 @@ static void reroute(LLVMModuleRef m, LLVMBuilderRef b, const pg_call_info *ci, L
   for (unsigned i = 0; i < na; ++i)
     args[i + 1] = LLVMGetOperand(call, i);
   LLVMPositionBuilderBefore(b, call);
-  LLVMValueRef nc = LLVMBuildCall2(b, nty, nf, args, na + 1, "");
+  /* In C++ code with cleanups, inlined stubs call the launch API through
+   * invoke: keep its normal and unwind edges. */
+  LLVMValueRef nc = LLVMIsAInvokeInst(call)
+                        ? LLVMBuildInvoke2(b, nty, nf, args, na + 1, LLVMGetNormalDest(call),
+                                           LLVMGetUnwindDest(call), "")
+                        : LLVMBuildCall2(b, nty, nf, args, na + 1, "");
   LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(call);
   if (loc)
     LLVMInstructionSetDebugLoc(nc, loc);
@@ -189,7 +194,7 @@ unsigned pg_reroute_calls(LLVMModuleRef m, const pg_classifier *c) {
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;) {
         LLVMValueRef next = LLVMGetNextInstruction(i);
-        if (LLVMIsACallInst(i)) {
+        if (pg_is_call(i)) {
           pg_call_info ci;
           pg_classify(c, i, &ci);
           /* Only API calls (not -O0 stub calls): those are where work is enqueued. */

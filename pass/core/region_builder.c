@@ -257,25 +257,65 @@ static int loop_launches(const pg_classifier *c, pg_loop *l) {
   return 0;
 }
 
+/* A loop whose launching subloops all run a small, constant number of
+ * times has the same launch sequence every iteration: it can be one region.
+ * Otherwise its subloops are candidates and its own launches belong to the
+ * function scope (e.g. a per-prompt loop around a per-token loop). */
+enum { kMaxStaticTrip = 64 };
+
+static int static_body(const pg_classifier *c, pg_loop_info *li, pg_loop *l) {
+  for (unsigned i = 0; i < pg_loop_num_subloops(l); ++i) {
+    pg_loop *sub = pg_loop_subloop(l, i);
+    if (!loop_launches(c, sub))
+      continue;
+    /* an upper bound suffices: error paths may exit early, and the
+     * runtime checks each iteration's launch sequence anyway */
+    unsigned trip = pg_loop_max_trip_count(li, sub);
+    if (!trip || trip > kMaxStaticTrip || !static_body(c, li, sub))
+      return 0;
+  }
+  return 1;
+}
+
+static void choose_region_loops(const pg_classifier *c, pg_function_plan *plan, pg_loop *l,
+                                LLVMValueRef fn) {
+  if (!loop_launches(c, l))
+    return;
+  if (!static_body(c, plan->loops, l)) {
+    unsigned n = pg_loop_num_subloops(l);
+    pg_loop **subs = malloc((n ? n : 1) * sizeof *subs);
+    for (unsigned i = 0; i < n; ++i)
+      subs[i] = pg_loop_subloop(l, i);
+    for (unsigned i = 0; i < n; ++i)
+      choose_region_loops(c, plan, subs[i], fn);
+    free(subs);
+    return;
+  }
+  if (!pg_loop_simplify(plan->loops, l) || !pg_loop_preheader(l) || !pg_loop_latch(l))
+    return; /* stays part of the function scope */
+  plan->scopes = realloc(plan->scopes, (plan->nscopes + 1) * sizeof *plan->scopes);
+  pg_scope *s = &plan->scopes[plan->nscopes++];
+  memset(s, 0, sizeof *s);
+  s->fn = fn;
+  s->loop = l;
+  s->trip_count = pg_loop_trip_count(plan->loops, l);
+  pg_loop_lines(l, &s->line_begin, &s->line_end);
+}
+
 void pg_plan_function(const pg_classifier *c, LLVMValueRef fn, pg_site_table *sites,
                       pg_function_plan *plan) {
   memset(plan, 0, sizeof *plan);
   plan->loops = pg_loops_compute(fn);
   unsigned ntop = pg_loops_num_top_level(plan->loops);
-  plan->scopes = calloc(ntop + 1, sizeof *plan->scopes);
-  /* Region loops: outermost loops that launch, in simplified form. */
-  for (unsigned i = 0; i < ntop; ++i) {
-    pg_loop *l = pg_loops_top_level(plan->loops, i);
-    if (!loop_launches(c, l))
-      continue;
-    if (!pg_loop_simplify(plan->loops, l) || !pg_loop_preheader(l) || !pg_loop_latch(l))
-      continue; /* stays part of the function scope */
-    pg_scope *s = &plan->scopes[plan->nscopes++];
-    s->fn = fn;
-    s->loop = l;
-    pg_loop_lines(l, &s->line_begin, &s->line_end);
-  }
+  pg_loop **tops = malloc((ntop ? ntop : 1) * sizeof *tops);
+  for (unsigned i = 0; i < ntop; ++i)
+    tops[i] = pg_loops_top_level(plan->loops, i);
+  for (unsigned i = 0; i < ntop; ++i)
+    choose_region_loops(c, plan, tops[i], fn);
+  free(tops);
+  plan->scopes = realloc(plan->scopes, (plan->nscopes + 1) * sizeof *plan->scopes);
   pg_scope *fs = &plan->scopes[plan->nscopes++];
+  memset(fs, 0, sizeof *fs);
   fs->fn = fn;
   walk_ctx w = {c, plan, NULL, sites, NULL, 0, 0};
   for (unsigned i = 0; i < plan->nscopes; ++i)

@@ -32,6 +32,7 @@ typedef struct pg_scope {
   unsigned nentry_ends, capentry_ends;
   unsigned n_instrumented;
   unsigned line_begin, line_end;
+  unsigned trip_count;       /* constant trip count of the loop, 0 if unknown */
 } pg_scope;
 
 /* Launch sites of the module and whether some region covers them. */

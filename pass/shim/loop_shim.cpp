@@ -2,7 +2,11 @@
 #include "pygraph_shim.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ScalarEvolution.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/IR/Module.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
@@ -91,6 +95,24 @@ void pg_loop_lines(pg_loop *l, unsigned *first, unsigned *last) {
   *first = lo;
   *last = hi;
 }
+
+static unsigned tripCount(pg_loop_info *li, pg_loop *l, bool Max) {
+  Function &F = *L(l)->getHeader()->getParent();
+  TargetLibraryInfoImpl TLII(F.getParent()->getTargetTriple());
+  TargetLibraryInfo TLI(TLII, &F);
+  AssumptionCache AC(F);
+  ScalarEvolution SE(F, TLI, AC, li->DT, li->LI);
+  return Max ? SE.getSmallConstantMaxTripCount(L(l)) : SE.getSmallConstantTripCount(L(l));
+}
+
+unsigned pg_loop_trip_count(pg_loop_info *li, pg_loop *l) { return tripCount(li, l, false); }
+unsigned pg_loop_max_trip_count(pg_loop_info *li, pg_loop *l) { return tripCount(li, l, true); }
+
+unsigned pg_loop_num_subloops(pg_loop *l) {
+  return static_cast<unsigned>(L(l)->getSubLoops().size());
+}
+
+pg_loop *pg_loop_subloop(pg_loop *l, unsigned i) { return P(L(l)->getSubLoops()[i]); }
 
 int pg_dominates(pg_loop_info *li, LLVMBasicBlockRef a, LLVMBasicBlockRef b) {
   return li->DT.dominates(B(a), B(b));

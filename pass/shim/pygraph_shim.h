@@ -40,6 +40,13 @@ unsigned pg_loop_exit_blocks(pg_loop *l, LLVMBasicBlockRef *out, unsigned max);
 /* Source lines spanned by the loop (from its loop metadata or its blocks'
  * debug locations); 0 when unknown. */
 void pg_loop_lines(pg_loop *l, unsigned *first, unsigned *last);
+/* Constant trip count of the loop from ScalarEvolution, 0 when unknown. */
+unsigned pg_loop_trip_count(pg_loop_info *li, pg_loop *l);
+/* Constant upper bound of the trip count (early exits allowed), 0 if none. */
+unsigned pg_loop_max_trip_count(pg_loop_info *li, pg_loop *l);
+/* Number of immediate subloops, and the i-th one. */
+unsigned pg_loop_num_subloops(pg_loop *l);
+pg_loop *pg_loop_subloop(pg_loop *l, unsigned i);
 /* 1 when block a dominates block b. */
 int pg_dominates(pg_loop_info *li, LLVMBasicBlockRef a, LLVMBasicBlockRef b);
 

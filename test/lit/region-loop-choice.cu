@@ -1,0 +1,39 @@
+// Which loop becomes the region: the outermost launching loop whose inner
+// launching loops run a small constant number of times (the same launch
+// sequence every iteration); otherwise its inner loops, with the outer
+// loop's own launches in straight-line segments around them.
+// RUN: %cuda_host -O2 -fplugin=%plugin -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s
+#include <cstdio>
+#include <cstdlib>
+__global__ void k(float *p, int i) {}
+#define CHECK(x) do { if ((x) != cudaSuccess) { fprintf(stderr, "error\n"); exit(1); } } while (0)
+
+// Per-token loop around a 4-layer loop (with an error check that may exit):
+// one region per token.
+void decode(float *p, int steps) {
+  for (int t = 0; t < steps; ++t) {
+    k<<<1, 1>>>(p, t);
+    // CHECK: region-loop-choice.cu:[[@LINE-1]]:5: remark: formed graph region in 'decode(float*, int)': loop iteration (lines [[#@LINE-2]]-[[#@LINE+6]]), segment 0 of 1, 5 launch sites
+    for (int l = 0; l < 4; ++l) {
+      k<<<1, 1>>>(p, l);
+      CHECK(cudaGetLastError());
+      k<<<1, 1>>>(p, l);
+    }
+  }
+}
+// CHECK-NOT: formed graph region in 'decode
+
+// Per-prompt loop around a per-token loop of unknown length: the token loop
+// is the region, the prompt loop's own launches run as straight-line runs.
+void prompts(float *p, int n, int *len) {
+  for (int q = 0; q < n; ++q) {
+    k<<<1, 1>>>(p, q);
+    k<<<1, 1>>>(p, q);
+    for (int t = 0; t < len[q]; ++t) {
+      k<<<1, 1>>>(p, t);
+      // CHECK-DAG: region-loop-choice.cu:[[@LINE-1]]:7: remark: formed graph region in 'prompts(float*, int, int*)': loop iteration (lines [[#@LINE-2]]-[[#@LINE+2]]), segment 0 of 1, 2 launch sites
+      k<<<1, 1>>>(p, t);
+    }
+  }
+}
+// CHECK-DAG: remark: formed graph region in 'prompts(float*, int, int*)': straight-line run
