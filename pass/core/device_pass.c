@@ -1,6 +1,8 @@
 /* device_pass.c - the device side: list kernels and their parameter block
- * size (the layout the indirect twins of a later stage will read). */
+ * size, and add their indirect twins (indirect_twins.h). */
 #include "device_pass.h"
+#include "indirect_twins.h"
+#include "options.h"
 #include "../shim/pygraph_shim.h"
 
 #include <llvm-c/Target.h>
@@ -8,29 +10,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int is_kernel(LLVMValueRef f) {
-  return LLVMGetFunctionCallConv(f) == LLVMPTXKernelCallConv;
-}
-
-int pg_run_device(LLVMModuleRef m) {
-  if (!pg_remark_enabled(m, PG_REMARK_ANALYSIS))
-    return 0;
+static void kernel_remarks(LLVMModuleRef m) {
   LLVMTargetDataRef dl = LLVMGetModuleDataLayout(m);
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
-    if (LLVMIsDeclaration(f) || !is_kernel(f))
+    if (LLVMIsDeclaration(f) || !pg_is_device_kernel(f) || pg_is_indirect_twin(f))
       continue;
-    unsigned long long bytes = 0;
     unsigned n = LLVMCountParams(f);
-    for (unsigned i = 0; i < n; ++i) {
-      LLVMValueRef p = LLVMGetParam(f, i);
-      LLVMTypeRef t = LLVMTypeOf(p);
-      unsigned kind = LLVMGetEnumAttributeKindForName("byval", 5);
-      LLVMAttributeRef byval = LLVMGetEnumAttributeAtIndex(f, i + 1, kind);
-      if (byval)
-        t = LLVMGetTypeAttributeValue(byval);
-      unsigned long long align = LLVMABIAlignmentOfType(dl, t);
-      bytes = (bytes + align - 1) / align * align + LLVMABISizeOfType(dl, t);
-    }
+    unsigned long long bytes = pg_param_layout(dl, f, NULL, NULL);
     size_t len;
     char *name = pg_demangle(LLVMGetValueName2(f, &len));
     char msg[512];
@@ -39,5 +25,12 @@ int pg_run_device(LLVMModuleRef m) {
     pg_remark(PG_REMARK_ANALYSIS, "Kernel", f, msg);
     free(name);
   }
-  return 0;
+}
+
+int pg_run_device(LLVMModuleRef m) {
+  if (pg_remark_enabled(m, PG_REMARK_ANALYSIS))
+    kernel_remarks(m);
+  if (!pg_opts()->indirection || pg_opts()->analyze_only)
+    return 0;
+  return pg_make_indirect_twins(m) > 0;
 }

@@ -9,6 +9,7 @@
 #include "launch_sites.h"
 #include "options.h"
 #include "region_builder.h"
+#include "twin_registration.h"
 #include "../shim/pygraph_shim.h"
 
 #include <stdio.h>
@@ -154,8 +155,23 @@ static int instrument_all(host_ctx *h) {
     pg_instrument_function(h->m, &h->plans[p], fname);
     free(fname);
   }
-  if (any)
+  if (any) {
+    /* Twins of the kernels launched inside regions; registered before the
+     * rerouting so that each site descriptor can name its twin. */
+    LLVMValueRef *stubs = calloc(h->sites.n + 1, sizeof *stubs);
+    unsigned n = 0;
+    for (unsigned i = 0; i < h->sites.n; ++i) {
+      if (!h->sites.recs[i].covered)
+        continue;
+      pg_call_info ci;
+      pg_classify(&h->cls, h->sites.recs[i].call, &ci);
+      if (ci.kernel)
+        stubs[n++] = ci.kernel->stub;
+    }
+    pg_register_twins(h->m, stubs, n, NULL);
+    free(stubs);
     pg_reroute_calls(h->m, &h->cls);
+  }
   return any;
 }
 

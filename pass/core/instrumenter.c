@@ -1,6 +1,7 @@
 /* instrumenter.c - emit descriptors and runtime calls. */
 #include "instrumenter.h"
 #include "ir_util.h"
+#include "twin_registration.h"
 
 #include <llvm-c/DebugInfo.h>
 
@@ -146,6 +147,10 @@ static LLVMValueRef site_desc(LLVMModuleRef m, const pg_call_info *ci, LLVMValue
   LLVMValueRef vals[5] = {cstring(m, ci->kernel ? ci->kernel->mangled : NULL),
                           cstring(m, file[0] ? file : NULL), LLVMConstInt(i32, line, 0),
                           LLVMConstInt(i32, 0, 0), LLVMConstNull(p)};
+  /* The indirect twin's handle, when pg_register_twins registered one. */
+  LLVMValueRef twin = ci->kernel ? pg_twin_handle(m, ci->kernel->mangled) : NULL;
+  if (twin)
+    vals[4] = twin;
   LLVMValueRef g = LLVMAddGlobal(m, ty, ".pygraph.site");
   LLVMSetInitializer(g, LLVMConstNamedStruct(ty, vals, 5));
   LLVMSetGlobalConstant(g, 1);

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static pg_options g_opts = {0, 0, 2, 1, {0}};
+static pg_options g_opts = {0, 0, 2, 1, 1, {0}};
 
 const pg_options *pg_opts(void) { return &g_opts; }
 
@@ -37,6 +37,11 @@ int pg_options_parse(const char *arg, char *err, size_t errlen) {
     snprintf(err, errlen, "straight-line needs 0 or 1, got '%s'", val);
     return 0;
   }
+  if (IS("indirection") && val) {
+    if (parse_int(val, 0, 1, &g_opts.indirection)) return 1;
+    snprintf(err, errlen, "indirection needs 0 or 1, got '%s'", val);
+    return 0;
+  }
   if (IS("allow") && val) {
     size_t used = strlen(g_opts.allow);
     if (used + strlen(val) + 2 >= sizeof g_opts.allow) {
@@ -49,7 +54,7 @@ int pg_options_parse(const char *arg, char *err, size_t errlen) {
   }
 #undef IS
   snprintf(err, errlen, "unknown option '%.*s'; known: disable, analyze-only, "
-           "min-launches=N, straight-line=0|1, allow=f,g", (int)nlen, arg);
+           "min-launches=N, straight-line=0|1, indirection=0|1, allow=f,g", (int)nlen, arg);
   return 0;
 }
 

@@ -7,6 +7,7 @@ typedef struct pg_options {
   int analyze_only;     /* analyze-only: remarks, no instrumentation */
   int min_launches;     /* min-launches=N: fewest launch sites a region needs (2) */
   int straight_line;    /* straight-line=0|1: form regions outside loops (1) */
+  int indirection;      /* indirection=0|1: indirect twins of kernels (1) */
   char allow[1024];     /* allow=f,g: extra external functions known harmless */
 } pg_options;
 

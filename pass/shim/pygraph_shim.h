@@ -71,6 +71,17 @@ void pg_error(LLVMModuleRef m, const char *msg);
 /* Demangled name (Itanium), malloc'd; the input copied when it isn't mangled. */
 char *pg_demangle(const char *mangled);
 
+/* ---- cloning (llvm::CloneFunctionInto) -------------------------------- */
+/* Clones the body of `from` into `into` (same module), after the
+ * instructions of `prologue`, an unterminated block of `into`: the cloned
+ * entry block is appended to the prologue, and parameter i of `from` is
+ * replaced by arg_values[i] (same type).  Function attributes, alignment,
+ * section, visibility and the subprogram (cloned) are copied; parameter
+ * attributes of `into` are reset, so set them afterwards.  Returns 1 on
+ * success, 0 (nothing changed) when the arguments don't fit. */
+int pg_clone_body_into(LLVMValueRef from, LLVMValueRef into, const LLVMValueRef *arg_values,
+                       LLVMBasicBlockRef prologue);
+
 #ifdef __cplusplus
 }
 #endif

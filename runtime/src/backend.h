@@ -9,6 +9,14 @@
 
 #include "op_list.h"
 
+struct pygraph_indirect_graph;
+
+/* What the runtime needs to know about an indirect twin (indirect.h). */
+struct pygraph_twin_info {
+  int max_threads_per_block;
+  int max_dynamic_smem;                  /* cudaFuncAttributeMaxDynamicSharedMemorySize */
+};
+
 struct pygraph_backend {
   /* Run one recorded op now, on its stream.  The return value is the CUDA
    * error; the runtime does not swallow it (it stays CUDA's last error). */
@@ -21,8 +29,14 @@ struct pygraph_backend {
   /* For cudaMemcpyDefault: are both pointers plain device memory? */
   int (*both_device_memory)(const void *dst, const void *src);
 
-  /* Create a graph with one node per op (ops are materialized). */
-  cudaError_t (*graph_build)(const struct pygraph_op_list *ops, void **graph);
+  /* Create a graph with one node per op (ops are materialized).  With
+   * `ind` (NULL or no nodes: none) the graph also gets a memcpy node
+   * (ind->initial_src -> ind->device_block, HostToDevice, block_size bytes)
+   * and each indirect op becomes a kernel node running its twin with one
+   * parameter, the device address of its slice, depending on the memcpy
+   * node as well as on its usual predecessors. */
+  cudaError_t (*graph_build)(const struct pygraph_op_list *ops,
+                             const struct pygraph_indirect_graph *ind, void **graph);
 
   /* Make `graph` launchable.  When `previous` (a launchable graph of this
    * segment, or NULL) can be updated in place to the new topology that is
@@ -39,6 +53,29 @@ struct pygraph_backend {
   cudaError_t (*graph_launch)(void *graph, int *ran);
 
   void (*graph_destroy)(void *graph);
+
+  /* ---- parameter indirection (indirect.h, staging.h) ---- */
+
+  /* Is `twin` launchable?  NULL = yes, with *info filled; else why not
+   * (a static string).  The runtime caches the answer per twin. */
+  const char *(*twin_check)(const void *twin, struct pygraph_twin_info *info);
+
+  cudaError_t (*device_alloc)(void **ptr, size_t size);
+  void (*device_free)(void *ptr);
+  cudaError_t (*host_alloc)(void **ptr, size_t size);      /* pinned */
+  void (*host_free)(void *ptr);
+  cudaError_t (*event_create)(cudaEvent_t *event);
+  void (*event_destroy)(cudaEvent_t event);
+  cudaError_t (*event_synchronize)(cudaEvent_t event);
+
+  /* Point the graph's memcpy node at another staging slot (same size). */
+  cudaError_t (*graph_set_staging)(void *graph, const void *src);
+
+  /* Record `event` on the graph's launch stream (after its last launch). */
+  cudaError_t (*graph_record_event)(void *graph, cudaEvent_t event);
+
+  /* Wait for the graph's launches (fault path; errors ignored). */
+  void (*graph_synchronize)(void *graph);
 
   /* Clear a non-sticky error left behind by a failed graph call. */
   void (*clear_error)(void);

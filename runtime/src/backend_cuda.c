@@ -8,6 +8,7 @@
 
 #include "driver_api.h"
 #include "graph_plan.h"
+#include "indirect.h"
 
 struct cuda_graph {
   cudaGraph_t graph;
@@ -17,6 +18,10 @@ struct cuda_graph {
   cudaStream_t *streams;             /* streams[0]: the one the graph launches on */
   size_t n_streams;
   cudaEvent_t join_event;            /* only when several streams are involved */
+  /* Parameter indirection: the memcpy node refreshing the device block. */
+  cudaGraphNode_t staging_node;      /* NULL when the graph has no indirect nodes */
+  void *staging_dst;
+  size_t staging_size;
 };
 
 static cudaError_t execute(const struct pygraph_op *op)
@@ -151,15 +156,51 @@ static cudaError_t add_node(struct cuda_graph *g, const struct pygraph_op *op,
   return cudaErrorInvalidValue;
 }
 
-static cudaError_t build_nodes(struct cuda_graph *g, const struct pygraph_op_list *ops,
-                               const struct pygraph_graph_plan *plan)
+/* An indirect op: its twin with one parameter, the address of its slice. */
+static cudaError_t add_indirect_node(struct cuda_graph *g, const struct pygraph_op *op,
+                                     const struct pygraph_indirect_node *in, void *device_block,
+                                     const cudaGraphNode_t *deps, size_t n_deps,
+                                     cudaGraphNode_t *node)
 {
+  void *slice = (unsigned char *)device_block + in->offset;
+  void *params[1] = {&slice};                /* copied by cudaGraphAddKernelNode */
+  struct cudaKernelNodeParams p = kernel_params(op);
+  p.func = (void *)in->twin;
+  p.kernelParams = params;
+  return cudaGraphAddKernelNode(node, g->graph, deps, n_deps, &p);
+}
+
+static cudaError_t build_nodes(struct cuda_graph *g, const struct pygraph_op_list *ops,
+                               const struct pygraph_graph_plan *plan,
+                               const struct pygraph_indirect_graph *ig)
+{
+  const struct pygraph_indirect *ind = ig ? ig->ind : NULL;
+  if (ind && ind->n_nodes) {
+    /* First, with no dependencies: it runs as soon as the graph starts. */
+    cudaError_t err = cudaGraphAddMemcpyNode1D(&g->staging_node, g->graph, NULL, 0,
+                                               ig->device_block, ig->initial_src,
+                                               ind->block_size, cudaMemcpyHostToDevice);
+    if (err != cudaSuccess)
+      return err;
+    g->staging_dst = ig->device_block;
+    g->staging_size = ind->block_size;
+  } else {
+    ind = NULL;
+  }
   for (size_t i = 0; i < ops->n_ops; i++) {
     const struct pygraph_plan_node *pn = &plan->nodes[i];
-    cudaGraphNode_t deps[2];
+    cudaGraphNode_t deps[3];
     for (unsigned d = 0; d < pn->n_deps; d++)
       deps[d] = g->nodes[pn->deps[d]];
-    cudaError_t err = add_node(g, &ops->ops[i], deps, pn->n_deps, &g->nodes[i]);
+    long in = ind ? ind->node_of_op[i] : -1;
+    cudaError_t err;
+    if (in >= 0) {
+      deps[pn->n_deps] = g->staging_node;
+      err = add_indirect_node(g, &ops->ops[i], &ind->nodes[in], ig->device_block, deps,
+                              pn->n_deps + 1, &g->nodes[i]);
+    } else {
+      err = add_node(g, &ops->ops[i], deps, pn->n_deps, &g->nodes[i]);
+    }
     if (err != cudaSuccess)
       return err;
     g->n_nodes = i + 1;
@@ -169,7 +210,8 @@ static cudaError_t build_nodes(struct cuda_graph *g, const struct pygraph_op_lis
   return cudaSuccess;
 }
 
-static cudaError_t build(const struct pygraph_op_list *ops, void **out)
+static cudaError_t build(const struct pygraph_op_list *ops,
+                         const struct pygraph_indirect_graph *ind, void **out)
 {
   *out = NULL;
   struct pygraph_graph_plan plan;
@@ -184,7 +226,7 @@ static cudaError_t build(const struct pygraph_op_list *ops, void **out)
     plan.streams = NULL;
     err = cudaGraphCreate(&g->graph, 0);
     if (err == cudaSuccess)
-      err = build_nodes(g, ops, &plan);
+      err = build_nodes(g, ops, &plan, ind);
   }
   pygraph_graph_plan_free(&plan);
   if (err != cudaSuccess) {
@@ -206,11 +248,16 @@ static cudaError_t instantiate(void *graph, void *previous)
        * (same count and order) and let prev carry the new ones away. */
       cudaGraph_t new_graph = g->graph;
       cudaGraphNode_t *new_nodes = g->nodes;
+      cudaGraphNode_t new_staging = g->staging_node;
       g->graph = prev->graph;
       g->nodes = prev->nodes;
       g->exec = prev->exec;
+      /* Same topology, so prev has a memcpy node exactly when g has one;
+       * the block and size (g's) are what the exec now holds. */
+      g->staging_node = prev->staging_node;
       prev->graph = new_graph;
       prev->nodes = new_nodes;
+      prev->staging_node = new_staging;
       prev->exec = NULL;
       destroy(prev);
       return cudaSuccess;
@@ -275,6 +322,82 @@ static cudaError_t launch(void *graph, int *ran)
   return err;
 }
 
+/* ---- parameter indirection --------------------------------------------- */
+
+static const char *twin_check(const void *twin, struct pygraph_twin_info *info)
+{
+  struct cudaFuncAttributes attr;
+  cudaError_t err = cudaFuncGetAttributes(&attr, twin);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError();
+    return cudaGetErrorName(err);
+  }
+  /* When the driver can tell, the twin must take exactly one pointer. */
+  struct pygraph_param_layout *layout = param_layout(twin);
+  int one_pointer = !layout || (layout->n_params == 1 && layout->params[0].size == sizeof(void *));
+  free(layout);
+  if (!one_pointer)
+    return "twin does not take exactly one pointer";
+  info->max_threads_per_block = attr.maxThreadsPerBlock;
+  info->max_dynamic_smem = attr.maxDynamicSharedSizeBytes;
+  return NULL;
+}
+
+static cudaError_t device_alloc(void **ptr, size_t size)
+{
+  return cudaMalloc(ptr, size);
+}
+
+static void device_free(void *ptr)
+{
+  (void)cudaFree(ptr);
+}
+
+static cudaError_t host_alloc(void **ptr, size_t size)
+{
+  return cudaHostAlloc(ptr, size, cudaHostAllocDefault);
+}
+
+static void host_free(void *ptr)
+{
+  (void)cudaFreeHost(ptr);
+}
+
+static cudaError_t event_create(cudaEvent_t *event)
+{
+  return cudaEventCreateWithFlags(event, cudaEventDisableTiming);
+}
+
+static void event_destroy(cudaEvent_t event)
+{
+  (void)cudaEventDestroy(event);
+}
+
+static cudaError_t event_synchronize(cudaEvent_t event)
+{
+  return cudaEventSynchronize(event);
+}
+
+static cudaError_t set_staging(void *graph, const void *src)
+{
+  struct cuda_graph *g = graph;
+  return cudaGraphExecMemcpyNodeSetParams1D(g->exec, g->staging_node, g->staging_dst, src,
+                                            g->staging_size, cudaMemcpyHostToDevice);
+}
+
+static cudaError_t record_event(void *graph, cudaEvent_t event)
+{
+  struct cuda_graph *g = graph;
+  return cudaEventRecord(event, g->streams[0]);
+}
+
+static void synchronize(void *graph)
+{
+  struct cuda_graph *g = graph;
+  if (cudaStreamSynchronize(g->streams[0]) != cudaSuccess)
+    (void)cudaDeviceSynchronize();
+}
+
 static void clear_error(void)
 {
   (void)cudaGetLastError();
@@ -294,6 +417,17 @@ const struct pygraph_backend pygraph_cuda_backend = {
     .graph_update_node = update_node,
     .graph_launch = launch,
     .graph_destroy = destroy,
+    .twin_check = twin_check,
+    .device_alloc = device_alloc,
+    .device_free = device_free,
+    .host_alloc = host_alloc,
+    .host_free = host_free,
+    .event_create = event_create,
+    .event_destroy = event_destroy,
+    .event_synchronize = event_synchronize,
+    .graph_set_staging = set_staging,
+    .graph_record_event = record_event,
+    .graph_synchronize = synchronize,
     .clear_error = clear_error,
     .error_name = error_name,
 };

@@ -29,13 +29,13 @@ PYGRAPH_EXPORT void __pygraph_region_end(pygraph_region *r)
 
 /* ---- kernel launches (runtime API) ---------------------------------- */
 
-static int defer_kernel(const void *func, dim3 grid, dim3 block, void **args, size_t shmem,
-                        cudaStream_t stream, int ptsz)
+static int defer_kernel(const pygraph_site *site, const void *func, dim3 grid, dim3 block,
+                        void **args, size_t shmem, cudaStream_t stream, int ptsz)
 {
   struct pygraph_segment *seg = pygraph_recording_segment();
   if (LIKELY(!seg))
     return 0;
-  return pygraph_record_kernel(seg, func, grid, block, shmem,
+  return pygraph_record_kernel(seg, site, func, grid, block, shmem,
                                pygraph_normalize_stream(stream, ptsz), args) == PYGRAPH_DEFERRED;
 }
 
@@ -43,9 +43,8 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaLaunchKernel(const pygraph_site *site, 
                                                       dim3 grid, dim3 block, void **args,
                                                       size_t shmem, cudaStream_t stream)
 {
-  (void)site;
   pygraph_count_launch();
-  if (defer_kernel(func, grid, block, args, shmem, stream, 0))
+  if (defer_kernel(site, func, grid, block, args, shmem, stream, 0))
     return cudaSuccess;
   return cudaLaunchKernel(func, grid, block, args, shmem, stream);
 }
@@ -55,16 +54,15 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaLaunchKernel_ptsz(const pygraph_site *s
                                                            dim3 block, void **args, size_t shmem,
                                                            cudaStream_t stream)
 {
-  (void)site;
   pygraph_count_launch();
-  if (defer_kernel(func, grid, block, args, shmem, stream, 1))
+  if (defer_kernel(site, func, grid, block, args, shmem, stream, 1))
     return cudaSuccess;
   return cudaLaunchKernel_ptsz(func, grid, block, args, shmem, stream);
 }
 
 /* Launch attributes have no kernel-node equivalent we can replay exactly. */
-static int defer_kernel_ex(const cudaLaunchConfig_t *config, const void *func, void **args,
-                           int ptsz)
+static int defer_kernel_ex(const pygraph_site *site, const cudaLaunchConfig_t *config,
+                           const void *func, void **args, int ptsz)
 {
   struct pygraph_segment *seg = pygraph_recording_segment();
   if (LIKELY(!seg))
@@ -73,17 +71,16 @@ static int defer_kernel_ex(const cudaLaunchConfig_t *config, const void *func, v
     pygraph_record_undeferrable(seg, "launch attributes");
     return 0;
   }
-  return defer_kernel(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
-                      config->stream, ptsz);
+  return defer_kernel(site, func, config->gridDim, config->blockDim, args,
+                      config->dynamicSmemBytes, config->stream, ptsz);
 }
 
 PYGRAPH_EXPORT cudaError_t __pygraph_cudaLaunchKernelExC(const pygraph_site *site,
                                                          const cudaLaunchConfig_t *config,
                                                          const void *func, void **args)
 {
-  (void)site;
   pygraph_count_launch();
-  if (defer_kernel_ex(config, func, args, 0))
+  if (defer_kernel_ex(site, config, func, args, 0))
     return cudaSuccess;
   return cudaLaunchKernelExC(config, func, args);
 }
@@ -92,9 +89,8 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaLaunchKernelExC_ptsz(const pygraph_site
                                                               const cudaLaunchConfig_t *config,
                                                               const void *func, void **args)
 {
-  (void)site;
   pygraph_count_launch();
-  if (defer_kernel_ex(config, func, args, 1))
+  if (defer_kernel_ex(site, config, func, args, 1))
     return cudaSuccess;
   return cudaLaunchKernelExC_ptsz(config, func, args);
 }

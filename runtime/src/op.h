@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <cuda_runtime_api.h>
 
+struct pygraph_site;                     /* pygraph_rt.h */
+
 enum pygraph_op_kind {
   PYGRAPH_OP_KERNEL,
   PYGRAPH_OP_MEMSET,
@@ -30,6 +32,8 @@ struct pygraph_op {
 
   /* PYGRAPH_OP_KERNEL */
   const void *func;
+  const struct pygraph_site *site;       /* the launch site, NULL if unknown; its
+                                            indirect_twin is not signature */
   const struct pygraph_param_layout *layout;
   dim3 grid, block;
   size_t shmem;

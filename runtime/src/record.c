@@ -28,7 +28,8 @@ static enum pygraph_record_result append(struct pygraph_segment *seg, const stru
   return PYGRAPH_DEFERRED;
 }
 
-enum pygraph_record_result pygraph_record_kernel(struct pygraph_segment *seg, const void *func,
+enum pygraph_record_result pygraph_record_kernel(struct pygraph_segment *seg,
+                                                 const pygraph_site *site, const void *func,
                                                  dim3 grid, dim3 block, size_t shmem,
                                                  cudaStream_t stream, void **args)
 {
@@ -49,7 +50,7 @@ enum pygraph_record_result pygraph_record_kernel(struct pygraph_segment *seg, co
     return pygraph_record_undeferrable(seg, "dynamic shared memory too large for a graph node");
 
   struct pygraph_op op = {
-      .kind = PYGRAPH_OP_KERNEL, .stream = stream, .func = func, .layout = layout,
+      .kind = PYGRAPH_OP_KERNEL, .stream = stream, .func = func, .site = site, .layout = layout,
       .grid = grid, .block = block, .shmem = shmem, .wait_link = -1,
   };
   if (pygraph_op_list_copy_args(cur, &op, args))

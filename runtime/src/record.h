@@ -20,7 +20,10 @@ enum pygraph_record_result {
  * compared and replayed from any entry point. */
 cudaStream_t pygraph_normalize_stream(cudaStream_t stream, int per_thread_default);
 
-enum pygraph_record_result pygraph_record_kernel(struct pygraph_segment *seg, const void *func,
+/* `site` (may be NULL) is kept with the op: its indirect twin may run the
+ * kernel in the graph (indirect.h). */
+enum pygraph_record_result pygraph_record_kernel(struct pygraph_segment *seg,
+                                                 const pygraph_site *site, const void *func,
                                                  dim3 grid, dim3 block, size_t shmem,
                                                  cudaStream_t stream, void **args);
 enum pygraph_record_result pygraph_record_memset(struct pygraph_segment *seg, void *dst,

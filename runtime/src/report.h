@@ -7,7 +7,9 @@
 
 #include "segment.h"
 
-/* One line (with '\n') for a segment; returns snprintf's length. */
+/* One line (with '\n') for a segment; returns snprintf's length.
+ * indirect=<n> block=<bytes>B describe the last graph captured: its
+ * indirect nodes and the device block refreshed per replay (indirect.h). */
 int pygraph_report_format_segment(char *buf, size_t cap, const struct pygraph_segment *seg);
 
 /* The closing line: total routed launches and how many ran in graphs. */

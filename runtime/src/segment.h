@@ -13,8 +13,10 @@
 #include <stdatomic.h>
 
 #include "backend.h"
+#include "indirect.h"
 #include "pygraph_rt.h"
 #include "settings.h"
+#include "staging.h"
 
 enum pygraph_phase {
   PYGRAPH_PHASE_WARMUP,
@@ -26,6 +28,9 @@ enum pygraph_phase {
 struct pygraph_segment_stats {
   unsigned long long iters, replays, captures, updates, flushes, mismatches;
   unsigned long long launches_in_graphs;     /* kernel ops run through graphs */
+  unsigned long long refreshes;              /* staging (memcpy node) updates */
+  unsigned long long indirect_nodes;         /* of the last graph captured */
+  unsigned long long indirect_bytes;         /* its device block: bytes per refresh */
 };
 
 struct pygraph_segment {
@@ -45,7 +50,14 @@ struct pygraph_segment {
   struct pygraph_op_list lists[2];
   struct pygraph_op_list *current, *reference;
 
+  /* Per op position: did its kernel arguments change between consecutive
+   * iterations of the current signature (warm-up and the capture itself)? */
+  unsigned char *arg_changed;
+  size_t n_arg_changed, cap_arg_changed;
+
   void *graph;                               /* backend graph, NULL if none */
+  struct pygraph_indirect indirect;          /* graph's indirect nodes */
+  struct pygraph_staging staging;            /* their argument refresh ring */
   struct pygraph_segment_stats stats;
   char fallback[160];                        /* why EAGER; "" when not a fallback */
   const char *last_flush_reason;

@@ -44,6 +44,8 @@ void pygraph_settings_parse(struct pygraph_settings *out, const char *(*lookup)(
   out->max_captures = parse_count(lookup("PYGRAPH_MAX_CAPTURES"), 0, PYGRAPH_DEFAULT_MAX_CAPTURES);
   out->report = parse_flag(lookup("PYGRAPH_REPORT"));
   out->debug = parse_flag(lookup("PYGRAPH_DEBUG"));
+  const char *indirect = lookup("PYGRAPH_INDIRECT");
+  out->indirect = !indirect || !*indirect || strcmp(indirect, "0") != 0;
 }
 
 static const char *lookup_environment(const char *name)

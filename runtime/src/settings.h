@@ -14,6 +14,10 @@ struct pygraph_settings {
   unsigned max_captures;        /* per segment, then eager for good */
   int report;                   /* PYGRAPH_REPORT=1: summary at exit */
   int debug;                    /* PYGRAPH_DEBUG=1: log transitions */
+  int indirect;                 /* PYGRAPH_INDIRECT (default 1; 0 = off): kernel
+                                   nodes whose arguments change every iteration
+                                   read them from a device block refreshed by one
+                                   memcpy node per replay (indirect.h) */
   int mode_unknown;             /* PYGRAPH_MODE had an unrecognised value */
 };
 

@@ -36,7 +36,7 @@ float run(float *x, float *y, int n, cudaStream_t st) {
 
 // At -O0 the stub calls the launch API: that call is rerouted, and the site
 // names the kernel.
-// O0: @.pygraph.site{{[.0-9]*}} = private constant { ptr, ptr, i32, i32, ptr } { ptr @.pygraph.str{{[.0-9]*}}, ptr @.pygraph.str{{[.0-9]*}}, i32 7, i32 0, ptr null }
+// O0: @.pygraph.site{{[.0-9]*}} = private constant { ptr, ptr, i32, i32, ptr } { ptr @.pygraph.str{{[.0-9]*}}, ptr @.pygraph.str{{[.0-9]*}}, i32 7, i32 0, ptr {{null|@__pygraph_twin._Z1aPff}} }
 // O0: define {{.*}}void @_Z16__device_stub__aPff(
 // O0: call i32 @__pygraph_cudaLaunchKernel(ptr @.pygraph.site{{[.0-9]*}}, ptr @_Z16__device_stub__aPff,
 // O0: call void @__pygraph_region_begin(ptr @.pygraph.region, i32 0)

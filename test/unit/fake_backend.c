@@ -7,17 +7,36 @@
 #include <string.h>
 
 #include "graph_plan.h"
+#include "indirect.h"
 
 struct fake_config fake;
 int fake_live_graphs;
 int fake_layout_queries;
 static char log_buf[8192];
 static size_t log_len;
-static int update_calls;
+int fake_twin_queries;
+int fake_live_allocs;
+int fake_live_events;
+int fake_reuse_violations;
+int fake_stage_calls, fake_launch_calls, fake_record_calls;
+static int update_calls, event_creates;
+
+#define MAX_EVENTS 4096
+static unsigned char event_in_flight[MAX_EVENTS];
+static const void *event_src[MAX_EVENTS];     /* slot the recorded launch read */
+static unsigned next_event = 1;
 
 struct fake_graph {
   int updated_from_previous;
+  /* indirect part */
+  unsigned char *block;
+  const void *src;
+  size_t size;
+  long *node_of_op;
+  size_t *offset_of_node, n_ops;
 };
+
+static struct fake_graph *last_launched;
 
 void fake_log_append(const char *fmt, ...)
 {
@@ -48,6 +67,9 @@ void fake_reset(void)
 {
   memset(&fake, 0, sizeof fake);
   update_calls = 0;
+  event_creates = 0;
+  fake_reuse_violations = 0;
+  fake_stage_calls = fake_launch_calls = fake_record_calls = 0;
   fake_log_clear();
 }
 
@@ -111,7 +133,8 @@ static int fake_both_device(const void *dst, const void *src)
 }
 
 /* Logs the plan as build(<node>[<-deps]...) so tests see the edges. */
-static cudaError_t fake_build(const struct pygraph_op_list *ops, void **graph)
+static cudaError_t fake_build(const struct pygraph_op_list *ops,
+                              const struct pygraph_indirect_graph *ind, void **graph)
 {
   if (fake.fail_build) {
     fake_log_append("build! ");
@@ -126,9 +149,27 @@ static cudaError_t fake_build(const struct pygraph_op_list *ops, void **graph)
     for (unsigned d = 0; d < plan.nodes[i].n_deps; d++)
       fake_log_append("%s%zu", d ? "," : "<", plan.nodes[i].deps[d]);
   }
+  struct fake_graph *g = calloc(1, sizeof *g);
+  if (ind && ind->ind->n_nodes) {
+    const struct pygraph_indirect *in = ind->ind;
+    fake_log_append("; ind");
+    for (size_t n = 0; n < in->n_nodes; n++)
+      fake_log_append(" %zu@%zu", in->nodes[n].op, in->nodes[n].offset);
+    fake_log_append(" %zuB", in->block_size);
+    /* What the real graph would hold: the slice of each indirect op. */
+    g->block = ind->device_block;
+    g->src = ind->initial_src;
+    g->size = in->block_size;
+    g->n_ops = ops->n_ops;
+    g->node_of_op = malloc(ops->n_ops * sizeof *g->node_of_op);
+    g->offset_of_node = malloc(in->n_nodes * sizeof *g->offset_of_node);
+    memcpy(g->node_of_op, in->node_of_op, ops->n_ops * sizeof *g->node_of_op);
+    for (size_t n = 0; n < in->n_nodes; n++)
+      g->offset_of_node[n] = in->nodes[n].offset;
+  }
   fake_log_append(") ");
   pygraph_graph_plan_free(&plan);
-  *graph = calloc(1, sizeof(struct fake_graph));
+  *graph = g;
   fake_live_graphs++;
   return cudaSuccess;
 }
@@ -139,7 +180,12 @@ static void fake_destroy(void *graph)
     return;
   fake_log_append("destroy ");
   fake_live_graphs--;
-  free(graph);
+  struct fake_graph *g = graph;
+  if (last_launched == g)
+    last_launched = NULL;
+  free(g->node_of_op);
+  free(g->offset_of_node);
+  free(g);
 }
 
 static cudaError_t fake_instantiate(void *graph, void *previous)
@@ -148,7 +194,10 @@ static cudaError_t fake_instantiate(void *graph, void *previous)
     fake_log_append("inst! ");
     return cudaErrorInvalidValue;
   }
-  if (previous && fake.exec_update_ok) {
+  struct fake_graph *prev = previous;
+  /* Like cudaGraphExecUpdate: only with the same shape (here: both with or
+   * both without indirect nodes). */
+  if (prev && fake.exec_update_ok && !prev->size == !((struct fake_graph *)graph)->size) {
     fake_log_append("xupd ");
     ((struct fake_graph *)graph)->updated_from_previous = 1;
   } else {
@@ -172,7 +221,7 @@ static cudaError_t fake_update_node(void *graph, size_t index, const struct pygr
 
 static cudaError_t fake_launch(void *graph, int *ran)
 {
-  (void)graph;
+  struct fake_graph *g = graph;
   if (fake.fail_launch) {
     *ran = fake.launch_ran_before_failing;
     fake_log_append("launch! ");
@@ -180,7 +229,133 @@ static cudaError_t fake_launch(void *graph, int *ran)
   }
   *ran = 1;
   fake_log_append("launch ");
+  fake_launch_calls++;
+  if (g->size)                          /* the memcpy node runs first */
+    memcpy(g->block, g->src, g->size);
+  last_launched = g;
   return cudaSuccess;
+}
+
+int fake_block_arg0(size_t op)
+{
+  struct fake_graph *g = last_launched;
+  if (!g || !g->size || op >= g->n_ops || g->node_of_op[op] < 0)
+    return -999;
+  int v;
+  memcpy(&v, g->block + g->offset_of_node[g->node_of_op[op]], sizeof v);
+  return v;
+}
+
+/* ---- parameter indirection ------------------------------------------ */
+
+static const char *fake_twin_check(const void *twin, struct pygraph_twin_info *info)
+{
+  fake_twin_queries++;
+  if (fake.bad_twin && twin == FAKE_TWIN(fake.bad_twin))
+    return "cudaErrorInvalidDeviceFunction";
+  info->max_threads_per_block = fake.twin_max_threads ? fake.twin_max_threads : 1024;
+  info->max_dynamic_smem = fake.twin_max_smem ? fake.twin_max_smem : 48 * 1024;
+  return NULL;
+}
+
+static cudaError_t fake_device_alloc(void **ptr, size_t size)
+{
+  if (fake.fail_device_alloc) {
+    fake_log_append("dalloc! ");
+    return cudaErrorMemoryAllocation;
+  }
+  *ptr = calloc(1, size);
+  fake_live_allocs++;
+  return cudaSuccess;
+}
+
+static cudaError_t fake_host_alloc(void **ptr, size_t size)
+{
+  if (fake.fail_host_alloc) {
+    fake_log_append("halloc! ");
+    return cudaErrorMemoryAllocation;
+  }
+  *ptr = malloc(size);
+  fake_live_allocs++;
+  return cudaSuccess;
+}
+
+static void fake_free(void *ptr)
+{
+  free(ptr);
+  fake_live_allocs--;
+}
+
+static unsigned event_id(cudaEvent_t e)
+{
+  return (unsigned)((unsigned long)e - 0x400);
+}
+
+static cudaError_t fake_event_create(cudaEvent_t *event)
+{
+  if (++event_creates == fake.fail_event_create_at) {
+    fake_log_append("ecreate! ");
+    return cudaErrorMemoryAllocation;
+  }
+  unsigned id = next_event++ % MAX_EVENTS;
+  event_in_flight[id] = 0;
+  event_src[id] = NULL;
+  *event = (cudaEvent_t)(unsigned long)(0x400 + id);
+  fake_live_events++;
+  return cudaSuccess;
+}
+
+static void fake_event_destroy(cudaEvent_t event)
+{
+  event_in_flight[event_id(event)] = 0;
+  fake_live_events--;
+}
+
+static cudaError_t fake_event_synchronize(cudaEvent_t event)
+{
+  if (fake.fail_sync) {
+    fake_log_append("sync%u! ", event_id(event));
+    return cudaErrorLaunchFailure;
+  }
+  fake_log_append("sync%u ", event_id(event));
+  event_in_flight[event_id(event)] = 0;     /* waited on: complete */
+  return cudaSuccess;
+}
+
+static cudaError_t fake_set_staging(void *graph, const void *src)
+{
+  struct fake_graph *g = graph;
+  if (++fake_stage_calls == fake.fail_stage_at) {
+    fake_log_append("stage! ");
+    return cudaErrorInvalidValue;
+  }
+  /* The host has just written `src`: no launch that reads it may be pending. */
+  for (unsigned i = 0; i < MAX_EVENTS; i++)
+    if (event_in_flight[i] && event_src[i] == src)
+      fake_reuse_violations++;
+  fake_log_append("stage ");
+  g->src = src;
+  return cudaSuccess;
+}
+
+static cudaError_t fake_record_event(void *graph, cudaEvent_t event)
+{
+  struct fake_graph *g = graph;
+  if (++fake_record_calls == fake.fail_record_at) {
+    fake_log_append("rec%u! ", event_id(event));
+    return cudaErrorInvalidValue;
+  }
+  fake_log_append("rec%u ", event_id(event));
+  event_in_flight[event_id(event)] = 1;
+  event_src[event_id(event)] = g->src;
+  return cudaSuccess;
+}
+
+static void fake_graph_synchronize(void *graph)
+{
+  (void)graph;
+  fake_log_append("gsync ");
+  memset(event_in_flight, 0, sizeof event_in_flight);
 }
 
 static void fake_clear_error(void)
@@ -195,6 +370,8 @@ static const char *fake_error_name(cudaError_t err)
     return "cudaErrorInvalidValue";
   case cudaErrorLaunchFailure:
     return "cudaErrorLaunchFailure";
+  case cudaErrorMemoryAllocation:
+    return "cudaErrorMemoryAllocation";
   default:
     return "cudaErrorUnknown";
   }
@@ -209,6 +386,17 @@ const struct pygraph_backend fake_backend = {
     .graph_update_node = fake_update_node,
     .graph_launch = fake_launch,
     .graph_destroy = fake_destroy,
+    .twin_check = fake_twin_check,
+    .device_alloc = fake_device_alloc,
+    .device_free = fake_free,
+    .host_alloc = fake_host_alloc,
+    .host_free = fake_free,
+    .event_create = fake_event_create,
+    .event_destroy = fake_event_destroy,
+    .event_synchronize = fake_event_synchronize,
+    .graph_set_staging = fake_set_staging,
+    .graph_record_event = fake_record_event,
+    .graph_synchronize = fake_graph_synchronize,
     .clear_error = fake_clear_error,
     .error_name = fake_error_name,
 };

@@ -4,6 +4,12 @@
  * Tokens: k<func>(<arg0>) eager kernel, ms(<value>) memset, mc(<dst>)
  * memcpy, er<event> / ew<event> event record / wait, build(<plan>),
  * inst, xupd (in-place exec update), upd<node>, launch, destroy, clear.
+ * Parameter indirection: a graph with indirect nodes logs as
+ * build(<plan>; ind <op>@<offset>... <bytes>B); stage (memcpy node pointed
+ * at another slot), rec<event> (event recorded after a launch), sync<event>
+ * (event waited on), gsync (graph synchronized).  A failing call logs its
+ * token with '!'.  Fake events complete only when waited on, so the fake
+ * can tell when a slot is rewritten while a launch reading it may run.
  * Test code logs pass-through calls itself as p:<token>. */
 #ifndef PYGRAPH_TEST_FAKE_BACKEND_H
 #define PYGRAPH_TEST_FAKE_BACKEND_H
@@ -18,12 +24,26 @@ struct fake_config {
   int launch_ran_before_failing;  /* failing launch reports the graph as enqueued */
   int exec_update_ok;             /* instantiate with a previous graph updates in place */
   int memcpy_default_is_device;   /* answer of both_device_memory */
+  /* parameter indirection */
+  int bad_twin;                   /* twin id that twin_check rejects */
+  int twin_max_threads;           /* 0 = 1024 */
+  int twin_max_smem;              /* 0 = 48 KiB */
+  int fail_device_alloc, fail_host_alloc;
+  int fail_event_create_at;       /* n-th event_create fails (1-based), 0 = none */
+  int fail_stage_at;              /* n-th graph_set_staging fails */
+  int fail_record_at;             /* n-th graph_record_event fails */
+  int fail_sync;                  /* event_synchronize fails */
 };
 
 extern struct fake_config fake;
 extern const struct pygraph_backend fake_backend;
 extern int fake_live_graphs;      /* built and not yet destroyed */
 extern int fake_layout_queries;
+extern int fake_twin_queries;
+extern int fake_live_allocs;      /* device + pinned blocks not yet freed */
+extern int fake_live_events;
+extern int fake_reuse_violations; /* slot rewritten while a launch reading it was in flight */
+extern int fake_stage_calls, fake_launch_calls, fake_record_calls;
 
 /* Func ids: 1..63 have (int, long long) parameters, 64 has none,
  * FAKE_NO_LAYOUT cannot be described. */
@@ -31,6 +51,12 @@ extern int fake_layout_queries;
 #define FAKE_FUNC(id) ((const void *)(unsigned long)(id))
 #define FAKE_STREAM(id) ((cudaStream_t)(unsigned long)(0x100 + (id)))
 #define FAKE_EVENT(id) ((cudaEvent_t)(unsigned long)(0x200 + (id)))
+#define FAKE_TWIN(id) ((const void *)(unsigned long)(0x300 + (id)))
+
+/* The int parameter (arg0) of the indirect node for op `op` of the last
+ * graph launched, as the device block holds it after the fake memcpy node
+ * ran; -999 when that op is not indirect. */
+int fake_block_arg0(size_t op);
 
 void fake_reset(void);            /* clears the log and the config */
 const char *fake_log(void);

@@ -7,7 +7,15 @@
 
 void harness_settings(enum pygraph_mode mode, unsigned warmup, unsigned max_captures)
 {
-  struct pygraph_settings s = {.mode = mode, .warmup = warmup, .max_captures = max_captures};
+  struct pygraph_settings s = {.mode = mode, .warmup = warmup, .max_captures = max_captures,
+                               .indirect = 1};
+  pygraph_settings_override(&s);
+}
+
+void harness_indirect(int on)
+{
+  struct pygraph_settings s = *pygraph_settings();
+  s.indirect = on;
   pygraph_settings_override(&s);
 }
 
@@ -42,18 +50,41 @@ void end(pygraph_region *r)
   pygraph_region_end_impl(r);
 }
 
-void kernel_cfg(int func, int arg0, dim3 grid, dim3 block, size_t shmem, cudaStream_t stream)
+static void launch_at(const pygraph_site *site, int func, int arg0, dim3 grid, dim3 block,
+                      size_t shmem, cudaStream_t stream)
 {
   int a0 = arg0;
   long long a1 = 1000 + arg0;
   void *args[] = {&a0, &a1};
   struct pygraph_segment *seg = pygraph_recording_segment();
-  if (seg && pygraph_record_kernel(seg, FAKE_FUNC(func), grid, block, shmem, stream, args) ==
-                 PYGRAPH_DEFERRED) {
+  if (seg && pygraph_record_kernel(seg, site, FAKE_FUNC(func), grid, block, shmem, stream,
+                                   args) == PYGRAPH_DEFERRED) {
     a0 = -1;   /* the runtime must have copied the arguments by value */
     return;
   }
   fake_log_append("p:k%d(%d) ", func, arg0);
+}
+
+void kernel_cfg(int func, int arg0, dim3 grid, dim3 block, size_t shmem, cudaStream_t stream)
+{
+  launch_at(NULL, func, arg0, grid, block, shmem, stream);
+}
+
+void kernel_twin_cfg(int func, int arg0, int twin, dim3 block, size_t shmem)
+{
+  /* Site descriptors are constant data with static lifetime in real code. */
+  static pygraph_site sites[64][16];
+  pygraph_site *site = &sites[func % 64][twin % 16];
+  site->kernel = "fake_kernel";
+  site->indirect_twin = twin ? FAKE_TWIN(twin) : NULL;
+  dim3 grid = {1, 1, 1};
+  launch_at(site, func, arg0, grid, block, shmem, S1);
+}
+
+void kernel_twin(int func, int arg0, int twin)
+{
+  dim3 block = {32, 1, 1};
+  kernel_twin_cfg(func, arg0, twin, block, 0);
 }
 
 void kernel_on(int func, int arg0, cudaStream_t stream)

@@ -13,8 +13,10 @@
 #define S1 FAKE_STREAM(1)
 #define S2 FAKE_STREAM(2)
 
-/* Settings for regions created from now on (report and debug off). */
+/* Settings for regions created from now on (report and debug off,
+ * PYGRAPH_INDIRECT on as by default). */
 void harness_settings(enum pygraph_mode mode, unsigned warmup, unsigned max_captures);
+void harness_indirect(int on);                         /* PYGRAPH_INDIRECT, same scope */
 
 /* A fresh region descriptor, as the pass would emit it. */
 pygraph_region *harness_region(const char *function, unsigned n_segments);
@@ -28,6 +30,9 @@ void end(pygraph_region *r);
 void kernel(int func, int arg0);                       /* on S1, grid 1, block 32 */
 void kernel_on(int func, int arg0, cudaStream_t stream);
 void kernel_cfg(int func, int arg0, dim3 grid, dim3 block, size_t shmem, cudaStream_t stream);
+/* A launch whose site has indirect twin FAKE_TWIN(twin) (0: no twin). */
+void kernel_twin(int func, int arg0, int twin);
+void kernel_twin_cfg(int func, int arg0, int twin, dim3 block, size_t shmem);
 void memset_op(int value, size_t count);
 void memcpy_op(unsigned long dst, size_t count, enum cudaMemcpyKind kind);
 void event_record(int event, cudaStream_t stream);

@@ -30,6 +30,7 @@ static void test_defaults(void)
   CHECK(s.warmup == 2);
   CHECK(s.max_captures == 8);
   CHECK(!s.report && !s.debug && !s.mode_unknown);
+  CHECK(s.indirect == 1);
   CHECK(pygraph_effective_warmup(&s) == 2);
 }
 
@@ -64,6 +65,12 @@ static void test_numbers_and_flags(void)
   CHECK(!s.report);
   const char *junk[] = {"PYGRAPH_WARMUP", "2x", NULL};
   CHECK(parse(junk).warmup == 2);
+  const char *ind_off[] = {"PYGRAPH_INDIRECT", "0", NULL};
+  const char *ind_on[] = {"PYGRAPH_INDIRECT", "1", NULL};
+  const char *ind_empty[] = {"PYGRAPH_INDIRECT", "", NULL};
+  CHECK(parse(ind_off).indirect == 0);
+  CHECK(parse(ind_on).indirect == 1);
+  CHECK(parse(ind_empty).indirect == 1);
 }
 
 static void test_decide(void)
@@ -97,7 +104,8 @@ static void test_report_lines(void)
   char buf[512];
   pygraph_report_format_segment(buf, sizeof buf, &seg);
   CHECK_STR(buf, "pygraph: region run(int) src/a.cu:12-30 seg 1: mode=graph iters=100 "
-                 "replays=97 captures=1 updates=40 flushes=0 mismatches=0 fallback=\"-\"\n");
+                 "replays=97 captures=1 updates=40 flushes=0 mismatches=0 indirect=0 block=0B "
+                 "fallback=\"-\"\n");
 
   seg.phase = PYGRAPH_PHASE_EAGER;
   snprintf(seg.fallback, sizeof seg.fallback, "graph launch failed: cudaErrorLaunchFailure");
@@ -106,7 +114,7 @@ static void test_report_lines(void)
   r.file = NULL;
   pygraph_report_format_segment(buf, sizeof buf, &seg);
   CHECK_STR(buf, "pygraph: region run(int) ?:12-30 seg 1: mode=eager iters=100 replays=97 "
-                 "captures=1 updates=40 flushes=2 mismatches=0 "
+                 "captures=1 updates=40 flushes=2 mismatches=0 indirect=0 block=0B "
                  "fallback=\"graph launch failed: cudaErrorLaunchFailure\" "
                  "last_flush=\"driver API launch\"\n");
 

@@ -1,0 +1,247 @@
+/* indirect_twins.c - kernels that read their parameters from an argument
+ * block (see indirect_twins.h).  C builds the twin and its prologue; the
+ * shim clones the body. */
+#include "indirect_twins.h"
+
+#include <llvm-c/Analysis.h>
+#include "../shim/pygraph_shim.h"
+
+#include <llvm-c/Comdat.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static unsigned attr_kind(const char *name) {
+  return LLVMGetEnumAttributeKindForName(name, strlen(name));
+}
+
+static LLVMAttributeRef param_attr(LLVMValueRef f, unsigned i, const char *name) {
+  return LLVMGetEnumAttributeAtIndex(f, i + 1, attr_kind(name));
+}
+
+int pg_is_device_kernel(LLVMValueRef f) {
+  return LLVMGetFunctionCallConv(f) == LLVMPTXKernelCallConv;
+}
+
+int pg_is_indirect_twin(LLVMValueRef f) {
+  size_t len, sl = strlen(PG_TWIN_SUFFIX);
+  const char *name = LLVMGetValueName2(f, &len);
+  return len > sl && strcmp(name + len - sl, PG_TWIN_SUFFIX) == 0;
+}
+
+unsigned long long pg_param_layout(LLVMTargetDataRef dl, LLVMValueRef f, pg_param_slot *slots,
+                                   unsigned *max_align) {
+  unsigned long long end = 0;
+  unsigned maxa = 1, n = LLVMCountParams(f);
+  for (unsigned i = 0; i < n; ++i) {
+    LLVMTypeRef t = LLVMTypeOf(LLVMGetParam(f, i));
+    LLVMAttributeRef byval = param_attr(f, i, "byval");
+    if (byval)
+      t = LLVMGetTypeAttributeValue(byval);
+    unsigned align = LLVMABIAlignmentOfType(dl, t);
+    /* A byval .param is aligned to max(align attribute, ABI alignment):
+     * over-aligned structs (float4, __align__(16)) have ABI alignment 4. */
+    LLVMAttributeRef a = byval ? param_attr(f, i, "align") : NULL;
+    if (a && LLVMGetEnumAttributeValue(a) > align)
+      align = (unsigned)LLVMGetEnumAttributeValue(a);
+    unsigned long long off = (end + align - 1) / align * align;
+    unsigned long long size = LLVMABISizeOfType(dl, t);
+    end = off + size;
+    if (align > maxa)
+      maxa = align;
+    if (slots) {
+      slots[i].type = t;
+      slots[i].offset = off;
+      slots[i].size = size;
+      slots[i].align = align;
+      slots[i].byval = byval != NULL;
+    }
+  }
+  if (max_align)
+    *max_align = maxa;
+  return end;
+}
+
+/* A byval parameter the kernel may write is copied out of the block: the
+ * block is shared by all threads and must stay as the host wrote it. */
+static int byval_may_write(LLVMValueRef f, unsigned i) {
+  if (param_attr(f, i, "readonly") || param_attr(f, i, "readnone"))
+    return 0;
+  const char *gc = "nvvm.grid_constant"; /* __grid_constant__: const by rule */
+  return !LLVMGetStringAttributeAtIndex(f, i + 1, gc, (unsigned)strlen(gc));
+}
+
+/* nvvm.annotations entries of k (older producers put launch bounds there)
+ * are repeated for the twin; grid_constant ones name k's parameters and
+ * are dropped. */
+static void copy_annotations(LLVMModuleRef m, LLVMValueRef k, LLVMValueRef twin) {
+  static const char kNamed[] = "nvvm.annotations";
+  unsigned n = LLVMGetNamedMetadataNumOperands(m, kNamed);
+  if (!n)
+    return;
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  LLVMValueRef *nodes = calloc(n, sizeof *nodes);
+  LLVMGetNamedMetadataOperands(m, kNamed, nodes);
+  for (unsigned j = 0; j < n; ++j) {
+    unsigned nops = LLVMGetMDNodeNumOperands(nodes[j]);
+    if (nops < 2)
+      continue;
+    LLVMValueRef *ops = calloc(nops, sizeof *ops);
+    LLVMMetadataRef *mds = calloc(nops, sizeof *mds);
+    LLVMGetMDNodeOperands(nodes[j], ops);
+    int ok = ops[0] == k;
+    for (unsigned o = 1; ok && o < nops; ++o) {
+      unsigned len = 0;
+      const char *s = ops[o] && LLVMIsAMDString(ops[o]) ? LLVMGetMDString(ops[o], &len) : NULL;
+      ok = ops[o] && !(s && len == 13 && strncmp(s, "grid_constant", 13) == 0);
+      if (ok)
+        mds[o] = LLVMValueAsMetadata(ops[o]);
+    }
+    if (ok) {
+      mds[0] = LLVMValueAsMetadata(twin);
+      LLVMAddNamedMetadataOperand(m, kNamed,
+                                  LLVMMetadataAsValue(ctx, LLVMMDNodeInContext2(ctx, mds, nops)));
+    }
+    free(ops);
+    free(mds);
+  }
+  free(nodes);
+}
+
+static void add_param_attr(LLVMContextRef ctx, LLVMValueRef f, const char *name,
+                           unsigned long long val) {
+  LLVMAddAttributeAtIndex(f, 1, LLVMCreateEnumAttribute(ctx, attr_kind(name), val));
+}
+
+/* Builds the twin of kernel k; NULL when it exists already or cloning failed. */
+static LLVMValueRef make_twin(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef k) {
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  LLVMTargetDataRef dl = LLVMGetModuleDataLayout(m);
+  size_t len;
+  const char *kname = LLVMGetValueName2(k, &len);
+  char *name = malloc(len + sizeof PG_TWIN_SUFFIX);
+  memcpy(name, kname, len);
+  memcpy(name + len, PG_TWIN_SUFFIX, sizeof PG_TWIN_SUFFIX);
+  if (LLVMGetNamedFunction(m, name)) {
+    free(name);
+    return NULL;
+  }
+  unsigned n = LLVMCountParams(k), maxa;
+  pg_param_slot *slots = calloc(n ? n : 1, sizeof *slots);
+  unsigned long long bytes = pg_param_layout(dl, k, slots, &maxa);
+
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
+  LLVMValueRef twin =
+      LLVMAddFunction(m, name, LLVMFunctionType(LLVMVoidTypeInContext(ctx), &ptr, 1, 0));
+  LLVMValueRef args = LLVMGetParam(twin, 0);
+  LLVMSetValueName2(args, "args", 4);
+  LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(ctx, twin, "args");
+  LLVMPositionBuilderAtEnd(b, entry);
+
+  LLVMValueRef *vals = calloc(n ? n : 1, sizeof *vals);
+  for (unsigned i = 0; i < n; ++i) {
+    LLVMTypeRef pty = LLVMTypeOf(LLVMGetParam(k, i));
+    char vname[32];
+    snprintf(vname, sizeof vname, "arg%u", i);
+    LLVMValueRef addr = args;
+    if (slots[i].offset) {
+      LLVMValueRef idx = LLVMConstInt(i64, slots[i].offset, 0);
+      addr = LLVMBuildInBoundsGEP2(b, i8, args, &idx, 1, "");
+    }
+    LLVMValueRef v;
+    if (slots[i].byval) {
+      v = addr;
+      if (byval_may_write(k, i)) {
+        v = LLVMBuildAlloca(b, slots[i].type, vname);
+        LLVMSetAlignment(v, slots[i].align);
+        LLVMBuildMemCpy(b, v, slots[i].align, addr, slots[i].align,
+                        LLVMConstInt(i64, slots[i].size, 0));
+      }
+      if (LLVMTypeOf(v) != pty)
+        v = LLVMBuildAddrSpaceCast(b, v, pty, "");
+    } else {
+      v = LLVMBuildLoad2(b, pty, addr, vname);
+      LLVMSetAlignment(v, slots[i].align);
+      /* Kernel pointer parameters point to global memory; NVPTXLowerArgs
+       * tells the backend so for kernel's own parameters; do the same for
+       * the loaded ones so that accesses through them stay ld/st.global. */
+      if (LLVMGetTypeKind(pty) == LLVMPointerTypeKind && LLVMGetPointerAddressSpace(pty) == 0) {
+        LLVMValueRef g =
+            LLVMBuildAddrSpaceCast(b, v, LLVMPointerTypeInContext(ctx, 1), "");
+        v = LLVMBuildAddrSpaceCast(b, g, pty, "");
+      }
+    }
+    vals[i] = v;
+  }
+
+  /* A twin that fails the verifier is dropped (clang's cc1 runs without
+   * the verifier): the kernel then simply stays direct at run time. */
+  if (!pg_clone_body_into(k, twin, vals, entry) ||
+      LLVMVerifyFunction(twin, LLVMReturnStatusAction)) {
+    if (pg_remark_enabled(m, PG_REMARK_MISSED)) {
+      char *dem = pg_demangle(kname);
+      char msg[600];
+      snprintf(msg, sizeof msg, "no indirect twin for '%s': cloning failed", dem);
+      pg_remark(PG_REMARK_MISSED, "IndirectTwin", k, msg);
+      free(dem);
+    }
+    LLVMDeleteFunction(twin);
+    twin = NULL;
+  } else {
+    /* Calling convention, function attributes (launch bounds among them),
+     * alignment and visibility came with the clone.  A linkonce kernel is
+     * kept alive by its host stub; its twin is only named at run time. */
+    LLVMLinkage l = LLVMGetLinkage(k);
+    LLVMSetLinkage(twin, l == LLVMLinkOnceODRLinkage ? LLVMWeakODRLinkage
+                         : l == LLVMLinkOnceAnyLinkage ? LLVMWeakAnyLinkage
+                                                      : l);
+    if (LLVMGetComdat(k))
+      LLVMSetComdat(twin, LLVMGetComdat(k));
+    LLVMSetFunctionCallConv(twin, LLVMPTXKernelCallConv);
+    /* memory(argmem: ...) of k no longer holds: the twin reads its argument
+     * and touches k's pointees through loaded pointers. */
+    LLVMRemoveEnumAttributeAtIndex(twin, LLVMAttributeFunctionIndex, attr_kind("memory"));
+    if (n) {
+      add_param_attr(ctx, twin, "noalias", 0);
+      add_param_attr(ctx, twin, "readonly", 0);
+      add_param_attr(ctx, twin, "nonnull", 0);
+      add_param_attr(ctx, twin, "noundef", 0);
+      add_param_attr(ctx, twin, "align", maxa);
+      add_param_attr(ctx, twin, "dereferenceable", bytes);
+    }
+    copy_annotations(m, k, twin);
+    if (pg_remark_enabled(m, PG_REMARK_ANALYSIS)) {
+      char *dem = pg_demangle(kname);
+      char msg[600];
+      snprintf(msg, sizeof msg,
+               "indirect twin '%s' reads %u parameter%s (%llu bytes) from an argument block",
+               dem, n, n == 1 ? "" : "s", bytes);
+      pg_remark(PG_REMARK_ANALYSIS, "IndirectTwin", k, msg);
+      free(dem);
+    }
+  }
+  free(vals);
+  free(slots);
+  free(name);
+  return twin;
+}
+
+unsigned pg_make_indirect_twins(LLVMModuleRef m) {
+  unsigned nk = 0, cap = 16, made = 0;
+  LLVMValueRef *kernels = malloc(cap * sizeof *kernels);
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    if (LLVMIsDeclaration(f) || !pg_is_device_kernel(f) || pg_is_indirect_twin(f))
+      continue;
+    if (nk == cap)
+      kernels = realloc(kernels, (cap *= 2) * sizeof *kernels);
+    kernels[nk++] = f;
+  }
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+  for (unsigned i = 0; i < nk; ++i)
+    made += make_twin(m, b, kernels[i]) != NULL;
+  LLVMDisposeBuilder(b);
+  free(kernels);
+  return made;
+}

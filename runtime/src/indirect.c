@@ -1,0 +1,193 @@
+/* indirect.c - choosing indirect nodes, packing their arguments, and the
+ * per-twin usability cache. */
+#include "indirect.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pygraph_rt.h"
+
+/* ---- twin cache ------------------------------------------------------- */
+
+struct twin_entry {
+  const void *twin;
+  const char *problem;                        /* NULL = usable */
+  struct pygraph_twin_info info;
+};
+
+static pthread_mutex_t twin_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct twin_entry *twins;
+static size_t n_twins, cap_twins;             /* open addressing, cap power of 2 */
+
+static struct twin_entry *twin_slot(struct twin_entry *table, size_t cap, const void *twin)
+{
+  uintptr_t h = (uintptr_t)twin;
+  h ^= h >> 17;
+  h *= 0x9E3779B97F4A7C15ull;
+  size_t i = (size_t)(h >> 7) & (cap - 1);
+  while (table[i].twin && table[i].twin != twin)
+    i = (i + 1) & (cap - 1);
+  return &table[i];
+}
+
+static int grow_twins(void)
+{
+  size_t new_cap = cap_twins ? cap_twins * 2 : 64;
+  struct twin_entry *table = calloc(new_cap, sizeof *table);
+  if (!table)
+    return -1;
+  for (size_t i = 0; i < cap_twins; i++)
+    if (twins[i].twin)
+      *twin_slot(table, new_cap, twins[i].twin) = twins[i];
+  free(twins);
+  twins = table;
+  cap_twins = new_cap;
+  return 0;
+}
+
+const char *pygraph_twin_lookup(const struct pygraph_backend *backend, const void *twin,
+                                struct pygraph_twin_info *info)
+{
+  /* Only reached at capture time, so the lock is off the launch path. */
+  pthread_mutex_lock(&twin_lock);
+  struct twin_entry *slot = cap_twins ? twin_slot(twins, cap_twins, twin) : NULL;
+  struct twin_entry entry;
+  if (slot && slot->twin) {
+    entry = *slot;
+  } else {
+    entry.twin = twin;
+    memset(&entry.info, 0, sizeof entry.info);
+    entry.problem = backend->twin_check ? backend->twin_check(twin, &entry.info)
+                                        : "backend has no twin support";
+    if ((n_twins + 1) * 2 <= cap_twins || grow_twins() == 0) {
+      *twin_slot(twins, cap_twins, twin) = entry;
+      n_twins++;
+    }
+  }
+  pthread_mutex_unlock(&twin_lock);
+  *info = entry.info;
+  return entry.problem;
+}
+
+/* ---- selection -------------------------------------------------------- */
+
+static int grow(void **buf, size_t *cap, size_t need, size_t elem)
+{
+  if (need <= *cap)
+    return 0;
+  size_t new_cap = *cap ? *cap : 16;
+  while (new_cap < need)
+    new_cap *= 2;
+  void *p = realloc(*buf, new_cap * elem);
+  if (!p)
+    return -1;
+  *buf = p;
+  *cap = new_cap;
+  return 0;
+}
+
+void pygraph_indirect_clear(struct pygraph_indirect *ind)
+{
+  ind->n_nodes = 0;
+  ind->n_ops = 0;
+  ind->block_size = 0;
+}
+
+void pygraph_indirect_free(struct pygraph_indirect *ind)
+{
+  free(ind->nodes);
+  free(ind->node_of_op);
+  memset(ind, 0, sizeof *ind);
+}
+
+/* NULL when op may go indirect, else the reason (detail in *detail). */
+static const char *why_direct(const struct pygraph_backend *backend, const struct pygraph_op *op,
+                              int changed, const void **twin, const char **detail)
+{
+  *detail = NULL;
+  if (!changed)
+    return "args unchanged";
+  *twin = op->site ? op->site->indirect_twin : NULL;
+  if (!*twin)
+    return "no indirect twin";
+  if (!op->layout || op->layout->n_params == 0 || op->layout->total_size == 0)
+    return "empty parameter layout";
+  struct pygraph_twin_info info;
+  const char *problem = pygraph_twin_lookup(backend, *twin, &info);
+  if (problem) {
+    *detail = problem;
+    return "twin unusable";
+  }
+  /* The twin is a different function: its own limits apply to the launch
+   * (e.g. a raised max dynamic shared memory was set on the original only). */
+  unsigned long long threads =
+      (unsigned long long)op->block.x * op->block.y * op->block.z;
+  if (info.max_threads_per_block > 0 && threads > (unsigned long long)info.max_threads_per_block)
+    return "block larger than the twin's max threads per block";
+  if (op->shmem > 0 && op->shmem > (size_t)(info.max_dynamic_smem > 0 ? info.max_dynamic_smem : 0))
+    return "dynamic shared memory above the twin's limit";
+  return NULL;
+}
+
+size_t pygraph_indirect_slice_align(const struct pygraph_param_layout *layout)
+{
+  size_t align = PYGRAPH_INDIRECT_SLICE_ALIGN;
+  for (size_t i = 0; i < layout->n_params; i++) {
+    size_t size = layout->params[i].size;
+    size_t low = size & (~size + 1);            /* largest power of two dividing size */
+    if (low > align)
+      align = low;
+  }
+  return align < PYGRAPH_INDIRECT_SLICE_ALIGN_MAX ? align : PYGRAPH_INDIRECT_SLICE_ALIGN_MAX;
+}
+
+int pygraph_indirect_select(struct pygraph_indirect *ind, const struct pygraph_backend *backend,
+                            const struct pygraph_op_list *ops, const unsigned char *changed,
+                            size_t n_changed, pygraph_indirect_note_fn note, void *ctx)
+{
+  pygraph_indirect_clear(ind);
+  if (grow((void **)&ind->node_of_op, &ind->cap_ops, ops->n_ops ? ops->n_ops : 1,
+           sizeof *ind->node_of_op))
+    return -1;
+  ind->n_ops = ops->n_ops;
+  size_t offset = 0;
+  for (size_t i = 0; i < ops->n_ops; i++) {
+    const struct pygraph_op *op = &ops->ops[i];
+    ind->node_of_op[i] = -1;
+    if (op->kind != PYGRAPH_OP_KERNEL)
+      continue;
+    const void *twin = NULL;
+    const char *detail;
+    const char *reason = why_direct(backend, op, i < n_changed && changed[i], &twin, &detail);
+    if (reason) {
+      if (note)
+        note(ctx, i, op, reason, detail);
+      continue;
+    }
+    if (grow((void **)&ind->nodes, &ind->cap_nodes, ind->n_nodes + 1, sizeof *ind->nodes)) {
+      pygraph_indirect_clear(ind);
+      return -1;
+    }
+    size_t align = pygraph_indirect_slice_align(op->layout);
+    offset = (offset + align - 1) & ~(align - 1);
+    ind->nodes[ind->n_nodes] = (struct pygraph_indirect_node){
+        .op = i, .offset = offset, .size = op->layout->total_size, .twin = twin};
+    ind->node_of_op[i] = (long)ind->n_nodes++;
+    offset += op->layout->total_size;
+    if (note)
+      note(ctx, i, op, NULL, NULL);
+  }
+  ind->block_size = offset;
+  return 0;
+}
+
+void pygraph_indirect_pack(const struct pygraph_indirect *ind, const struct pygraph_op_list *ops,
+                           unsigned char *block)
+{
+  for (size_t n = 0; n < ind->n_nodes; n++) {
+    const struct pygraph_indirect_node *node = &ind->nodes[n];
+    memcpy(block + node->offset, pygraph_op_args(ops, &ops->ops[node->op]), node->size);
+  }
+}

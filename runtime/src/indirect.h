@@ -1,0 +1,76 @@
+/* indirect.h - parameter indirection: kernel nodes whose arguments change
+ * every iteration read them from a device block instead of their node
+ * parameters, so one memcpy-node update per replay refreshes all of them.
+ *
+ * The compiler gives each kernel an indirect twin (pygraph_site.
+ * indirect_twin): a kernel taking one pointer to a block laid out exactly
+ * like the original's parameter buffer.  At capture, a kernel op becomes an
+ * indirect node when its argument bytes changed during warm-up and its
+ * twin is usable; every indirect node gets an aligned slice of one
+ * device block per segment.  The graph gets one extra memcpy node (pinned
+ * staging slot -> device block) that all indirect nodes depend on.  All of
+ * this is CUDA-free; staging.h holds the host side of the refresh. */
+#ifndef PYGRAPH_INDIRECT_H
+#define PYGRAPH_INDIRECT_H
+
+#include "backend.h"
+
+/* Slices start at a multiple of 16, or of the largest power of two that
+ * divides a parameter's size when that is larger (up to 256, cudaMalloc's
+ * alignment): the twin reads its block with the parameters' alignment, which
+ * the runtime does not know, and a type's alignment divides its size. */
+#define PYGRAPH_INDIRECT_SLICE_ALIGN 16u
+#define PYGRAPH_INDIRECT_SLICE_ALIGN_MAX 256u
+
+struct pygraph_indirect_node {
+  size_t op;                        /* index in the op list */
+  size_t offset, size;              /* slice of the device block */
+  const void *twin;                 /* kernel node func */
+};
+
+struct pygraph_indirect {
+  struct pygraph_indirect_node *nodes;
+  size_t n_nodes, cap_nodes;
+  long *node_of_op;                 /* per op: index into nodes, -1 = direct */
+  size_t n_ops, cap_ops;
+  size_t block_size;                /* packed total, bytes refreshed per replay */
+};
+
+/* What graph_build needs for the indirect part (NULL or n_nodes == 0: none). */
+struct pygraph_indirect_graph {
+  const struct pygraph_indirect *ind;
+  void *device_block;               /* block_size bytes of device memory */
+  const void *initial_src;          /* pinned staging slot for the first launch */
+};
+
+/* Called once per kernel op that stays direct, with why (reason, and detail
+ * or NULL), and once per op that goes indirect with reason == NULL. */
+typedef void (*pygraph_indirect_note_fn)(void *ctx, size_t op_index,
+                                         const struct pygraph_op *op, const char *reason,
+                                         const char *detail);
+
+/* Chooses the indirect nodes of `ops` (about to be captured).  changed[i]
+ * says whether op i's argument bytes changed before capture; positions at
+ * or past n_changed count as unchanged.  Returns 0, or -1 when out of
+ * memory (ind is then empty: everything stays direct). */
+int pygraph_indirect_select(struct pygraph_indirect *ind, const struct pygraph_backend *backend,
+                            const struct pygraph_op_list *ops, const unsigned char *changed,
+                            size_t n_changed, pygraph_indirect_note_fn note, void *ctx);
+
+/* The alignment a slice for `layout` gets (see above). */
+size_t pygraph_indirect_slice_align(const struct pygraph_param_layout *layout);
+
+/* Copies the current argument bytes of every indirect node into `block`
+ * (block_size bytes, padding between slices left as it is). */
+void pygraph_indirect_pack(const struct pygraph_indirect *ind, const struct pygraph_op_list *ops,
+                           unsigned char *block);
+
+void pygraph_indirect_clear(struct pygraph_indirect *ind);   /* keeps buffers */
+void pygraph_indirect_free(struct pygraph_indirect *ind);
+
+/* The backend's verdict on a twin, cached for the process (one backend
+ * query per twin).  NULL = usable, with *info filled; otherwise why not. */
+const char *pygraph_twin_lookup(const struct pygraph_backend *backend, const void *twin,
+                                struct pygraph_twin_info *info);
+
+#endif /* PYGRAPH_INDIRECT_H */
