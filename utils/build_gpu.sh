@@ -136,6 +136,7 @@ fi
 
 cp "$here/run_gpu.sh" "$gpu/run_gpu.sh"
 cp "$repo/bench/run_bench.sh" "$gpu/run_bench.sh"
+cp "$repo/bench/indirection_bench.sh" "$gpu/indirection_bench.sh"
 chmod +x "$gpu"/*.sh
 {
   echo "built: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"

@@ -257,11 +257,21 @@ static int loop_launches(const pg_classifier *c, pg_loop *l) {
   return 0;
 }
 
-/* A loop whose launching subloops all run a small, constant number of
- * times has the same launch sequence every iteration: it can be one region.
- * Otherwise its subloops are candidates and its own launches belong to the
- * function scope (e.g. a per-prompt loop around a per-token loop). */
+/* Which loop is one region: a loop whose launching subloops either run a
+ * small constant number of times or are innermost loops has a launch
+ * sequence that is usually the same every iteration (the runtime checks).
+ * A launching subloop that itself contains launching loops of unknown length
+ * (a per-prompt loop around a per-token loop around the layers) would make
+ * one huge, rarely repeating iteration: then the subloops are the
+ * candidates, and the outer loop's own launches form straight-line runs. */
 enum { kMaxStaticTrip = 64 };
+
+static int has_launching_subloop(const pg_classifier *c, pg_loop *l) {
+  for (unsigned i = 0; i < pg_loop_num_subloops(l); ++i)
+    if (loop_launches(c, pg_loop_subloop(l, i)))
+      return 1;
+  return 0;
+}
 
 static int static_body(const pg_classifier *c, pg_loop_info *li, pg_loop *l) {
   for (unsigned i = 0; i < pg_loop_num_subloops(l); ++i) {
@@ -271,8 +281,12 @@ static int static_body(const pg_classifier *c, pg_loop_info *li, pg_loop *l) {
     /* an upper bound suffices: error paths may exit early, and the
      * runtime checks each iteration's launch sequence anyway */
     unsigned trip = pg_loop_max_trip_count(li, sub);
-    if (!trip || trip > kMaxStaticTrip || !static_body(c, li, sub))
+    if (trip && trip <= kMaxStaticTrip) {
+      if (!static_body(c, li, sub))
+        return 0;
+    } else if (has_launching_subloop(c, sub)) {
       return 0;
+    }
   }
   return 1;
 }

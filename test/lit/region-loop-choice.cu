@@ -23,17 +23,31 @@ void decode(float *p, int steps) {
 }
 // CHECK-NOT: formed graph region in 'decode
 
-// Per-prompt loop around a per-token loop of unknown length: the token loop
-// is the region, the prompt loop's own launches run as straight-line runs.
+// Per-prompt loop around a per-token loop of unknown length around the
+// layers: the token loop is the region, the prompt loop's own launches run as
+// straight-line runs.
 void prompts(float *p, int n, int *len) {
   for (int q = 0; q < n; ++q) {
     k<<<1, 1>>>(p, q);
     k<<<1, 1>>>(p, q);
     for (int t = 0; t < len[q]; ++t) {
       k<<<1, 1>>>(p, t);
-      // CHECK-DAG: region-loop-choice.cu:[[@LINE-1]]:7: remark: formed graph region in 'prompts(float*, int, int*)': loop iteration (lines [[#@LINE-2]]-[[#@LINE+2]]), segment 0 of 1, 2 launch sites
-      k<<<1, 1>>>(p, t);
+      // CHECK-DAG: region-loop-choice.cu:[[@LINE-1]]:7: remark: formed graph region in 'prompts(float*, int, int*)': loop iteration (lines [[#@LINE-2]]-[[#@LINE+4]]), segment 0 of 1, 3 launch sites
+#pragma nounroll
+      for (int l = 0; l < 4; ++l)
+        k<<<1, 1>>>(p, l);
     }
   }
 }
 // CHECK-DAG: remark: formed graph region in 'prompts(float*, int, int*)': straight-line run
+
+// An innermost loop of unknown length (a chain of K kernels) stays inside
+// the iteration of the loop around it: one region per outer iteration.
+void chain(float *p, long iters, int kernels) {
+  for (long it = 0; it < iters; ++it) {
+    for (int j = 0; j < kernels; ++j)
+      k<<<1, 1>>>(p, j);
+    // CHECK-DAG: region-loop-choice.cu:[[@LINE-1]]:7: remark: formed graph region in 'chain(float*, long, int)': loop iteration (lines [[#@LINE-3]]-[[#@LINE+2]]), segment 0 of 1, 3 launch sites
+    k<<<1, 1>>>(p, -1);
+  }
+}
