@@ -107,10 +107,12 @@ void pg_classify(const pg_classifier *c, LLVMValueRef inst, pg_call_info *out) {
   if (!LLVMIsDeclaration(callee)) {
     const pg_function_summary *s = pg_summary_of(c, callee);
     if (s && s->may_sync) {
+      /* "call of 'f' at x.cu:22, which may synchronize (cudaMemcpy ... at x.cu:10)" */
       char *dn = pg_demangle(name);
-      char fmt[300];
-      snprintf(fmt, sizeof fmt, "call of '%%s', which may synchronize (%s),", s->why);
-      barrier(out, inst, fmt, dn);
+      char loc[160];
+      out->kind = PG_CALL_BARRIER;
+      snprintf(out->why, sizeof out->why, "call of '%s' at %s, which may synchronize (%s)", dn,
+               pg_loc_str(inst, loc, sizeof loc), s->why);
       free(dn);
     } else if (s && s->launches) {
       out->kind = PG_CALL_LAUNCHING_CALLEE;
@@ -141,8 +143,10 @@ static int summarise(const pg_classifier *c, pg_function_summary *s) {
       } else if (ci.kind == PG_CALL_LAUNCHING_CALLEE) {
         launches += pg_summary_of(c, ci.callee)->launches;
       } else if (ci.kind == PG_CALL_BARRIER && !may_sync) {
+        /* keep the root cause, not the chain of calls leading to it */
+        const pg_function_summary *cs = ci.callee ? pg_summary_of(c, ci.callee) : NULL;
         may_sync = 1;
-        snprintf(why, sizeof why, "%s", ci.why);
+        snprintf(why, sizeof why, "%s", cs && cs->may_sync ? cs->why : ci.why);
       }
     }
   if (launches > kLaunchCap)

@@ -190,15 +190,12 @@ static void collect_scope(walk_ctx *w, pg_scope *s) {
   }
 }
 
-static const char *segment_origin(const pg_scope *s, const pg_segment *seg, char *buf,
-                                  size_t len) {
+static const char *segment_origin(const pg_classifier *c, const pg_scope *s,
+                                  const pg_segment *seg, char *buf, size_t len) {
   if (seg->after) {
-    char loc[160];
-    size_t n;
-    LLVMValueRef callee = pg_called_function(seg->after);
-    char *name = pg_demangle(callee ? LLVMGetValueName2(callee, &n) : "indirect call");
-    snprintf(buf, len, "after '%s' at %s", name, pg_loc_str(seg->after, loc, sizeof loc));
-    free(name);
+    pg_call_info ci;
+    pg_classify(c, seg->after, &ci);
+    snprintf(buf, len, "after %s", ci.why[0] ? ci.why : "a barrier");
   } else {
     snprintf(buf, len, "%s", s->loop ? "at the start of the loop iteration"
                                      : "outside loops");
@@ -219,7 +216,7 @@ static void plan_scope(walk_ctx *w, pg_scope *s) {
     if (ok)
       seg->index = (int)s->n_instrumented++;
     char origin[260];
-    segment_origin(s, seg, origin, sizeof origin);
+    segment_origin(w->c, s, seg, origin, sizeof origin);
     for (unsigned r = 0; r < nreached; ++r) {
       pg_call_info ci;
       pg_classify(w->c, reached[r], &ci);

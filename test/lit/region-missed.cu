@@ -22,7 +22,7 @@ void split_by_copy(float *p, float *h, int n) {
     // PASS: region-missed.cu:[[@LINE-2]]:5: remark: formed graph region in 'split_by_copy(float*, float*, int)': loop iteration (lines 19-26), segment 0 of 1, 2 launch sites
     cudaMemcpy(h, p, 4, cudaMemcpyDeviceToHost);
     k<<<1, 32>>>(p);
-    // CHECK: region-missed.cu:[[@LINE-1]]:5: remark: launch of 'k(float*)' stays eager: only 1 launch site after 'cudaMemcpy' at region-missed.cu:[[@LINE-2]] before the next barrier
+    // CHECK: region-missed.cu:[[@LINE-1]]:5: remark: launch of 'k(float*)' stays eager: only 1 launch site after cudaMemcpy synchronizes at region-missed.cu:[[@LINE-2]] before the next barrier
   }
 }
 
@@ -32,7 +32,7 @@ void unknown_call(float *p, int n) {
     opaque(p);
     k<<<1, 32>>>(p);
     // CHECK: region-missed.cu:[[@LINE-3]]:5: remark: launch of 'k(float*)' stays eager: only 1 launch site at the start of the loop iteration before the next barrier
-    // CHECK: region-missed.cu:[[@LINE-2]]:5: remark: launch of 'k(float*)' stays eager: only 1 launch site after 'opaque(float*)' at region-missed.cu:[[@LINE-3]]
+    // CHECK: region-missed.cu:[[@LINE-2]]:5: remark: launch of 'k(float*)' stays eager: only 1 launch site after call of external function 'opaque(float*)' with unknown effect at region-missed.cu:[[@LINE-3]]
   }
 }
 // ALLOW: remark: formed graph region in 'unknown_call(float*, int)': loop iteration (lines 30-36), segment 0 of 1, 2 launch sites
@@ -42,7 +42,7 @@ void indirect_call(float *p, int n) {
     k<<<1, 32>>>(p);
     hook();
     k<<<1, 32>>>(p);
-    // CHECK: region-missed.cu:[[@LINE-1]]:5: remark: launch of 'k(float*)' stays eager: only 1 launch site after 'indirect call' at region-missed.cu:[[@LINE-2]]
+    // CHECK: region-missed.cu:[[@LINE-1]]:5: remark: launch of 'k(float*)' stays eager: only 1 launch site after indirect call at region-missed.cu:[[@LINE-2]]
   }
 }
 
