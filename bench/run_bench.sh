@@ -3,117 +3,243 @@
 #
 #   bash run_bench.sh <bundle-dir> [outdir]
 #
-# For every example, REPS runs (default 5) of each variant:
-#   plain            <name>_plain
-#   pygraph-auto     <name>_pygraph with PYGRAPH_MODE=auto
-#   pygraph-graph    <name>_pygraph with PYGRAPH_MODE=graph (graphs forced)
-#   hand             <name>_hand (hand-written CUDA graph), where built
-# takes the median of each variant's loop_ms, checks that every run of every
-# variant printed the same checksum, prints a markdown table and appends it,
-# with date, GPU, driver and the command line, to <outdir>/results.md
-# (copy that back into bench/results.md in the repository).
+# For every example (bundle's examples.txt, "name [args...]" per line, or
+# bin/*_plain), REPS rounds (default 5); each round runs every variant once,
+# in this order (interleaved, so slow drift of clocks/temperature hits all
+# variants alike):
+#   plain   <name>_plain
+#   auto    <name>_pygraph with PYGRAPH_MODE=auto  PYGRAPH_REPORT=1
+#   graph   <name>_pygraph with PYGRAPH_MODE=graph PYGRAPH_REPORT=1 (graphs forced)
+#   hand    <name>_hand (hand-written CUDA graph), where built
+# A variant whose binary is missing shows "-".  Per example it reports:
+#   plain/auto/graph/hand ms   median of the variant's loop_ms lines
+#   auto/plain                 speedup of auto over plain (plain / auto)
+#   auto vs best               auto against min(plain, graph), in percent:
+#                              +x% = auto is x% slower than the better of the
+#                              two fixed policies, -x% = faster than both
+#   gap to hand                auto against hand, in percent (+x% = slower)
+#   in graphs (auto)           share of launches that ran inside graphs, from
+#                              the auto runs' "pygraph: total ... (P%)" stderr
+#                              line (a range if the runs disagree)
+#   checksums                  OK when every run of every variant printed the
+#                              same checksum; otherwise MISMATCH naming the
+#                              variants that differ from plain, or FAIL naming
+#                              the failed runs
+# The table goes to stdout and is appended, with date, GPU, driver, the
+# bundle's BUILD_INFO and the exact command, to <outdir>/results.md (copy
+# that into bench/results.md in the repository).  Per-run stdout/stderr are
+# kept in <outdir>/logs/<name>.<variant>.<round>.{out,err}.  Exits 1 when any
+# run failed or any checksum differs; prints "SKIP: no CUDA GPU found" and
+# exits 0 without a GPU.
 #
 # Environment: REPS (default 5), ONLY="jacobi2d tiny_chain" (subset),
-# RUN_TIMEOUT (seconds per run, default 300).  bash + awk + coreutils only.
+# RUN_TIMEOUT (seconds per run, default 300); other PYGRAPH_* variables (e.g.
+# PYGRAPH_WARMUP) pass through to the pygraph runs and are recorded in the
+# command line.  bash + awk + coreutils only.
 set -uo pipefail
 
-if [[ $# -lt 1 ]]; then
-  echo "usage: $0 <bundle-dir> [outdir]" >&2
-  exit 2
-fi
-cmdline="$0 $*"
-dir=$(cd "$1" && pwd) || exit 2
+usage() { echo "usage: $0 <bundle-dir> [outdir]" >&2; exit 2; }
+[[ $# -ge 1 && $# -le 2 ]] || usage
+
+# The exact command, re-runnable: the knobs that are set, then the argv.
+cmdline=""
+# (PYGRAPH_* settings exported by the caller reach the pygraph runs too, except
+# PYGRAPH_MODE/PYGRAPH_REPORT, which each variant sets.)
+for v in REPS ONLY RUN_TIMEOUT CUDA_VISIBLE_DEVICES $(compgen -e | grep '^PYGRAPH_' | sort); do
+  [[ -n ${!v+x} ]] && cmdline+="$v=$(printf '%q' "${!v}") "
+done
+cmdline+="bash $(printf '%q' "$0")"
+for a in "$@"; do cmdline+=" $(printf '%q' "$a")"; done
+cmdline="(cd $(printf '%q' "$PWD") && $cmdline)"
+
+dir=$(cd "$1" 2>/dev/null && pwd) || { echo "run_bench.sh: no such directory: $1" >&2; exit 2; }
 bin=$dir/bin
 [[ -d $bin ]] || { echo "run_bench.sh: no bin/ in $dir" >&2; exit 2; }
 if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
   echo "SKIP: no CUDA GPU found"
   exit 0
 fi
-out=${2:-$dir/bench-$(date +%Y%m%d-%H%M%S)}
-mkdir -p "$out/logs"
-out=$(cd "$out" && pwd)
 reps=${REPS:-5}
+[[ $reps =~ ^[1-9][0-9]*$ ]] || { echo "run_bench.sh: REPS must be a positive integer" >&2; exit 2; }
 timeout_s=${RUN_TIMEOUT:-300}
+out=${2:-$dir/bench-$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$out/logs" || exit 2
+out=$(cd "$out" && pwd)
 
 lines=()
 if [[ -f $dir/examples.txt ]]; then
-  while IFS= read -r l; do [[ -n $l && $l != \#* ]] && lines+=("$l"); done <"$dir/examples.txt"
+  while IFS= read -r l || [[ -n $l ]]; do
+    [[ -n ${l//[[:space:]]/} && $l != \#* ]] && lines+=("$l")
+  done <"$dir/examples.txt"
 else
-  for f in "$bin"/*_plain; do lines+=("$(basename "$f" _plain)"); done
+  for f in "$bin"/*_plain; do [[ -e $f ]] && lines+=("$(basename "$f" _plain)"); done
 fi
 
-field() { awk -v k="$2:" '$1 == k { v = $2 } END { print v }' "$1" 2>/dev/null; }
-median() { tr ' ' '\n' | grep -v '^$' | sort -g |
-  awk '{ a[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) printf "%.3f", a[(NR + 1) / 2];
-                            else printf "%.3f", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2fx", a / b; else print "-" }'; }
+# ---- helpers -----------------------------------------------------------------
 
-# bench <name> <variant> <exe-suffix> <env...> -- <args...>
-# sets B_MED (median ms or "-") and appends checksums to SUMS; B_FAIL=1 on error
-bench() {
-  local name=$1 variant=$2 suffix=$3; shift 3
-  local envs=()
-  while [[ $# -gt 0 && $1 != -- ]]; do envs+=("$1"); shift; done
-  shift
-  local exe=$bin/${name}_$suffix ms=() r o
-  B_MED=- B_FAIL=0
-  [[ -x $exe ]] || return 0
-  for ((r = 1; r <= reps; r++)); do
-    o=$out/logs/$name.$variant.$r
-    env "${envs[@]}" timeout "$timeout_s" "$exe" "$@" >"$o.out" 2>"$o.err"
-    local rc=$?
-    local s m
-    s=$(field "$o.out" checksum)
-    m=$(field "$o.out" loop_ms)
-    if [[ $rc -ne 0 || -z $s || -z $m ]]; then
-      echo "run_bench.sh: $name $variant run $r failed (rc=$rc), see $o.err" >&2
-      B_FAIL=1
-      continue
-    fi
-    SUMS+=("$s")
-    ms+=("$m")
+field() { awk -v k="$2:" '$1 == k { v = $2 } END { print v }' "$1" 2>/dev/null; }
+# median of the numbers on stdin (one per line), "-" when there are none
+median() {
+  sort -g | awk 'NF { a[++n] = $1 }
+    END { if (n == 0) print "-"; else if (n % 2) printf "%.3f", a[(n + 1) / 2];
+          else printf "%.3f", (a[n / 2] + a[n / 2 + 1]) / 2 }'
+}
+num() { [[ $1 =~ ^[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?$ ]]; }
+# speedup <base> <new>: base/new as "1.23x"
+speedup() { num "$1" && num "$2" && awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) { printf "%.2fx", a / b; exit 0 } exit 1 }' || echo -; }
+# pct <new> <ref>: (new/ref - 1) in percent, signed
+pct() { num "$1" && num "$2" && awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) { printf "%+.1f%%", (a / b - 1) * 100; exit 0 } exit 1 }' || echo -; }
+# minimum of the numeric arguments ("-" ignored), "-" when none
+min_of() {
+  local m=- x
+  for x in "$@"; do
+    num "$x" || continue
+    if [[ $m == - ]] || awk -v a="$x" -v b="$m" 'BEGIN { exit !(a < b) }'; then m=$x; fi
   done
-  B_MED=$(echo "${ms[*]:-}" | median)
+  echo "$m"
+}
+# share <err-files...>: the percentages of their last "pygraph: total" lines
+share() {
+  local f p vals=()
+  for f in "$@"; do
+    p=$(grep -h '^pygraph: total' "$f" 2>/dev/null | tail -n1 | sed -n 's/.*(\([0-9.]*\)%).*/\1/p')
+    [[ -n $p ]] && vals+=("$p")
+  done
+  if [[ ${#vals[@]} -eq 0 ]]; then echo -; return; fi
+  printf '%s\n' "${vals[@]}" | sort -g | awk '{ a[++n] = $1 }
+    END { if (a[1] == a[n]) printf "%s%%", a[1]; else printf "%s-%s%%", a[1], a[n] }'
 }
 
-gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1)
-driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n1)
+# med <variant>: median loop_ms of the current example's successful runs
+med() {
+  # shellcheck disable=SC2086
+  if [[ -n ${MS[$1]:-} ]]; then printf '%s\n' ${MS[$1]} | median; else echo -; fi
+}
+
+variants=(plain auto graph hand)
+declare -A V_EXE V_ENV
+V_EXE[plain]=plain V_ENV[plain]=""
+V_EXE[auto]=pygraph V_ENV[auto]="PYGRAPH_MODE=auto PYGRAPH_REPORT=1"
+V_EXE[graph]=pygraph V_ENV[graph]="PYGRAPH_MODE=graph PYGRAPH_REPORT=1"
+V_EXE[hand]=hand V_ENV[hand]=""
+
+# ---- environment ---------------------------------------------------------------
+
+smi_sel=()
+if [[ ${CUDA_VISIBLE_DEVICES:-} =~ ^[0-9]+ ]]; then smi_sel=(-i "${BASH_REMATCH[0]}"); fi
+gpu=$(nvidia-smi ${smi_sel[@]+"${smi_sel[@]}"} --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1)
+driver=$(nvidia-smi ${smi_sel[@]+"${smi_sel[@]}"} --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n1)
+ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+echo "== GPU: ${gpu:-unknown}, driver ${driver:-?}; REPS=$reps; logs in $out/logs" >&2
+
+# ---- runs ------------------------------------------------------------------------
 
 status=0
-table="| example | plain ms | pygraph-auto ms | speedup | pygraph-graph ms | hand ms | gap to hand | checksums |
-|---|---:|---:|---:|---:|---:|---:|---|"
+table="| example | plain ms | auto ms | graph ms | hand ms | auto/plain | auto vs best(plain,graph) | gap to hand | in graphs (auto) | checksums |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+speedups=()
+nrows=0
 for l in "${lines[@]}"; do
   read -r name args <<<"$l"
   if [[ -n ${ONLY:-} && " $ONLY " != *" $name "* ]]; then continue; fi
-  echo "== $name" >&2
-  SUMS=()
-  fail=0
-  # shellcheck disable=SC2086
-  bench "$name" plain plain -- $args; p=$B_MED; fail=$((fail | B_FAIL))
-  # shellcheck disable=SC2086
-  bench "$name" auto pygraph PYGRAPH_MODE=auto -- $args; a=$B_MED; fail=$((fail | B_FAIL))
-  # shellcheck disable=SC2086
-  bench "$name" graph pygraph PYGRAPH_MODE=graph -- $args; g=$B_MED; fail=$((fail | B_FAIL))
-  # shellcheck disable=SC2086
-  bench "$name" hand hand -- $args; h=$B_MED; fail=$((fail | B_FAIL))
-  nsum=$(printf '%s\n' "${SUMS[@]:-}" | grep -v '^$' | sort -u | wc -l)
-  if [[ $fail -ne 0 ]]; then agree="FAIL"; status=1
-  elif [[ $nsum -eq 1 ]]; then agree="OK (${#SUMS[@]} runs)"
-  else agree="MISMATCH ($nsum distinct)"; status=1; fi
-  # gap to hand: how much slower pygraph-auto is than the hand-written graph
-  gap=$(awk -v a="$a" -v h="$h" 'BEGIN { if (a + 0 > 0 && h + 0 > 0) printf "%+.1f%%", (a / h - 1) * 100; else print "-" }')
-  table+=$'\n'"| $name | $p | $a | $(ratio "$p" "$a") | $g | $h | $gap | $agree |"
+  if [[ ! -x $bin/${name}_plain ]]; then
+    echo "run_bench.sh: missing $bin/${name}_plain" >&2
+    table+=$'\n'"| $name | - | - | - | - | - | - | - | - | FAIL (no plain binary) |"
+    status=1
+    continue
+  fi
+  echo "== $name${args:+ $args}" >&2
+  declare -A MS=() SUMSET=() NFAIL=()
+  present=()
+  for v in "${variants[@]}"; do [[ -x $bin/${name}_${V_EXE[$v]} ]] && present+=("$v"); done
+  for ((r = 1; r <= reps; r++)); do
+    for v in "${present[@]}"; do
+      o=$out/logs/$name.$v.$r
+      # shellcheck disable=SC2086  # V_ENV and args are word lists on purpose
+      env ${V_ENV[$v]} timeout "$timeout_s" "$bin/${name}_${V_EXE[$v]}" $args >"$o.out" 2>"$o.err"
+      rc=$?
+      s=$(field "$o.out" checksum)
+      m=$(field "$o.out" loop_ms)
+      if [[ $rc -ne 0 || ! $s =~ ^[0-9a-f]{16}$ ]] || ! num "$m"; then
+        echo "run_bench.sh: $name $v round $r failed (rc=$rc${s:+, checksum $s}${m:+, loop_ms $m}), see $o.{out,err}" >&2
+        NFAIL[$v]=$((${NFAIL[$v]:-0} + 1))
+        continue
+      fi
+      MS[$v]+="$m "
+      SUMSET[$v]+="$s "
+    done
+  done
+
+  p=$(med plain) a=$(med auto) g=$(med graph) h=$(med hand)
+
+  # checksum agreement: every run of every variant against plain's first run
+  ref=""
+  [[ -n ${SUMSET[plain]:-} ]] && read -r ref _ <<<"${SUMSET[plain]}"
+  nruns=0 bad=()
+  for v in "${present[@]}"; do
+    for s in ${SUMSET[$v]:-}; do
+      nruns=$((nruns + 1))
+      [[ -z $ref ]] && ref=$s
+      if [[ $s != "$ref" && " ${bad[*]:-} " != *" $v "* ]]; then bad+=("$v"); fi
+    done
+  done
+  fails=()
+  for v in "${present[@]}"; do
+    [[ -n ${NFAIL[$v]:-} ]] && fails+=("$v ${NFAIL[$v]}/$reps runs")
+  done
+  if [[ ${#fails[@]} -gt 0 ]]; then
+    joined=$(printf '%s, ' "${fails[@]}")
+    agree="FAIL (${joined%, } failed)"
+    [[ ${#bad[@]} -gt 0 ]] && agree+=", MISMATCH (${bad[*]})"
+    status=1
+  elif [[ ${#bad[@]} -gt 0 ]]; then
+    agree="MISMATCH (${bad[*]}: checksum differs from plain round 1)"
+    status=1
+  else
+    agree="OK ($nruns runs)"
+  fi
+
+  auto_files=()
+  for ((r = 1; r <= reps; r++)); do auto_files+=("$out/logs/$name.auto.$r.err"); done
+  shr=-
+  [[ " ${present[*]} " == *" auto "* ]] && shr=$(share "${auto_files[@]}")
+
+  sp=$(speedup "$p" "$a")
+  [[ $sp != - && $agree == OK* ]] && speedups+=("${sp%x}")   # clean rows only
+  best=$(min_of "$p" "$g")
+  vsbest=-
+  [[ $g != - ]] && vsbest=$(pct "$a" "$best")   # only meaningful with both policies measured
+  table+=$'\n'"| $name | $p | $a | $g | $h | $sp | $vsbest | $(pct "$a" "$h") | $shr | $agree |"
+  nrows=$((nrows + 1))
+  unset MS SUMSET NFAIL
 done
 
+geo=-
+if [[ ${#speedups[@]} -gt 0 ]]; then
+  geo=$(printf '%s\n' "${speedups[@]}" | awk '{ s += log($1); n++ } END { printf "%.2fx", exp(s / n) }')
+fi
+
+legend="auto/plain: plain ms / auto ms.  auto vs best(plain,graph): auto ms against the smaller of plain ms and graph ms (+ = auto slower).  gap to hand: auto ms against hand ms (+ = auto slower).  in graphs: share of kernel launches inside CUDA graphs in the auto runs.  Geometric-mean auto/plain over the ${#speedups[@]} example(s) with checksums OK: $geo."
+
 echo "$table"
+echo
+echo "$legend"
 {
   echo
   echo "## $(date -u '+%Y-%m-%d %H:%M:%S UTC') - ${gpu:-unknown GPU}, driver ${driver:-?}"
   echo
-  echo "Command: \`$cmdline\` (REPS=$reps, medians of loop_ms)"
-  [[ -f $dir/BUILD_INFO ]] && { echo; sed 's/^/    /' "$dir/BUILD_INFO"; }
+  echo "GPUs visible to nvidia-smi: ${ngpu}${CUDA_VISIBLE_DEVICES:+, CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES}; host: $(uname -n 2>/dev/null || echo ?)"
+  echo
+  echo "Command: \`$cmdline\`"
+  echo
+  echo "REPS=$reps interleaved rounds per example; times are medians of loop_ms in milliseconds."
+  if [[ -f $dir/BUILD_INFO ]]; then echo; sed 's/^/    /' "$dir/BUILD_INFO"; fi
   echo
   echo "$table"
+  echo
+  echo "$legend"
 } >>"$out/results.md"
 echo "appended to $out/results.md" >&2
+[[ $nrows -eq 0 ]] && { echo "run_bench.sh: no examples ran" >&2; status=1; }
+[[ $status -ne 0 ]] && echo "run_bench.sh: FAILED (a run failed or checksums differ)" >&2
 exit $status

@@ -4,6 +4,10 @@
 // cudaMemcpy to decide whether to continue (a data-dependent trip count).
 //
 //   usage: bfs [sources=1500]
+//   build with -DHAND_GRAPH for the hand-written CUDA-graph reference: the
+//   per-level launches are a graph (the host read of the frontier size stays
+//   a barrier between levels); the first level of a source, which also
+//   resets the distances, is a second graph.
 #include "common.h"
 
 constexpr int NV = 1 << 16, AVG_DEG = 8, T = 256, RED_BLOCKS = 64;
@@ -76,13 +80,26 @@ int main(int argc, char **argv) {
 
   std::vector<int> level_sizes;  // per source: frontier sizes, then -1
   long total_levels = 0;
+#ifdef HAND_GRAPH
+  // Stream capture does not work on the legacy default stream: the graphs
+  // run on a created stream, and the frontier size is read from it.
+  cudaStream_t s;
+  CHECK(cudaStreamCreate(&s));
+  GraphRec g_first(s), g_level(s);
+  int *h_frontier;
+  CHECK(cudaMallocHost(&h_frontier, sizeof(int)));
+#endif
+
   CHECK(cudaDeviceSynchronize());
   const double t0 = now_ms();
   for (long q = 0; q < sources; ++q) {
     const int src = (int)((q * 7919) % NV);
+#ifndef HAND_GRAPH
     init_dist<<<B, T>>>(d_dist, NV, src);
     CHECK(cudaGetLastError());
+#endif
     for (int level = 0;; ++level) {
+#ifndef HAND_GRAPH
       expand<<<B, T>>>(d_row, d_col, d_dist, NV, level);
       CHECK(cudaGetLastError());
       count_partial<<<RED_BLOCKS, T>>>(d_dist, NV, level + 1, d_partial);
@@ -91,6 +108,18 @@ int main(int argc, char **argv) {
       CHECK(cudaGetLastError());
       int frontier = 0;
       CHECK(cudaMemcpy(&frontier, d_count, sizeof(int), cudaMemcpyDeviceToHost));
+#else
+      GraphRec &g = level == 0 ? g_first : g_level;
+      g.begin();
+      if (level == 0) g.kernel(init_dist, dim3(B), dim3(T), 0, s, d_dist, NV, src);
+      g.kernel(expand, dim3(B), dim3(T), 0, s, d_row, d_col, d_dist, NV, level);
+      g.kernel(count_partial, dim3(RED_BLOCKS), dim3(T), 0, s, d_dist, NV, level + 1, d_partial);
+      g.kernel(count_final, dim3(1), dim3(32), 0, s, d_partial, RED_BLOCKS, d_count);
+      g.launch();
+      CHECK(cudaMemcpyAsync(h_frontier, d_count, sizeof(int), cudaMemcpyDeviceToHost, s));
+      CHECK(cudaStreamSynchronize(s));
+      const int frontier = *h_frontier;
+#endif
       if (frontier == 0) break;
       level_sizes.push_back(frontier);
       ++total_levels;
@@ -119,5 +148,9 @@ int main(int argc, char **argv) {
   f.add_host(level_sizes);
   f.print();
   print_loop_ms(t1 - t0);
+#ifdef HAND_GRAPH
+  CHECK(cudaFreeHost(h_frontier));
+  CHECK(cudaStreamDestroy(s));
+#endif
   return ok ? 0 : 1;
 }

@@ -5,6 +5,7 @@
 // pointers, the step index and the decaying learning rate change every step.
 //
 //   usage: mlp_train [steps=4000]
+//   build with -DHAND_GRAPH for the hand-written CUDA-graph reference.
 #include "common.h"
 
 #include <algorithm>
@@ -129,12 +130,17 @@ int main(int argc, char **argv) {
   const int T = 256;
   auto nb = [](int n) { return (n + 255) / 256; };
 
+#ifdef HAND_GRAPH
+  GraphRec g(s);
+#endif
+
   CHECK(cudaDeviceSynchronize());
   const double t0 = now_ms();
   for (long step = 0; step < steps; ++step) {
     const float *xb = dX + (size_t)(step % NBATCH) * BATCH * IN;
     const int *yb = dy + (step % NBATCH) * BATCH;
     const float lr = 0.1f / (1.0f + 0.0005f * (float)step);
+#ifndef HAND_GRAPH
     // forward
     matmul<<<mm_grid(BATCH, H1), dim3(TILE, TILE), 0, s>>>(xb, W1, Z1, BATCH, H1, IN, 0, 0);
     bias_act<<<nb(BATCH * H1), T, 0, s>>>(Z1, b1, A1, BATCH, H1, 1);
@@ -158,6 +164,33 @@ int main(int argc, char **argv) {
     // update
     sgd<<<nb(NP), T, 0, s>>>(dP, dG, NP, lr);
     CHECK(cudaGetLastError());
+#else
+    // Same 18 kernels, same order, same stream; only xb, yb, step and lr
+    // change between replays (patched with cudaGraphExecKernelNodeSetParams).
+    g.begin();
+    // forward
+    g.kernel(matmul, mm_grid(BATCH, H1), dim3(TILE, TILE), 0, s, xb, W1, Z1, BATCH, H1, IN, 0, 0);
+    g.kernel(bias_act, dim3(nb(BATCH * H1)), dim3(T), 0, s, Z1, b1, A1, BATCH, H1, 1);
+    g.kernel(matmul, mm_grid(BATCH, H2), dim3(TILE, TILE), 0, s, A1, W2, Z2, BATCH, H2, H1, 0, 0);
+    g.kernel(bias_act, dim3(nb(BATCH * H2)), dim3(T), 0, s, Z2, b2, A2, BATCH, H2, 1);
+    g.kernel(matmul, mm_grid(BATCH, OUT), dim3(TILE, TILE), 0, s, A2, W3, Z3, BATCH, OUT, H2, 0, 0);
+    g.kernel(bias_act, dim3(nb(BATCH * OUT)), dim3(T), 0, s, Z3, b3, L, BATCH, OUT, 0);
+    g.kernel(softmax_xent, dim3(1), dim3(BATCH), 0, s, L, yb, dL, hist, (int)step);
+    // backward
+    g.kernel(matmul, mm_grid(H2, OUT), dim3(TILE, TILE), 0, s, A2, dL, gW3, H2, OUT, BATCH, 1, 0);
+    g.kernel(colsum, dim3(1), dim3(T), 0, s, dL, gb3, BATCH, OUT);
+    g.kernel(matmul, mm_grid(BATCH, H2), dim3(TILE, TILE), 0, s, dL, W3, dA2, BATCH, H2, OUT, 0, 1);
+    g.kernel(relu_back, dim3(nb(BATCH * H2)), dim3(T), 0, s, dA2, A2, BATCH * H2);
+    g.kernel(matmul, mm_grid(H1, H2), dim3(TILE, TILE), 0, s, A1, dA2, gW2, H1, H2, BATCH, 1, 0);
+    g.kernel(colsum, dim3(1), dim3(T), 0, s, dA2, gb2, BATCH, H2);
+    g.kernel(matmul, mm_grid(BATCH, H1), dim3(TILE, TILE), 0, s, dA2, W2, dA1, BATCH, H1, H2, 0, 1);
+    g.kernel(relu_back, dim3(nb(BATCH * H1)), dim3(T), 0, s, dA1, A1, BATCH * H1);
+    g.kernel(matmul, mm_grid(IN, H1), dim3(TILE, TILE), 0, s, xb, dA1, gW1, IN, H1, BATCH, 1, 0);
+    g.kernel(colsum, dim3(1), dim3(T), 0, s, dA1, gb1, BATCH, H1);
+    // update
+    g.kernel(sgd, dim3(nb(NP)), dim3(T), 0, s, dP, dG, NP, lr);
+    g.launch();
+#endif
   }
   CHECK(cudaDeviceSynchronize());
   const double t1 = now_ms();
