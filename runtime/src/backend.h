@@ -77,6 +77,23 @@ struct pygraph_backend {
   /* Wait for the graph's launches (fault path; errors ignored). */
   void (*graph_synchronize)(void *graph);
 
+  /* ---- measurement (selective deployment, measure.h) ---- */
+
+  /* An event that can time (no cudaEventDisableTiming). */
+  cudaError_t (*timing_event_create)(cudaEvent_t *event);
+
+  /* cudaEventRecord(event, stream). */
+  cudaError_t (*event_record)(cudaEvent_t event, cudaStream_t stream);
+
+  /* cudaEventQuery: cudaSuccess (done), cudaErrorNotReady, or an error. */
+  cudaError_t (*event_query)(cudaEvent_t event);
+
+  /* cudaEventElapsedTime, both events done. */
+  cudaError_t (*event_elapsed_ms)(float *ms, cudaEvent_t start, cudaEvent_t end);
+
+  /* Host clock in microseconds (monotonic). */
+  double (*now_us)(void);
+
   /* Clear a non-sticky error left behind by a failed graph call. */
   void (*clear_error)(void);
 

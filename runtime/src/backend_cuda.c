@@ -5,6 +5,7 @@
 #include "backend_cuda.h"
 
 #include <stdlib.h>
+#include <time.h>
 
 #include "driver_api.h"
 #include "graph_plan.h"
@@ -193,14 +194,18 @@ static cudaError_t build_nodes(struct cuda_graph *g, const struct pygraph_op_lis
     for (unsigned d = 0; d < pn->n_deps; d++)
       deps[d] = g->nodes[pn->deps[d]];
     long in = ind ? ind->node_of_op[i] : -1;
+    /* The staging copy precedes the roots only: every other node follows a
+     * root, so it runs after the copy too, and the graph keeps the plain
+     * chain shape (an extra edge into every node made replays slower). */
+    unsigned n_deps = pn->n_deps;
+    if (ind && n_deps == 0)
+      deps[n_deps++] = g->staging_node;
     cudaError_t err;
-    if (in >= 0) {
-      deps[pn->n_deps] = g->staging_node;
+    if (in >= 0)
       err = add_indirect_node(g, &ops->ops[i], &ind->nodes[in], ig->device_block, deps,
-                              pn->n_deps + 1, &g->nodes[i]);
-    } else {
-      err = add_node(g, &ops->ops[i], deps, pn->n_deps, &g->nodes[i]);
-    }
+                              n_deps, &g->nodes[i]);
+    else
+      err = add_node(g, &ops->ops[i], deps, n_deps, &g->nodes[i]);
     if (err != cudaSuccess)
       return err;
     g->n_nodes = i + 1;
@@ -398,6 +403,35 @@ static void synchronize(void *graph)
     (void)cudaDeviceSynchronize();
 }
 
+/* ---- measurement -------------------------------------------------------- */
+
+static cudaError_t timing_event_create(cudaEvent_t *event)
+{
+  return cudaEventCreateWithFlags(event, cudaEventDefault);
+}
+
+static cudaError_t stream_event_record(cudaEvent_t event, cudaStream_t stream)
+{
+  return cudaEventRecord(event, stream);
+}
+
+static cudaError_t event_query(cudaEvent_t event)
+{
+  return cudaEventQuery(event);
+}
+
+static cudaError_t event_elapsed_ms(float *ms, cudaEvent_t start, cudaEvent_t end)
+{
+  return cudaEventElapsedTime(ms, start, end);
+}
+
+static double now_us(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
 static void clear_error(void)
 {
   (void)cudaGetLastError();
@@ -428,6 +462,11 @@ const struct pygraph_backend pygraph_cuda_backend = {
     .graph_set_staging = set_staging,
     .graph_record_event = record_event,
     .graph_synchronize = synchronize,
+    .timing_event_create = timing_event_create,
+    .event_record = stream_event_record,
+    .event_query = event_query,
+    .event_elapsed_ms = event_elapsed_ms,
+    .now_us = now_us,
     .clear_error = clear_error,
     .error_name = error_name,
 };

@@ -1,6 +1,8 @@
-/* decide.c - the capture policy.  auto currently behaves like graph mode
- * with PYGRAPH_WARMUP warm-up iterations. */
+/* decide.c - the capture policy and the graph-vs-eager cost model. */
 #include "decide.h"
+
+#include <math.h>
+#include <stdio.h>
 
 enum pygraph_decision pygraph_decide(const struct pygraph_settings *settings,
                                      const struct pygraph_decide_input *in,
@@ -18,7 +20,56 @@ enum pygraph_decision pygraph_decide(const struct pygraph_settings *settings,
     *reason = "signature unstable";
     return PYGRAPH_GO_EAGER;
   }
-  if (in->stable_iterations >= pygraph_effective_warmup(settings))
-    return PYGRAPH_CAPTURE_NEXT;
-  return PYGRAPH_KEEP_WARMING;
+  if (in->stable_iterations < pygraph_effective_warmup(settings))
+    return PYGRAPH_KEEP_WARMING;
+  /* auto: the eager side of the comparison must be known before capture
+   * (afterwards this signature no longer runs eagerly). */
+  if (settings->mode == PYGRAPH_MODE_AUTO && in->timing &&
+      in->eager_samples < settings->measure_iters)
+    return PYGRAPH_KEEP_WARMING;
+  return PYGRAPH_CAPTURE_NEXT;
+}
+
+unsigned long long pygraph_expected_iterations(long long trip_count,
+                                               unsigned long long iters_observed)
+{
+  unsigned long long n = trip_count >= 0 ? (unsigned long long)trip_count : iters_observed;
+  return n ? n : 1;
+}
+
+enum pygraph_verdict pygraph_decide_cost(const struct pygraph_settings *settings,
+                                         const struct pygraph_cost_input *in, char *reason,
+                                         size_t reason_cap)
+{
+  if (settings->mode == PYGRAPH_MODE_GRAPH) {
+    snprintf(reason, reason_cap, "PYGRAPH_MODE=graph");
+    return PYGRAPH_VERDICT_GRAPH;
+  }
+  if (settings->mode == PYGRAPH_MODE_EAGER) {
+    snprintf(reason, reason_cap, "PYGRAPH_MODE=eager");
+    return PYGRAPH_VERDICT_EAGER;
+  }
+  double expected = (double)pygraph_expected_iterations(in->trip_count, in->iters_observed);
+  double capture = in->capture_us > 0 ? in->capture_us : 0;
+  double graph = in->graph_us + capture / expected;
+  double margin = (double)settings->margin_pct / 100.0;
+  if (!isfinite(graph) || !isfinite(in->eager_us) || in->eager_us <= 0 ||
+      !(graph < in->eager_us * (1.0 - margin))) {
+    snprintf(reason, reason_cap, "graph slower (%.1f us vs %.1f us per iteration)", graph,
+             in->eager_us);
+    return PYGRAPH_VERDICT_EAGER;
+  }
+  snprintf(reason, reason_cap, "graph faster (%.1f us vs %.1f us per iteration)", graph,
+           in->eager_us);
+  return PYGRAPH_VERDICT_GRAPH;
+}
+
+int pygraph_behaviour_changed(const struct pygraph_behaviour *then,
+                              const struct pygraph_behaviour *now)
+{
+  double du = fabs(now->updates_per_iter - then->updates_per_iter);
+  /* Updates: at least one more/less per iteration and half the baseline. */
+  if (du >= 1.0 && du >= 0.5 * then->updates_per_iter)
+    return 1;
+  return fabs(now->miss_share - then->miss_share) >= 0.25;
 }

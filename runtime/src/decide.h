@@ -1,10 +1,17 @@
-/* decide.h - when does a warming-up segment get a graph?
+/* decide.h - when does a segment capture, and does its graph pay?
  *
- * Kept apart so that cost-based policies (PYGRAPH_MODE=auto measuring
- * launch overhead vs. graph overhead) can replace it without touching the
- * state machine. */
+ * Pure functions of counts and measurements (no clock, no CUDA), so that
+ * the policy is table-testable.  segment.c gathers the inputs:
+ *
+ *   pygraph_decide       after every eager (warm-up / miss) iteration:
+ *                        keep warming, capture the next iteration of this
+ *                        signature, or give up on graphs for good.
+ *   pygraph_decide_cost  once a signature has a full eager window and a full
+ *                        graph window: keep its graph or run it eagerly. */
 #ifndef PYGRAPH_DECIDE_H
 #define PYGRAPH_DECIDE_H
+
+#include <stddef.h>
 
 #include "settings.h"
 
@@ -15,15 +22,61 @@ enum pygraph_decision {
 };
 
 struct pygraph_decide_input {
-  unsigned stable_iterations;   /* consecutive warm-up iterations with one signature */
+  unsigned stable_iterations;   /* consecutive sightings of this signature among
+                                   the iterations no graph variant matched */
   unsigned captures;            /* graphs built so far by this segment */
   unsigned long n_ops;          /* ops in the last iteration */
+  /* Cost model (auto mode only; ignored when !timing): */
+  int timing;                   /* stream-order timing events are available */
+  unsigned eager_samples;       /* eager periods measured for this signature */
 };
 
-/* Called after every completed (not flushed) warm-up iteration.  On
- * PYGRAPH_GO_EAGER, *reason says why. */
+/* Called after every completed (not flushed) iteration that ran eagerly
+ * because no graph variant matched it.  On PYGRAPH_GO_EAGER, *reason says
+ * why.  In auto mode with timing, a capture also waits for a full eager
+ * measurement window (settings->measure_iters periods) of the signature. */
 enum pygraph_decision pygraph_decide(const struct pygraph_settings *settings,
                                      const struct pygraph_decide_input *in,
                                      const char **reason);
+
+/* ---- does a graph pay? ---------------------------------------------- */
+
+struct pygraph_cost_input {
+  double eager_us;              /* eager iteration period (stream order) */
+  double graph_us;              /* graph iteration period, updates/refresh included */
+  double capture_us;            /* host time of capture + instantiate */
+  long long trip_count;         /* pygraph_region.trip_count (-1: unknown) */
+  unsigned long long iters_observed;  /* iterations of the segment so far */
+};
+
+enum pygraph_verdict {
+  PYGRAPH_VERDICT_GRAPH,
+  PYGRAPH_VERDICT_EAGER
+};
+
+/* Iterations the capture cost is spread over: trip_count when known (>= 0),
+ * else the iterations observed so far (a loop that ran N times is expected
+ * to run about N more); at least 1. */
+unsigned long long pygraph_expected_iterations(long long trip_count,
+                                               unsigned long long iters_observed);
+
+/* Graph only if graph_us + capture_us / expected < eager_us * (1 - margin).
+ * PYGRAPH_MODE=graph always says graph, eager always eager.  The reason
+ * (graph: "graph faster (...)", eager: "graph slower (<g> us vs <e> us per
+ * iteration)", <g> including the amortized capture) is written to reason. */
+enum pygraph_verdict pygraph_decide_cost(const struct pygraph_settings *settings,
+                                         const struct pygraph_cost_input *in, char *reason,
+                                         size_t reason_cap);
+
+/* Hysteresis: has the behaviour a decision was based on changed markedly?
+ * Compares per-iteration node updates (direct updates + staging refreshes)
+ * and the share of iterations no variant matched, over a block of
+ * iterations, with the block the decision was made on. */
+struct pygraph_behaviour {
+  double updates_per_iter;
+  double miss_share;            /* 0..1 */
+};
+int pygraph_behaviour_changed(const struct pygraph_behaviour *then,
+                              const struct pygraph_behaviour *now);
 
 #endif /* PYGRAPH_DECIDE_H */

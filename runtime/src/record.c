@@ -21,8 +21,16 @@ enum pygraph_record_result pygraph_record_undeferrable(struct pygraph_segment *s
   return PYGRAPH_RUN_NOW;
 }
 
+/* PYGRAPH_MAX_OPS: memory stays bounded, and huge graphs do not pay. */
+static int over_cap(struct pygraph_segment *seg)
+{
+  return pygraph_segment_over_cap(seg);
+}
+
 static enum pygraph_record_result append(struct pygraph_segment *seg, const struct pygraph_op *op)
 {
+  if (over_cap(seg))
+    return pygraph_record_undeferrable(seg, "iteration too long");
   if (!pygraph_op_list_append(seg->current, op))
     return pygraph_record_undeferrable(seg, "out of memory");
   return PYGRAPH_DEFERRED;
@@ -34,10 +42,11 @@ enum pygraph_record_result pygraph_record_kernel(struct pygraph_segment *seg,
                                                  cudaStream_t stream, void **args)
 {
   struct pygraph_op_list *cur = seg->current;
-  const struct pygraph_op_list *ref = seg->reference;
+  const struct pygraph_op_list *ref = seg->hint;
+  if (over_cap(seg))
+    return pygraph_record_undeferrable(seg, "iteration too long");
   /* Last iteration's op at this position usually is this very kernel. */
-  const struct pygraph_op *hint =
-      seg->has_reference && cur->n_ops < ref->n_ops ? &ref->ops[cur->n_ops] : NULL;
+  const struct pygraph_op *hint = ref && cur->n_ops < ref->n_ops ? &ref->ops[cur->n_ops] : NULL;
   if (hint && hint->kind != PYGRAPH_OP_KERNEL)
     hint = NULL;
   const struct pygraph_param_layout *layout = pygraph_param_layout_lookup(

@@ -9,7 +9,12 @@
 
 /* One line (with '\n') for a segment; returns snprintf's length.
  * indirect=<n> block=<bytes>B describe the last graph captured: its
- * indirect nodes and the device block refreshed per replay (indirect.h). */
+ * indirect nodes and the device block refreshed per replay (indirect.h).
+ * Then decision=<graph|eager> eager_us=<x> graph_us=<y> variants=<n>
+ * why="<reason>": the selective-deployment verdict, the measured periods
+ * it compared (0.0 when unmeasured; graph_us includes the amortized
+ * capture cost only in why), the live graph variants, and why ("-" while
+ * undecided without graphs). */
 int pygraph_report_format_segment(char *buf, size_t cap, const struct pygraph_segment *seg);
 
 /* The closing line: total routed launches and how many ran in graphs. */

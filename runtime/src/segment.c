@@ -1,4 +1,5 @@
-/* segment.c - what happens at the end of each iteration, per phase. */
+/* segment.c - what happens at the end of each iteration: hit, miss or
+ * capture; measuring and deciding (auto mode); faults. */
 #include "segment.h"
 
 #include <stdio.h>
@@ -6,7 +7,6 @@
 #include <string.h>
 
 #include "debug_log.h"
-#include "decide.h"
 #include "signature.h"
 
 #define SEG_FMT "%s %s:%u-%u seg %u"
@@ -22,12 +22,27 @@ void pygraph_segment_init(struct pygraph_segment *seg, const struct pygraph_back
   memset(seg, 0, sizeof *seg);
   seg->backend = backend;
   seg->settings = *settings;
+  if (seg->settings.variants == 0 || seg->settings.variants > PYGRAPH_MAX_VARIANTS)
+    seg->settings.variants = seg->settings.variants ? PYGRAPH_MAX_VARIANTS : 1;
+  if (seg->settings.measure_iters < 2)
+    seg->settings.measure_iters = 2;
+  if (seg->settings.measure_iters > PYGRAPH_MAX_MEASURE_ITERS)
+    seg->settings.measure_iters = PYGRAPH_MAX_MEASURE_ITERS;
   seg->region = region;
   seg->index = index;
   atomic_flag_clear(&seg->busy);
   seg->current = &seg->lists[0];
   seg->reference = &seg->lists[1];
-  seg->phase = settings->mode == PYGRAPH_MODE_EAGER ? PYGRAPH_PHASE_EAGER : PYGRAPH_PHASE_WARMUP;
+  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++)
+    seg->variants[i].ref = &seg->lists[2 + i];
+  if (settings->mode == PYGRAPH_MODE_EAGER) {
+    seg->phase = PYGRAPH_PHASE_EAGER;
+    seg->final = 1;
+    seg->decision = PYGRAPH_DECIDED_EAGER;
+    snprintf(seg->why, sizeof seg->why, "PYGRAPH_MODE=eager");
+  } else {
+    seg->phase = PYGRAPH_PHASE_WARMUP;
+  }
 }
 
 int pygraph_segment_try_acquire(struct pygraph_segment *seg)
@@ -40,19 +55,40 @@ void pygraph_segment_release(struct pygraph_segment *seg)
   atomic_flag_clear_explicit(&seg->busy, memory_order_release);
 }
 
+static int measuring_mode(const struct pygraph_segment *seg)
+{
+  return seg->settings.mode == PYGRAPH_MODE_AUTO;
+}
+
 int pygraph_segment_begin_iteration(struct pygraph_segment *seg)
 {
   seg->flushed = 0;
+  seg->too_long = 0;
+  seg->iter_updates = 0;
   pygraph_op_list_reset(seg->current);
-  return seg->phase != PYGRAPH_PHASE_EAGER;
+  if (seg->phase != PYGRAPH_PHASE_EAGER)
+    return 1;
+  if (seg->final)
+    return 0;
+  /* Decided eager by cost: look at 2 consecutive iterations out of every
+   * PYGRAPH_PROBE_INTERVAL for a change in behaviour. */
+  if (seg->probe_state == 2) {
+    seg->probe_state = 3;
+    return 1;
+  }
+  if (++seg->probe_countdown >= PYGRAPH_PROBE_INTERVAL) {
+    seg->probe_countdown = 0;
+    seg->probe_state = 1;
+    return 1;
+  }
+  return 0;
 }
 
-static void swap_lists(struct pygraph_segment *seg)
+static void swap_lists(struct pygraph_op_list **a, struct pygraph_op_list **b)
 {
-  struct pygraph_op_list *t = seg->current;
-  seg->current = seg->reference;
-  seg->reference = t;
-  seg->has_reference = 1;
+  struct pygraph_op_list *t = *a;
+  *a = *b;
+  *b = t;
 }
 
 /* Errors are deliberately ignored: they stay CUDA's (sticky) last error,
@@ -63,25 +99,163 @@ static void execute_all(struct pygraph_segment *seg, const struct pygraph_op_lis
     (void)seg->backend->execute(&list->ops[i]);
 }
 
-/* The ring may still be read by queued launches of seg->graph: free it
+/* ---- variants ------------------------------------------------------- */
+
+/* The ring may still be read by queued launches of v->graph: free it
  * while the graph is alive (it waits for them). */
-static void drop_graph(struct pygraph_segment *seg)
+static void drop_variant(struct pygraph_segment *seg, struct pygraph_variant *v)
 {
-  if (seg->staging.device_block)
-    pygraph_staging_free(&seg->staging, seg->backend, seg->graph);
-  pygraph_indirect_clear(&seg->indirect);
-  if (seg->graph) {
-    seg->backend->graph_destroy(seg->graph);
-    seg->graph = NULL;
+  if (v->staging.device_block)
+    pygraph_staging_free(&v->staging, seg->backend, v->graph);
+  pygraph_indirect_free(&v->indirect);
+  if (v->graph) {
+    seg->backend->graph_destroy(v->graph);
+    v->graph = NULL;
+    seg->n_variants--;
+  }
+  v->decided = 0;
+  if (seg->active == v) {
+    seg->active = NULL;
+    for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++)
+      if (seg->variants[i].graph)
+        seg->active = &seg->variants[i];
   }
 }
 
+static void drop_all_variants(struct pygraph_segment *seg)
+{
+  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++)
+    if (seg->variants[i].graph)
+      drop_variant(seg, &seg->variants[i]);
+}
+
+static struct pygraph_variant *find_variant(struct pygraph_segment *seg, unsigned long long hash,
+                                            const struct pygraph_op_list *cur)
+{
+  for (unsigned i = 0; i < seg->settings.variants; i++) {
+    struct pygraph_variant *v = &seg->variants[i];
+    if (v->graph && v->hash == hash && pygraph_same_signature(cur, v->ref))
+      return v;
+  }
+  return NULL;
+}
+
+/* ---- signature statistics -------------------------------------------- */
+
+static struct pygraph_sig_stats *sig_find(struct pygraph_segment *seg, unsigned long long hash)
+{
+  for (unsigned i = 0; i < PYGRAPH_SIG_STATS; i++)
+    if (seg->sigs[i].last_used && seg->sigs[i].hash == hash)
+      return &seg->sigs[i];
+  return NULL;
+}
+
+static int has_live_variant(const struct pygraph_segment *seg, unsigned long long hash)
+{
+  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++)
+    if (seg->variants[i].graph && seg->variants[i].hash == hash)
+      return 1;
+  return 0;
+}
+
+static struct pygraph_sig_stats *sig_get(struct pygraph_segment *seg, unsigned long long hash)
+{
+  struct pygraph_sig_stats *s = sig_find(seg, hash), *victim = NULL;
+  if (!s) {
+    for (unsigned i = 0; i < PYGRAPH_SIG_STATS; i++) {
+      struct pygraph_sig_stats *c = &seg->sigs[i];
+      if (!c->last_used) {
+        victim = c;
+        break;
+      }
+      if (has_live_variant(seg, c->hash))
+        continue;
+      if (!victim || c->last_used < victim->last_used)
+        victim = c;
+    }
+    if (!victim)
+      victim = &seg->sigs[0];
+    s = victim;
+    memset(s, 0, sizeof *s);
+    s->hash = hash;
+    s->changed_ops = -1;
+  }
+  s->last_used = ++seg->clock;
+  return s;
+}
+
+static double median(const struct pygraph_samples *s)
+{
+  float v[PYGRAPH_MAX_MEASURE_ITERS];
+  unsigned n = s->n;
+  memcpy(v, s->us, n * sizeof v[0]);
+  for (unsigned i = 1; i < n; i++)       /* n <= 64: insertion sort */
+    for (unsigned j = i; j > 0 && v[j - 1] > v[j]; j--) {
+      float t = v[j];
+      v[j] = v[j - 1];
+      v[j - 1] = t;
+    }
+  return n ? (n % 2 ? v[n / 2] : 0.5 * ((double)v[n / 2 - 1] + v[n / 2])) : 0.0;
+}
+
+/* The cost of an iteration: its stream-order period, but never less than
+ * the host time the runtime itself spent on it. */
+static double period_us(const struct pygraph_samples *s)
+{
+  double p = median(s);
+  double host = s->n ? s->host_sum / s->n : 0.0;
+  return host > p ? host : p;
+}
+
+static void add_sample(void *ctx, const struct pygraph_sample_tag *tag, double us)
+{
+  struct pygraph_segment *seg = ctx;
+  struct pygraph_sig_stats *s = sig_find(seg, tag->hash);
+  if (!s || tag->kind == PYGRAPH_SAMPLE_NONE)
+    return;
+  struct pygraph_samples *smp = tag->kind == PYGRAPH_SAMPLE_EAGER ? &s->eager : &s->graph;
+  if (smp->n >= seg->settings.measure_iters)
+    return;
+  smp->us[smp->n++] = (float)us;
+  smp->host_sum += tag->host_us;
+}
+
+/* ---- decisions ------------------------------------------------------- */
+
+static void set_decision(struct pygraph_segment *seg, enum pygraph_decision_state d,
+                         const char *why)
+{
+  if (seg->decision != PYGRAPH_UNDECIDED && seg->decision != d)
+    seg->flips++;
+  seg->decision = d;
+  snprintf(seg->why, sizeof seg->why, "%s", why);
+}
+
+/* Eager for good: drop every graph, stop measuring and recording. */
 static void go_eager(struct pygraph_segment *seg, const char *reason)
 {
   snprintf(seg->fallback, sizeof seg->fallback, "%s", reason);
-  drop_graph(seg);
+  drop_all_variants(seg);
+  pygraph_measure_free(&seg->measure, seg->backend);
   seg->phase = PYGRAPH_PHASE_EAGER;
+  seg->final = 1;
+  set_decision(seg, PYGRAPH_DECIDED_EAGER, reason);
   pygraph_debug_log(&seg->settings, SEG_FMT ": eager for good: %s", SEG_ARGS(seg), reason);
+}
+
+/* No variant pays: pass through, probing now and then for a change. */
+static void go_eager_decided(struct pygraph_segment *seg, const char *why)
+{
+  drop_all_variants(seg);
+  seg->phase = PYGRAPH_PHASE_EAGER;
+  seg->final = seg->reevaluations >= PYGRAPH_MAX_FLIPS;
+  seg->probe_countdown = 0;
+  seg->probe_state = 0;
+  seg->has_reference = 0;
+  seg->capture_next = 0;
+  pygraph_measure_break(&seg->measure);
+  set_decision(seg, PYGRAPH_DECIDED_EAGER, why);
+  pygraph_debug_log(&seg->settings, SEG_FMT ": eager by decision: %s", SEG_ARGS(seg), why);
 }
 
 /* A graph call failed: the segment stops using graphs.  The caller still
@@ -94,27 +268,119 @@ static void graph_fault(struct pygraph_segment *seg, const char *step, cudaError
   go_eager(seg, reason);
 }
 
-static void apply_decision(struct pygraph_segment *seg)
+/* Compares the variants whose windows are complete with their eager runs. */
+static void decide_variants(struct pygraph_segment *seg)
 {
-  struct pygraph_decide_input in = {
-      .stable_iterations = seg->stable_iterations,
-      .captures = (unsigned)seg->stats.captures,
-      .n_ops = (unsigned long)seg->reference->n_ops,
-  };
-  const char *reason = NULL;
-  switch (pygraph_decide(&seg->settings, &in, &reason)) {
-  case PYGRAPH_KEEP_WARMING:
-    break;
-  case PYGRAPH_CAPTURE_NEXT:
-    seg->phase = PYGRAPH_PHASE_CAPTURE;
-    pygraph_debug_log(&seg->settings, SEG_FMT ": stable after %u iterations, capturing next",
-                      SEG_ARGS(seg), seg->stable_iterations);
-    break;
-  case PYGRAPH_GO_EAGER:
-    go_eager(seg, reason);
-    break;
+  unsigned window = seg->settings.measure_iters;
+  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
+    struct pygraph_variant *v = &seg->variants[i];
+    if (!v->graph || v->decided)
+      continue;
+    struct pygraph_sig_stats *s = sig_find(seg, v->hash);
+    if (!s || s->graph.n < window)
+      continue;
+    char why[sizeof seg->why];
+    if (s->eager.n == 0) {
+      v->decided = 1;
+      set_decision(seg, PYGRAPH_DECIDED_GRAPH, "eager unmeasured");
+      continue;
+    }
+    struct pygraph_cost_input in = {
+        .eager_us = period_us(&s->eager), .graph_us = period_us(&s->graph),
+        .capture_us = s->capture_us, .trip_count = seg->region->trip_count,
+        .iters_observed = seg->stats.iters};
+    enum pygraph_verdict verdict = pygraph_decide_cost(&seg->settings, &in, why, sizeof why);
+    pygraph_debug_log(&seg->settings, SEG_FMT ": variant %u: %s", SEG_ARGS(seg), i, why);
+    if (verdict == PYGRAPH_VERDICT_GRAPH) {
+      v->decided = 1;
+      seg->eager_us = in.eager_us;
+      seg->graph_us = in.graph_us;
+      seg->has_baseline = 0;
+      seg->block_iters = seg->block_updates = seg->block_misses = 0;
+      set_decision(seg, PYGRAPH_DECIDED_GRAPH, why);
+      continue;
+    }
+    s->rejected = 1;
+    s->changed_ops = v->changed_ops;          /* what probes compare against */
+    drop_variant(seg, v);
+    int any_graph = 0;
+    for (unsigned j = 0; j < PYGRAPH_MAX_VARIANTS; j++)
+      any_graph |= seg->variants[j].graph && seg->variants[j].decided;
+    if (!any_graph) {                  /* else the segment stays graph */
+      seg->eager_us = in.eager_us;
+      seg->graph_us = in.graph_us;
+    }
+    if (seg->n_variants == 0)
+      go_eager_decided(seg, why);
+    else if (!any_graph)
+      snprintf(seg->why, sizeof seg->why, "%s", why);   /* others still measuring */
   }
 }
+
+/* Start measuring again (bounded: PYGRAPH_MAX_FLIPS per segment). */
+static void reevaluate(struct pygraph_segment *seg, const char *what)
+{
+  seg->reevaluations++;
+  seg->has_baseline = 0;
+  seg->block_iters = seg->block_updates = seg->block_misses = 0;
+  pygraph_debug_log(&seg->settings, SEG_FMT ": behaviour changed (%s), re-evaluating (%u/%u)",
+                    SEG_ARGS(seg), what, seg->reevaluations, PYGRAPH_MAX_FLIPS);
+  if (seg->phase == PYGRAPH_PHASE_EAGER) {
+    /* From decided-eager: measure everything afresh, eager first. */
+    memset(seg->sigs, 0, sizeof seg->sigs);
+    seg->phase = PYGRAPH_PHASE_WARMUP;
+    seg->stable_iterations = 0;
+    seg->has_reference = 0;
+    seg->capture_next = 0;
+    seg->n_recent = seg->distinct_streak = 0;
+    return;
+  }
+  /* From decided-graph: re-measure the graphs against the eager periods. */
+  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
+    struct pygraph_variant *v = &seg->variants[i];
+    if (!v->graph)
+      continue;
+    v->decided = 0;
+    struct pygraph_sig_stats *s = sig_find(seg, v->hash);
+    if (s)
+      memset(&s->graph, 0, sizeof s->graph);
+  }
+}
+
+static int all_decided(const struct pygraph_segment *seg)
+{
+  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++)
+    if (seg->variants[i].graph && !seg->variants[i].decided)
+      return 0;
+  return 1;
+}
+
+/* Hysteresis for a segment decided graph: per block of iterations, the
+ * node updates per iteration and the share of misses; a marked change from
+ * the block after the decision re-measures. */
+static void note_behaviour(struct pygraph_segment *seg, int miss)
+{
+  if (!measuring_mode(seg) || seg->decision != PYGRAPH_DECIDED_GRAPH || !all_decided(seg))
+    return;
+  seg->block_iters++;
+  seg->block_updates += seg->iter_updates;
+  seg->block_misses += (unsigned long long)miss;
+  if (seg->block_iters < PYGRAPH_BEHAVIOUR_BLOCK)
+    return;
+  struct pygraph_behaviour now = {
+      .updates_per_iter = (double)seg->block_updates / (double)seg->block_iters,
+      .miss_share = (double)seg->block_misses / (double)seg->block_iters};
+  seg->block_iters = seg->block_updates = seg->block_misses = 0;
+  if (!seg->has_baseline) {
+    seg->baseline = now;
+    seg->has_baseline = 1;
+    return;
+  }
+  if (seg->reevaluations < PYGRAPH_MAX_FLIPS && pygraph_behaviour_changed(&seg->baseline, &now))
+    reevaluate(seg, "updates or signature mix");
+}
+
+/* ---- warm-up / misses ---------------------------------------------- */
 
 /* Keeps seg->arg_changed up to date with `cur`: a new signature starts
  * over, the same one ORs in which kernels' arguments moved since the
@@ -144,27 +410,38 @@ static void note_arg_changes(struct pygraph_segment *seg, const struct pygraph_o
       seg->arg_changed[i] = 1;
 }
 
-/* Eager warm-up iteration: run it, then see whether it repeats the last. */
-static void end_warmup(struct pygraph_segment *seg)
+static long count_changed(const struct pygraph_op_list *a, const struct pygraph_op_list *b)
 {
-  struct pygraph_op_list *cur = seg->current;
-  execute_all(seg, cur);
-  int same = seg->has_reference && pygraph_same_signature(cur, seg->reference);
-  if (same)
-    seg->stable_iterations++;
-  else
-    seg->stable_iterations = 1;
-  if (seg->settings.indirect)
-    note_arg_changes(seg, cur, same);
-  swap_lists(seg);
-  apply_decision(seg);
+  long n = 0;
+  for (size_t i = 0; i < a->n_ops; i++)
+    if (pygraph_op_params_differ(a, &a->ops[i], b, &b->ops[i]))
+      n++;
+  return n;
 }
 
+/* Signature never repeats: PYGRAPH_NEVER_REPEATS misses in a row, each with
+ * a signature not among the last PYGRAPH_NEVER_REPEATS seen. */
+static int never_repeats(struct pygraph_segment *seg, unsigned long long hash)
+{
+  int seen = 0;
+  for (unsigned i = 0; i < seg->n_recent; i++)
+    seen |= seg->recent[i] == hash;
+  seg->distinct_streak = seen ? 0 : seg->distinct_streak + 1;
+  seg->recent[seg->recent_next] = hash;
+  seg->recent_next = (seg->recent_next + 1) % PYGRAPH_NEVER_REPEATS;
+  if (seg->n_recent < PYGRAPH_NEVER_REPEATS)
+    seg->n_recent++;
+  return seg->distinct_streak >= PYGRAPH_NEVER_REPEATS;
+}
+
+/* ---- graphs --------------------------------------------------------- */
+
 /* Returns 1 when the graph ran the iteration's work. */
-static int launch_graph(struct pygraph_segment *seg, const struct pygraph_op_list *list)
+static int launch_variant(struct pygraph_segment *seg, struct pygraph_variant *v,
+                          const struct pygraph_op_list *list)
 {
   int ran = 0;
-  cudaError_t err = seg->backend->graph_launch(seg->graph, &ran);
+  cudaError_t err = seg->backend->graph_launch(v->graph, &ran);
   if (err != cudaSuccess) {
     graph_fault(seg, "graph launch", err);
     if (!ran)
@@ -172,8 +449,8 @@ static int launch_graph(struct pygraph_segment *seg, const struct pygraph_op_lis
     return 0;
   }
   seg->stats.launches_in_graphs += list->n_kernels;
-  if (seg->staging.device_block) {
-    err = pygraph_staging_launched(&seg->staging, seg->backend, seg->graph);
+  if (v->staging.device_block) {
+    err = pygraph_staging_launched(&v->staging, seg->backend, v->graph);
     if (err != cudaSuccess) {
       /* The graph ran: its work must not run again. */
       graph_fault(seg, "staging event record", err);
@@ -215,7 +492,6 @@ static cudaError_t prepare_indirect(struct pygraph_segment *seg, const struct py
                         SEG_ARGS(seg));
     return cudaSuccess;
   }
-  note_arg_changes(seg, cur, seg->has_reference && pygraph_same_signature(cur, seg->reference));
   struct note_ctx ctx = {seg};
   if (pygraph_indirect_select(ind, seg->backend, cur, seg->arg_changed, seg->n_arg_changed,
                               note_node, &ctx)) {
@@ -236,9 +512,29 @@ static cudaError_t prepare_indirect(struct pygraph_segment *seg, const struct py
   return cudaSuccess;
 }
 
-static void end_capture(struct pygraph_segment *seg)
+static double now_us(const struct pygraph_segment *seg)
+{
+  return seg->backend->now_us ? seg->backend->now_us() : 0.0;
+}
+
+/* The current iteration becomes a new variant (evicting the least recently
+ * used one when the cache is full) and is launched.  Returns the variant,
+ * or NULL after a fault (the ops then ran exactly once anyway). */
+static struct pygraph_variant *capture(struct pygraph_segment *seg, unsigned long long hash)
 {
   struct pygraph_op_list *cur = seg->current;
+  double t0 = now_us(seg);
+  struct pygraph_variant *v = NULL;
+  for (unsigned i = 0; i < seg->settings.variants && !v; i++)
+    if (!seg->variants[i].graph)
+      v = &seg->variants[i];
+  if (!v) {
+    for (unsigned i = 0; i < seg->settings.variants; i++)
+      if (!v || seg->variants[i].last_used < v->last_used)
+        v = &seg->variants[i];
+    pygraph_debug_log(&seg->settings, SEG_FMT ": variant cache full, evicting the LRU one",
+                      SEG_ARGS(seg));
+  }
   struct pygraph_indirect ind = {0};
   struct pygraph_staging st;
   const char *step = NULL;
@@ -247,7 +543,7 @@ static void end_capture(struct pygraph_segment *seg)
     pygraph_indirect_free(&ind);
     graph_fault(seg, step, err);
     execute_all(seg, cur);
-    return;
+    return NULL;
   }
   struct pygraph_indirect_graph ind_graph = {
       .ind = &ind, .device_block = st.device_block,
@@ -258,119 +554,300 @@ static void end_capture(struct pygraph_segment *seg)
     step = "graph build";
     goto fail;
   }
-  /* Re-captures hand over the old graph so it can be updated in place. */
-  err = seg->backend->graph_instantiate(graph, seg->graph);
+  /* An evicted variant hands over its graph so it can be updated in place. */
+  err = seg->backend->graph_instantiate(graph, v->graph);
   if (err != cudaSuccess) {
     step = "graph instantiate";
     goto fail;
   }
-  /* The old graph was consumed: its ring (if any) goes too, once its
-   * queued launches are done (its exec may live on, updated in place, but
-   * now reads the new block). */
-  if (seg->staging.device_block)
-    pygraph_staging_free(&seg->staging, seg->backend, NULL);
-  seg->graph = graph;
-  pygraph_indirect_free(&seg->indirect);
-  seg->indirect = ind;
-  seg->staging = st;
+  if (v->graph) {
+    /* The old graph was consumed: its ring (if any) goes too, once its
+     * queued launches are done (its exec may live on, updated in place, but
+     * now reads the new block). */
+    if (v->staging.device_block)
+      pygraph_staging_free(&v->staging, seg->backend, NULL);
+    pygraph_indirect_free(&v->indirect);
+    seg->n_variants--;
+  }
+  v->graph = graph;
+  v->indirect = ind;
+  v->staging = st;
+  v->hash = hash;
+  v->last_used = ++seg->clock;
+  v->decided = !measuring_mode(seg) || seg->measure.state < 0;
+  v->changed_ops = -1;
+  seg->n_variants++;
+  seg->active = v;
   seg->stats.captures++;
   seg->stats.indirect_nodes = ind.n_nodes;
   seg->stats.indirect_bytes = ind.block_size;
-  pygraph_debug_log(&seg->settings, SEG_FMT ": captured graph #%llu with %zu ops",
-                    SEG_ARGS(seg), seg->stats.captures, cur->n_ops);
-  if (launch_graph(seg, cur)) {
-    seg->phase = PYGRAPH_PHASE_REPLAY;
-    swap_lists(seg);
-  }
-  return;
+  struct pygraph_sig_stats *s = sig_get(seg, hash);
+  s->capture_us = now_us(seg) - t0;
+  memset(&s->graph, 0, sizeof s->graph);
+  if (v->decided && seg->decision == PYGRAPH_UNDECIDED)
+    set_decision(seg, PYGRAPH_DECIDED_GRAPH,
+                 seg->settings.mode == PYGRAPH_MODE_GRAPH ? "PYGRAPH_MODE=graph"
+                                                          : "unmeasured: no timing events");
+  pygraph_debug_log(&seg->settings, SEG_FMT ": captured graph #%llu with %zu ops (%u variants)",
+                    SEG_ARGS(seg), seg->stats.captures, cur->n_ops, seg->n_variants);
+  if (!launch_variant(seg, v, cur))
+    return NULL;
+  swap_lists(&seg->current, &v->ref);
+  seg->hint = v->ref;
+  seg->phase = PYGRAPH_PHASE_REPLAY;
+  return v;
 fail:
-  graph_fault(seg, step, err);                       /* drops the old graph too */
+  graph_fault(seg, step, err);                       /* drops the old graphs too */
   if (graph)
     seg->backend->graph_destroy(graph);
   if (st.device_block)
     pygraph_staging_free(&st, seg->backend, NULL);   /* never launched */
   pygraph_indirect_free(&ind);
   execute_all(seg, cur);
+  return NULL;
 }
 
-static void end_replay(struct pygraph_segment *seg)
+/* Returns 1 when the variant ran the iteration. */
+static int replay(struct pygraph_segment *seg, struct pygraph_variant *v)
 {
-  struct pygraph_op_list *cur = seg->current, *ref = seg->reference;
-  if (!pygraph_same_signature(cur, ref)) {
-    /* Never run the wrong graph: this iteration runs as recorded. */
-    seg->stats.mismatches++;
-    pygraph_debug_log(&seg->settings, SEG_FMT ": signature mismatch, back to warm-up",
-                      SEG_ARGS(seg));
-    seg->phase = PYGRAPH_PHASE_WARMUP;
-    seg->has_reference = 0;
-    end_warmup(seg);
-    return;
-  }
-  const struct pygraph_indirect *ind = &seg->indirect;
+  struct pygraph_op_list *cur = seg->current, *ref = v->ref;
+  const struct pygraph_indirect *ind = &v->indirect;
   int refresh = 0;                            /* an indirect node's arguments moved */
+  long changed = 0;                           /* ops with new parameters (measuring only) */
   for (size_t i = 0; i < cur->n_ops; i++) {
     if (ind->n_nodes && ind->node_of_op[i] >= 0) {
-      if (!refresh && pygraph_op_params_differ(cur, &cur->ops[i], ref, &ref->ops[i]))
+      /* Once decided, the first change is enough (one refresh for all). */
+      if ((!refresh || !v->decided) &&
+          pygraph_op_params_differ(cur, &cur->ops[i], ref, &ref->ops[i])) {
         refresh = 1;
+        changed++;
+      }
       continue;
     }
     if (!pygraph_op_params_differ(cur, &cur->ops[i], ref, &ref->ops[i]))
       continue;
-    cudaError_t err = seg->backend->graph_update_node(seg->graph, i, &cur->ops[i]);
+    changed++;
+    cudaError_t err = seg->backend->graph_update_node(v->graph, i, &cur->ops[i]);
     if (err != cudaSuccess) {
       graph_fault(seg, "graph update", err);
       execute_all(seg, cur);
-      return;
+      return 0;
     }
     seg->stats.updates++;
+    seg->iter_updates++;
   }
   /* All indirect nodes at once: a fresh slot, one memcpy-node update.
    * Unchanged arguments keep the slot the node reads (it holds them). */
   if (refresh) {
-    struct pygraph_staging *st = &seg->staging;
+    struct pygraph_staging *st = &v->staging;
     cudaError_t err = pygraph_staging_advance(st, seg->backend);
     if (err != cudaSuccess) {
       graph_fault(seg, "staging wait", err);
       execute_all(seg, cur);
-      return;
+      return 0;
     }
     unsigned char *slot = pygraph_staging_slot(st, st->current);
     pygraph_indirect_pack(ind, cur, slot);
-    err = seg->backend->graph_set_staging(seg->graph, slot);
+    err = seg->backend->graph_set_staging(v->graph, slot);
     if (err != cudaSuccess) {
       graph_fault(seg, "staging update", err);
       execute_all(seg, cur);
-      return;
+      return 0;
     }
     seg->stats.refreshes++;
+    seg->iter_updates++;
   }
-  if (launch_graph(seg, cur)) {
-    seg->stats.replays++;
-    swap_lists(seg);
+  if (!launch_variant(seg, v, cur))
+    return 0;
+  if (!v->decided)
+    v->changed_ops = changed;
+  seg->stats.replays++;
+  v->last_used = ++seg->clock;
+  seg->active = v;
+  swap_lists(&seg->current, &v->ref);
+  seg->hint = v->ref;
+  return 1;
+}
+
+/* ---- the end of an iteration ------------------------------------------ */
+
+/* Probing a decided-eager segment: did its behaviour change? */
+static void end_probe(struct pygraph_segment *seg)
+{
+  struct pygraph_op_list *cur = seg->current;
+  if (cur->n_ops == 0) {
+    seg->probe_state = 0;                     /* nothing to look at */
+    return;
   }
+  pygraph_op_list_materialize(cur);
+  execute_all(seg, cur);
+  if (seg->probe_state == 1) {
+    swap_lists(&seg->current, &seg->reference);
+    seg->hint = seg->reference;
+    seg->probe_state = 2;
+    return;
+  }
+  seg->probe_state = 0;
+  const struct pygraph_op_list *prev = seg->reference;
+  unsigned long long hash = pygraph_signature_hash(cur);
+  struct pygraph_sig_stats *s = sig_find(seg, hash);
+  const char *what = NULL;
+  if (!s || !s->rejected)
+    what = "new signature";
+  else if (pygraph_same_signature(cur, prev) && s->changed_ops >= 0) {
+    long now = count_changed(cur, prev), then = s->changed_ops;
+    long d = now > then ? now - then : then - now;
+    if (d >= 1 && 2 * d >= then)
+      what = "argument updates";
+  }
+  swap_lists(&seg->current, &seg->reference);
+  seg->hint = seg->reference;
+  if (what && seg->reevaluations < PYGRAPH_MAX_FLIPS)
+    reevaluate(seg, what);
 }
 
 void pygraph_segment_end_iteration(struct pygraph_segment *seg)
 {
   seg->stats.iters++;
-  if (seg->flushed || seg->phase == PYGRAPH_PHASE_EAGER)
-    return;                                   /* everything already ran */
-  if (seg->current->n_ops == 0)
-    return;                                   /* empty iteration: nothing to do */
-  pygraph_op_list_materialize(seg->current);
-  switch (seg->phase) {
-  case PYGRAPH_PHASE_WARMUP:
-    end_warmup(seg);
-    break;
-  case PYGRAPH_PHASE_CAPTURE:
-    end_capture(seg);
-    break;
-  case PYGRAPH_PHASE_REPLAY:
-    end_replay(seg);
-    break;
-  case PYGRAPH_PHASE_EAGER:
-    break;
+  if (seg->too_long && !seg->final) {
+    char reason[64];
+    snprintf(reason, sizeof reason, "iteration too long (%zu ops)", seg->too_long);
+    go_eager(seg, reason);
+    for (size_t i = 0; i < sizeof seg->lists / sizeof seg->lists[0]; i++)
+      pygraph_op_list_free(&seg->lists[i]);          /* memory stays bounded */
+    free(seg->arg_changed);
+    seg->arg_changed = NULL;
+    seg->n_arg_changed = seg->cap_arg_changed = 0;
+    seg->hint = NULL;
+    return;
   }
+  if (seg->flushed) {
+    pygraph_measure_break(&seg->measure);
+    return;                                   /* everything already ran */
+  }
+  if (seg->phase == PYGRAPH_PHASE_EAGER) {
+    if (seg->probe_state == 1 || seg->probe_state == 3)
+      end_probe(seg);
+    return;
+  }
+  struct pygraph_op_list *cur = seg->current;
+  if (cur->n_ops == 0)
+    return;                                   /* empty iteration: nothing to do */
+  int auto_mode = measuring_mode(seg);
+  double t0 = auto_mode ? now_us(seg) : 0.0;
+  pygraph_op_list_materialize(cur);
+  unsigned long long hash = pygraph_signature_hash(cur);
+  cudaStream_t stream = cur->ops[0].stream;
+  struct pygraph_sample_tag tag = {.hash = hash, .kind = PYGRAPH_SAMPLE_NONE};
+  void *timed_graph = NULL;
+  int decide_capture = 0, miss = 0;
+
+  struct pygraph_variant *v = find_variant(seg, hash, cur);
+  if (v) {
+    if (!replay(seg, v))
+      return;                                 /* fault: eager for good, ops ran once */
+    seg->distinct_streak = 0;
+    if (!v->decided) {
+      tag.kind = PYGRAPH_SAMPLE_GRAPH;
+    }
+    timed_graph = v->graph;
+  } else {
+    miss = 1;
+    /* A mismatch: graphs exist, none fits, and this iteration runs eagerly
+     * (a capture is not counted). */
+    int had_variants = seg->n_variants != 0;
+    if (never_repeats(seg, hash)) {
+      seg->stats.mismatches += (unsigned long long)had_variants;
+      execute_all(seg, cur);
+      go_eager(seg, "signature never repeats");
+      return;
+    }
+    struct pygraph_sig_stats *s = auto_mode ? sig_get(seg, hash) : NULL;
+    int rejected = s && s->rejected;
+    int same = seg->has_reference && pygraph_same_signature(cur, seg->reference);
+    if (same && s)
+      s->changed_ops = count_changed(cur, seg->reference);
+    if (rejected) {
+      seg->stats.mismatches += (unsigned long long)had_variants;
+      execute_all(seg, cur);                  /* known not to pay */
+    } else {
+      seg->stable_iterations = same ? seg->stable_iterations + 1 : 1;
+      if (seg->settings.indirect)
+        note_arg_changes(seg, cur, same);
+      if (seg->capture_next && same) {
+        seg->capture_next = 0;
+        seg->has_reference = 0;
+        seg->stable_iterations = 0;
+        v = capture(seg, hash);
+        if (!v)
+          return;                             /* fault: eager for good, ops ran once */
+        timed_graph = v->graph;               /* the capture's period is not counted */
+      } else {
+        seg->stats.mismatches += (unsigned long long)had_variants;
+        seg->capture_next = 0;
+        execute_all(seg, cur);
+        tag.kind = PYGRAPH_SAMPLE_EAGER;
+        swap_lists(&seg->current, &seg->reference);
+        seg->hint = seg->reference;
+        seg->has_reference = 1;
+        seg->candidate_seen = seg->stats.iters;
+        decide_capture = 1;
+      }
+    }
+    if (rejected) {
+      swap_lists(&seg->current, &seg->reference);   /* keep the pool a permutation */
+      seg->hint = seg->reference;
+      seg->has_reference = 0;
+      seg->stable_iterations = 0;
+    }
+  }
+
+  if (auto_mode) {
+    /* Measure while something is undecided: a variant, or a candidate
+     * signature whose eager window is incomplete (seen recently). */
+    int pending = !all_decided(seg);
+    if (!pending && seg->has_reference &&
+        seg->stats.iters - seg->candidate_seen <= PYGRAPH_BEHAVIOUR_BLOCK) {
+      struct pygraph_sig_stats *c = sig_find(seg, pygraph_signature_hash(seg->reference));
+      pending = c && !c->rejected && c->eager.n < seg->settings.measure_iters;
+    }
+    tag.host_us = (float)(now_us(seg) - t0);
+    if (pending)
+      pygraph_measure_record(&seg->measure, seg->backend, stream, timed_graph, &tag);
+    else
+      pygraph_measure_break(&seg->measure);
+    if (seg->measure.count)
+      pygraph_measure_poll(&seg->measure, seg->backend, add_sample, seg);
+    decide_variants(seg);
+    if (seg->phase == PYGRAPH_PHASE_EAGER)
+      return;
+  }
+  if (decide_capture) {
+    struct pygraph_sig_stats *s = auto_mode ? sig_find(seg, hash) : NULL;
+    struct pygraph_decide_input in = {
+        .stable_iterations = seg->stable_iterations,
+        .captures = (unsigned)seg->stats.captures,
+        .n_ops = (unsigned long)seg->reference->n_ops,
+        .timing = auto_mode && pygraph_measure_available(&seg->measure, seg->backend),
+        .eager_samples = s ? s->eager.n : 0,
+    };
+    const char *reason = NULL;
+    switch (pygraph_decide(&seg->settings, &in, &reason)) {
+    case PYGRAPH_KEEP_WARMING:
+      break;
+    case PYGRAPH_CAPTURE_NEXT:
+      seg->capture_next = 1;
+      if (!seg->n_variants)
+        seg->phase = PYGRAPH_PHASE_CAPTURE;
+      pygraph_debug_log(&seg->settings, SEG_FMT ": stable after %u iterations, capturing next",
+                        SEG_ARGS(seg), seg->stable_iterations);
+      break;
+    case PYGRAPH_GO_EAGER:
+      go_eager(seg, reason);
+      return;
+    }
+  }
+  note_behaviour(seg, miss);
 }
 
 void pygraph_segment_flush(struct pygraph_segment *seg, const char *reason)
@@ -380,15 +857,25 @@ void pygraph_segment_flush(struct pygraph_segment *seg, const char *reason)
   seg->flushed = 1;
   seg->stats.flushes++;
   seg->last_flush_reason = reason;
-  /* A flushed iteration says nothing about stability: warm-up restarts.  In
-   * REPLAY the graph (and the reference it mirrors) stays as it was. */
-  if (seg->phase == PYGRAPH_PHASE_WARMUP || seg->phase == PYGRAPH_PHASE_CAPTURE) {
+  /* A flushed iteration says nothing about stability: the candidate starts
+   * over.  Variants (and the lists they mirror) stay as they were. */
+  seg->stable_iterations = 0;
+  seg->has_reference = 0;
+  seg->capture_next = 0;
+  if (seg->phase == PYGRAPH_PHASE_CAPTURE)
     seg->phase = PYGRAPH_PHASE_WARMUP;
-    seg->stable_iterations = 0;
-    seg->has_reference = 0;
-  }
+  if (seg->probe_state)
+    seg->probe_state = 0;
   pygraph_debug_log(&seg->settings, SEG_FMT ": flushed after %zu deferred ops: %s",
                     SEG_ARGS(seg), seg->current->n_ops, reason);
+}
+
+int pygraph_segment_over_cap(struct pygraph_segment *seg)
+{
+  if (seg->current->n_ops < seg->settings.max_ops)
+    return 0;
+  seg->too_long = seg->current->n_ops + 1;
+  return 1;
 }
 
 const char *pygraph_segment_mode_name(const struct pygraph_segment *seg)
@@ -401,4 +888,21 @@ const char *pygraph_segment_mode_name(const struct pygraph_segment *seg)
   default:
     return "warmup";
   }
+}
+
+const char *pygraph_segment_decision_name(const struct pygraph_segment *seg)
+{
+  switch (seg->decision) {
+  case PYGRAPH_DECIDED_GRAPH:
+    return seg->n_variants ? "graph" : "eager";
+  case PYGRAPH_DECIDED_EAGER:
+    return "eager";
+  default:
+    return seg->n_variants ? "graph" : "eager";
+  }
+}
+
+unsigned pygraph_segment_variants(const struct pygraph_segment *seg)
+{
+  return seg->n_variants;
 }

@@ -1,12 +1,23 @@
 /* segment.h - the per region-segment state machine.
  *
- *   WARMUP --(decide: stable)--> CAPTURE --(graph ok)--> REPLAY
- *     ^                                                    |
- *     +------------------(signature mismatch)--------------+
- *   any graph fault, PYGRAPH_MODE=eager, too many captures --> EAGER (final)
+ * Every recorded iteration ends in exactly one of:
+ *   hit      its launch-sequence signature matches a cached graph variant:
+ *            changed nodes are updated (or the staging block refreshed) and
+ *            the variant is launched;
+ *   miss     no variant matches: its ops run eagerly, in order, once; a
+ *            signature missed PYGRAPH_WARMUP times in a row (graph mode: once)
+ *            gets its next iteration captured as a new variant (LRU eviction
+ *            beyond PYGRAPH_VARIANTS);
+ *   capture  that next iteration: built, instantiated, launched.
+ * auto mode measures each signature's iteration period eagerly (before its
+ * capture) and as a graph (after), and keeps a variant only when it pays
+ * (decide.h); a segment none of whose variants pays runs eagerly (pass-
+ * through).  Faults, "signature unstable", "signature never repeats",
+ * "iteration too long" and PYGRAPH_MODE=eager: EAGER for good.
  *
- * Every iteration records its ops (except in EAGER) and, at its end, runs
- * them exactly once: eagerly in order, or as one graph launch. */
+ *   WARMUP --(stable)--> CAPTURE --(graph ok)--> REPLAY (>= 1 variant)
+ *   REPLAY --(no variant left)--> WARMUP, or EAGER (cost decision, probed)
+ *   any --(fault, unstable, too long, never repeats)--> EAGER (final) */
 #ifndef PYGRAPH_SEGMENT_H
 #define PYGRAPH_SEGMENT_H
 
@@ -14,9 +25,11 @@
 
 #include "backend.h"
 #include "indirect.h"
+#include "measure.h"
 #include "pygraph_rt.h"
 #include "settings.h"
 #include "staging.h"
+#include "decide.h"
 
 enum pygraph_phase {
   PYGRAPH_PHASE_WARMUP,
@@ -33,6 +46,42 @@ struct pygraph_segment_stats {
   unsigned long long indirect_bytes;         /* its device block: bytes per refresh */
 };
 
+/* Periods measured for one signature (the first measure_iters of each). */
+struct pygraph_samples {
+  float us[PYGRAPH_MAX_MEASURE_ITERS];
+  unsigned n;
+  double host_sum;                           /* host time inside the runtime */
+};
+
+#define PYGRAPH_SIG_STATS (PYGRAPH_MAX_VARIANTS + 4u)
+
+struct pygraph_sig_stats {
+  unsigned long long hash;
+  unsigned long long last_used;              /* 0 = free entry */
+  struct pygraph_samples eager, graph;
+  double capture_us;                         /* host time of capture + instantiate */
+  int rejected;                              /* its graph did not pay: eager, never recaptured */
+  long changed_ops;                          /* kernel ops with moving args (-1 unknown) */
+};
+
+/* One cached graph of the segment, for one signature. */
+struct pygraph_variant {
+  void *graph;                               /* NULL = free slot */
+  struct pygraph_op_list *ref;               /* exactly what the graph's nodes hold */
+  unsigned long long hash;
+  struct pygraph_indirect indirect;          /* its indirect nodes */
+  struct pygraph_staging staging;            /* their argument refresh ring */
+  unsigned long long last_used;              /* LRU stamp */
+  int decided;                               /* 0: still measuring; 1: keeps its graph */
+  long changed_ops;                          /* ops updated by the last measured replay */
+};
+
+enum pygraph_decision_state {
+  PYGRAPH_UNDECIDED,
+  PYGRAPH_DECIDED_GRAPH,
+  PYGRAPH_DECIDED_EAGER
+};
+
 struct pygraph_segment {
   const struct pygraph_backend *backend;
   struct pygraph_settings settings;          /* copied at creation */
@@ -41,23 +90,49 @@ struct pygraph_segment {
 
   atomic_flag busy;                          /* one thread per iteration */
   enum pygraph_phase phase;
-  unsigned stable_iterations;
+  unsigned stable_iterations;                /* consecutive misses with one signature */
   int has_reference;
+  int capture_next;                          /* the next miss like `reference` is captured */
   int flushed;                               /* this iteration stopped deferring */
+  size_t too_long;                           /* ops recorded when PYGRAPH_MAX_OPS was crossed */
 
-  /* current = being recorded; reference = last completed iteration, which
-   * in REPLAY is exactly what the graph's nodes hold.  Swapped, not copied. */
-  struct pygraph_op_list lists[2];
+  /* current = being recorded; reference = the last missed iteration (the
+   * capture candidate); each variant's ref = what its graph holds.  A pool
+   * of lists whose pointers are swapped, never copied. */
+  struct pygraph_op_list lists[PYGRAPH_MAX_VARIANTS + 2];
   struct pygraph_op_list *current, *reference;
+  const struct pygraph_op_list *hint;        /* last completed iteration (layout hints) */
+  unsigned long long candidate_seen;         /* iteration the candidate was last seen */
 
   /* Per op position: did its kernel arguments change between consecutive
    * iterations of the current signature (warm-up and the capture itself)? */
   unsigned char *arg_changed;
   size_t n_arg_changed, cap_arg_changed;
 
-  void *graph;                               /* backend graph, NULL if none */
-  struct pygraph_indirect indirect;          /* graph's indirect nodes */
-  struct pygraph_staging staging;            /* their argument refresh ring */
+  struct pygraph_variant variants[PYGRAPH_MAX_VARIANTS];
+  unsigned n_variants;
+  struct pygraph_variant *active;            /* last captured or replayed, or NULL */
+  unsigned long long clock;                  /* LRU stamps */
+
+  /* Selective deployment (auto mode). */
+  struct pygraph_measure measure;
+  struct pygraph_sig_stats sigs[PYGRAPH_SIG_STATS];
+  enum pygraph_decision_state decision;
+  double eager_us, graph_us;                 /* of the last cost decision */
+  char why[160];                             /* reason of the current decision */
+  unsigned flips;                            /* decision changes */
+  unsigned reevaluations;                    /* <= PYGRAPH_MAX_FLIPS */
+  int final;                                 /* EAGER for good: no probes */
+  unsigned probe_countdown, probe_state;     /* decided-eager: 2 recorded of 64 */
+  /* hysteresis: behaviour per PYGRAPH_BEHAVIOUR_BLOCK iterations */
+  struct pygraph_behaviour baseline;
+  int has_baseline;
+  unsigned long long block_iters, block_updates, block_misses;
+  unsigned long long iter_updates;           /* updates + refreshes this iteration */
+  /* signature never repeats */
+  unsigned long long recent[PYGRAPH_NEVER_REPEATS];
+  unsigned n_recent, recent_next, distinct_streak;
+
   struct pygraph_segment_stats stats;
   char fallback[160];                        /* why EAGER; "" when not a fallback */
   const char *last_flush_reason;
@@ -81,5 +156,16 @@ void pygraph_segment_flush(struct pygraph_segment *seg, const char *reason);
 
 /* "graph", "eager" or "warmup", for the report. */
 const char *pygraph_segment_mode_name(const struct pygraph_segment *seg);
+
+/* "graph" or "eager": what the segment has decided (or, undecided, runs). */
+const char *pygraph_segment_decision_name(const struct pygraph_segment *seg);
+
+/* Live graph variants. */
+unsigned pygraph_segment_variants(const struct pygraph_segment *seg);
+
+/* Record-time cap (PYGRAPH_MAX_OPS): called by record.c before appending
+ * op number n_ops + 1.  Returns 1 when the op must not be recorded (the
+ * segment flushed and will go eager for good at the iteration's end). */
+int pygraph_segment_over_cap(struct pygraph_segment *seg);
 
 #endif /* PYGRAPH_SEGMENT_H */

@@ -9,16 +9,34 @@
 static struct pygraph_settings process_settings;
 static pthread_once_t parse_once = PTHREAD_ONCE_INIT;
 
-/* Accepts a plain decimal number in [min, 1e6]; anything else = fallback. */
-static unsigned parse_count(const char *text, unsigned min, unsigned fallback)
+/* Accepts a plain decimal number in [min, max]; anything else = fallback. */
+static unsigned parse_range(const char *text, unsigned min, unsigned long max, unsigned fallback)
 {
   if (!text || !*text)
     return fallback;
   char *end;
   unsigned long v = strtoul(text, &end, 10);
-  if (*end || text[0] == '-' || v < min || v > 1000000ul)
+  if (*end || text[0] == '-' || v < min || v > max)
     return fallback;
   return (unsigned)v;
+}
+
+static unsigned parse_count(const char *text, unsigned min, unsigned fallback)
+{
+  return parse_range(text, min, 1000000ul, fallback);
+}
+
+void pygraph_settings_defaults(struct pygraph_settings *out)
+{
+  memset(out, 0, sizeof *out);
+  out->mode = PYGRAPH_MODE_AUTO;
+  out->warmup = PYGRAPH_DEFAULT_WARMUP;
+  out->max_captures = PYGRAPH_DEFAULT_MAX_CAPTURES;
+  out->indirect = 0;  /* measured slower than per-node updates on an H200 (bench/results.md) */
+  out->max_ops = PYGRAPH_DEFAULT_MAX_OPS;
+  out->variants = PYGRAPH_DEFAULT_VARIANTS;
+  out->measure_iters = PYGRAPH_DEFAULT_MEASURE_ITERS;
+  out->margin_pct = PYGRAPH_DEFAULT_MARGIN_PCT;
 }
 
 static int parse_flag(const char *text)
@@ -45,7 +63,13 @@ void pygraph_settings_parse(struct pygraph_settings *out, const char *(*lookup)(
   out->report = parse_flag(lookup("PYGRAPH_REPORT"));
   out->debug = parse_flag(lookup("PYGRAPH_DEBUG"));
   const char *indirect = lookup("PYGRAPH_INDIRECT");
-  out->indirect = !indirect || !*indirect || strcmp(indirect, "0") != 0;
+  out->indirect = indirect && *indirect && strcmp(indirect, "0") != 0;
+  out->max_ops = parse_count(lookup("PYGRAPH_MAX_OPS"), 1, PYGRAPH_DEFAULT_MAX_OPS);
+  out->variants = parse_range(lookup("PYGRAPH_VARIANTS"), 1, PYGRAPH_MAX_VARIANTS,
+                              PYGRAPH_DEFAULT_VARIANTS);
+  out->measure_iters = parse_range(lookup("PYGRAPH_MEASURE_ITERS"), 2, PYGRAPH_MAX_MEASURE_ITERS,
+                                   PYGRAPH_DEFAULT_MEASURE_ITERS);
+  out->margin_pct = parse_range(lookup("PYGRAPH_MARGIN"), 0, 100, PYGRAPH_DEFAULT_MARGIN_PCT);
 }
 
 static const char *lookup_environment(const char *name)

@@ -11,18 +11,49 @@ enum pygraph_mode {
 struct pygraph_settings {
   enum pygraph_mode mode;
   unsigned warmup;              /* identical iterations before a capture */
-  unsigned max_captures;        /* per segment, then eager for good */
+  unsigned max_captures;        /* per segment (all variants, re-captures
+                                   included); a miss after that goes eager for
+                                   good ("signature unstable") */
   int report;                   /* PYGRAPH_REPORT=1: summary at exit */
   int debug;                    /* PYGRAPH_DEBUG=1: log transitions */
-  int indirect;                 /* PYGRAPH_INDIRECT (default 1; 0 = off): kernel
+  int indirect;                 /* PYGRAPH_INDIRECT (default 0; 1 = on): kernel
                                    nodes whose arguments change every iteration
                                    read them from a device block refreshed by one
                                    memcpy node per replay (indirect.h) */
   int mode_unknown;             /* PYGRAPH_MODE had an unrecognised value */
+
+  /* Selective deployment (auto mode decides per segment, online): */
+  unsigned max_ops;             /* PYGRAPH_MAX_OPS (default 4096): an iteration
+                                   recording more ops flushes, and its segment
+                                   goes eager for good ("iteration too long") */
+  unsigned variants;            /* PYGRAPH_VARIANTS (default 4, 1..16): graph
+                                   variants cached per segment, keyed by the
+                                   launch-sequence signature (LRU eviction) */
+  unsigned measure_iters;       /* PYGRAPH_MEASURE_ITERS (default 8, 2..64):
+                                   iteration periods measured per side (eager,
+                                   graph) before deciding */
+  unsigned margin_pct;          /* PYGRAPH_MARGIN (default 3, 0..100): a graph
+                                   is kept only if its period plus amortized
+                                   capture cost is this many percent below eager */
 };
 
 #define PYGRAPH_DEFAULT_WARMUP 2u
 #define PYGRAPH_DEFAULT_MAX_CAPTURES 8u
+#define PYGRAPH_DEFAULT_MAX_OPS 4096u
+#define PYGRAPH_DEFAULT_VARIANTS 4u
+#define PYGRAPH_MAX_VARIANTS 16u
+#define PYGRAPH_DEFAULT_MEASURE_ITERS 8u
+#define PYGRAPH_MAX_MEASURE_ITERS 64u
+#define PYGRAPH_DEFAULT_MARGIN_PCT 3u
+
+/* Not settings: fixed bounds of the online decision. */
+#define PYGRAPH_MAX_FLIPS 3u          /* re-evaluations (hence decision flips) per segment */
+#define PYGRAPH_NEVER_REPEATS 16u     /* distinct signatures in a row: eager for good */
+#define PYGRAPH_BEHAVIOUR_BLOCK 64u   /* iterations per behaviour sample (hysteresis) */
+#define PYGRAPH_PROBE_INTERVAL 64u    /* decided-eager segments record 2 of every N */
+
+/* Fills in the defaults of every field (mode auto). */
+void pygraph_settings_defaults(struct pygraph_settings *out);
 
 /* Pure parser; `lookup` plays getenv.  Never prints. */
 void pygraph_settings_parse(struct pygraph_settings *out, const char *(*lookup)(const char *name));

@@ -29,6 +29,46 @@ static int same_op_signature(const struct pygraph_op *a, const struct pygraph_op
   return 0;
 }
 
+static unsigned long long mix(unsigned long long h, unsigned long long v)
+{
+  h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  return h * 0x100000001b3ull;
+}
+
+unsigned long long pygraph_signature_hash(const struct pygraph_op_list *list)
+{
+  unsigned long long h = mix(0xcbf29ce484222325ull, list->n_ops);
+  for (size_t i = 0; i < list->n_ops; i++) {
+    const struct pygraph_op *op = &list->ops[i];
+    h = mix(h, (unsigned long long)op->kind);
+    h = mix(h, (unsigned long long)(unsigned long)op->stream);
+    switch (op->kind) {
+    case PYGRAPH_OP_KERNEL:
+      h = mix(h, (unsigned long long)(unsigned long)op->func);
+      h = mix(h, ((unsigned long long)op->grid.x << 32) ^ ((unsigned long long)op->grid.y << 16) ^
+                     op->grid.z);
+      h = mix(h, ((unsigned long long)op->block.x << 32) ^
+                     ((unsigned long long)op->block.y << 16) ^ op->block.z);
+      h = mix(h, op->shmem);
+      break;
+    case PYGRAPH_OP_MEMSET:
+      h = mix(h, op->count);
+      break;
+    case PYGRAPH_OP_MEMCPY:
+      h = mix(h, op->count);
+      h = mix(h, (unsigned long long)op->memcpy_kind);
+      break;
+    case PYGRAPH_OP_EVENT_RECORD:
+      break;
+    case PYGRAPH_OP_EVENT_WAIT:
+      h = mix(h, (unsigned long long)op->wait_link);
+      h = mix(h, op->wait_flags);
+      break;
+    }
+  }
+  return h;
+}
+
 int pygraph_same_signature(const struct pygraph_op_list *a, const struct pygraph_op_list *b)
 {
   if (a->n_ops != b->n_ops)

@@ -10,6 +10,10 @@
 
 #include "op_list.h"
 
+/* A hash of exactly what pygraph_same_signature compares (equal signatures
+ * hash equal; use same_signature to confirm a match). */
+unsigned long long pygraph_signature_hash(const struct pygraph_op_list *list);
+
 int pygraph_same_signature(const struct pygraph_op_list *a, const struct pygraph_op_list *b);
 
 /* For two ops at the same index of lists with the same signature: do the

@@ -38,6 +38,25 @@ struct fake_graph {
 
 static struct fake_graph *last_launched;
 
+int fake_live_timing_events;
+int fake_timing_records, fake_timing_queries;
+double fake_gpu_us, fake_host_us;
+#define TIMING_BASE 0x100000ul
+#define MAX_TIMING 65536
+static double timing_stamp[MAX_TIMING];
+static unsigned char timing_recorded[MAX_TIMING];
+static unsigned next_timing;
+
+static int is_timing(cudaEvent_t e)
+{
+  return (unsigned long)e >= TIMING_BASE;
+}
+
+static unsigned timing_id(cudaEvent_t e)
+{
+  return (unsigned)(((unsigned long)e - TIMING_BASE) % MAX_TIMING);
+}
+
 void fake_log_append(const char *fmt, ...)
 {
   va_list ap;
@@ -70,6 +89,7 @@ void fake_reset(void)
   event_creates = 0;
   fake_reuse_violations = 0;
   fake_stage_calls = fake_launch_calls = fake_record_calls = 0;
+  fake_timing_records = fake_timing_queries = 0;
   fake_log_clear();
 }
 
@@ -105,6 +125,7 @@ static void log_op(const struct pygraph_op *op)
 static cudaError_t fake_execute(const struct pygraph_op *op)
 {
   log_op(op);
+  fake_gpu_us += fake.eager_op_us;
   return cudaSuccess;
 }
 
@@ -143,6 +164,7 @@ static cudaError_t fake_build(const struct pygraph_op_list *ops,
   struct pygraph_graph_plan plan;
   if (pygraph_graph_plan_make(ops, &plan))
     return cudaErrorMemoryAllocation;
+  fake_host_us += fake.capture_host_us;
   fake_log_append("build(");
   for (size_t i = 0; i < ops->n_ops; i++) {
     fake_log_append("%s%zu", i ? " " : "", i);
@@ -216,6 +238,7 @@ static cudaError_t fake_update_node(void *graph, size_t index, const struct pygr
     return cudaErrorInvalidValue;
   }
   fake_log_append("upd%zu ", index);
+  fake_gpu_us += fake.update_us;
   return cudaSuccess;
 }
 
@@ -230,6 +253,7 @@ static cudaError_t fake_launch(void *graph, int *ran)
   *ran = 1;
   fake_log_append("launch ");
   fake_launch_calls++;
+  fake_gpu_us += fake.graph_launch_us;
   if (g->size)                          /* the memcpy node runs first */
     memcpy(g->block, g->src, g->size);
   last_launched = g;
@@ -307,6 +331,11 @@ static cudaError_t fake_event_create(cudaEvent_t *event)
 
 static void fake_event_destroy(cudaEvent_t event)
 {
+  if (is_timing(event)) {
+    timing_recorded[timing_id(event)] = 0;
+    fake_live_timing_events--;
+    return;
+  }
   event_in_flight[event_id(event)] = 0;
   fake_live_events--;
 }
@@ -335,12 +364,19 @@ static cudaError_t fake_set_staging(void *graph, const void *src)
       fake_reuse_violations++;
   fake_log_append("stage ");
   g->src = src;
+  fake_gpu_us += fake.update_us;
   return cudaSuccess;
 }
 
 static cudaError_t fake_record_event(void *graph, cudaEvent_t event)
 {
   struct fake_graph *g = graph;
+  if (is_timing(event)) {
+    fake_timing_records++;
+    timing_stamp[timing_id(event)] = fake_gpu_us;
+    timing_recorded[timing_id(event)] = 1;
+    return cudaSuccess;
+  }
   if (++fake_record_calls == fake.fail_record_at) {
     fake_log_append("rec%u! ", event_id(event));
     return cudaErrorInvalidValue;
@@ -356,6 +392,47 @@ static void fake_graph_synchronize(void *graph)
   (void)graph;
   fake_log_append("gsync ");
   memset(event_in_flight, 0, sizeof event_in_flight);
+}
+
+/* ---- timing ----------------------------------------------------------- */
+
+static cudaError_t fake_timing_event_create(cudaEvent_t *event)
+{
+  if (!fake.timing)
+    return cudaErrorNotSupported;
+  unsigned id = next_timing++ % MAX_TIMING;
+  timing_recorded[id] = 0;
+  *event = (cudaEvent_t)(TIMING_BASE + id);
+  fake_live_timing_events++;
+  return cudaSuccess;
+}
+
+static cudaError_t fake_stream_event_record(cudaEvent_t event, cudaStream_t stream)
+{
+  (void)stream;
+  fake_timing_records++;
+  timing_stamp[timing_id(event)] = fake_gpu_us;
+  timing_recorded[timing_id(event)] = 1;
+  return cudaSuccess;
+}
+
+static cudaError_t fake_event_query(cudaEvent_t event)
+{
+  fake_timing_queries++;
+  if (!timing_recorded[timing_id(event)])
+    return cudaErrorInvalidResourceHandle;
+  return fake.events_pending ? cudaErrorNotReady : cudaSuccess;
+}
+
+static cudaError_t fake_event_elapsed(float *ms, cudaEvent_t start, cudaEvent_t end)
+{
+  *ms = (float)((timing_stamp[timing_id(end)] - timing_stamp[timing_id(start)]) / 1000.0);
+  return cudaSuccess;
+}
+
+static double fake_now_us(void)
+{
+  return fake_host_us;
 }
 
 static void fake_clear_error(void)
@@ -397,6 +474,11 @@ const struct pygraph_backend fake_backend = {
     .graph_set_staging = fake_set_staging,
     .graph_record_event = fake_record_event,
     .graph_synchronize = fake_graph_synchronize,
+    .timing_event_create = fake_timing_event_create,
+    .event_record = fake_stream_event_record,
+    .event_query = fake_event_query,
+    .event_elapsed_ms = fake_event_elapsed,
+    .now_us = fake_now_us,
     .clear_error = fake_clear_error,
     .error_name = fake_error_name,
 };

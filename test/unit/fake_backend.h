@@ -10,7 +10,11 @@
  * (event waited on), gsync (graph synchronized).  A failing call logs its
  * token with '!'.  Fake events complete only when waited on, so the fake
  * can tell when a slot is rewritten while a launch reading it may run.
- * Test code logs pass-through calls itself as p:<token>. */
+ * Test code logs pass-through calls itself as p:<token>.
+ * Timing (selective deployment) is off unless fake.timing: then events are
+ * stamped with fake_gpu_us, which eager ops, graph launches and updates
+ * advance by the configured costs; fake.events_pending holds them "not
+ * ready".  Timing calls are never logged. */
 #ifndef PYGRAPH_TEST_FAKE_BACKEND_H
 #define PYGRAPH_TEST_FAKE_BACKEND_H
 
@@ -33,6 +37,13 @@ struct fake_config {
   int fail_stage_at;              /* n-th graph_set_staging fails */
   int fail_record_at;             /* n-th graph_record_event fails */
   int fail_sync;                  /* event_synchronize fails */
+  /* selective deployment: timing events and clocks (none of it is logged) */
+  int timing;                     /* timing events exist (else creating one fails) */
+  int events_pending;             /* cudaEventQuery says cudaErrorNotReady */
+  double eager_op_us;             /* GPU time per eagerly executed op */
+  double graph_launch_us;         /* GPU time per graph launch */
+  double update_us;               /* GPU time per node update / staging refresh */
+  double capture_host_us;         /* host time per graph_build (capture cost) */
 };
 
 extern struct fake_config fake;
@@ -44,6 +55,10 @@ extern int fake_live_allocs;      /* device + pinned blocks not yet freed */
 extern int fake_live_events;
 extern int fake_reuse_violations; /* slot rewritten while a launch reading it was in flight */
 extern int fake_stage_calls, fake_launch_calls, fake_record_calls;
+extern int fake_live_timing_events;
+extern int fake_timing_records, fake_timing_queries;
+extern double fake_gpu_us;        /* the fake GPU clock: timing events record it */
+extern double fake_host_us;       /* the fake host clock (now_us) */
 
 /* Func ids: 1..63 have (int, long long) parameters, 64 has none,
  * FAKE_NO_LAYOUT cannot be described. */

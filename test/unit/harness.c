@@ -5,10 +5,39 @@
 
 #include "record.h"
 
+int harness_indirect_default = -1;
+
 void harness_settings(enum pygraph_mode mode, unsigned warmup, unsigned max_captures)
 {
-  struct pygraph_settings s = {.mode = mode, .warmup = warmup, .max_captures = max_captures,
-                               .indirect = 1};
+  struct pygraph_settings s;
+  pygraph_settings_defaults(&s);
+  if (harness_indirect_default >= 0)
+    s.indirect = harness_indirect_default;
+  s.mode = mode;
+  s.warmup = warmup;
+  s.max_captures = max_captures;
+  pygraph_settings_override(&s);
+}
+
+void harness_variants(unsigned n)
+{
+  struct pygraph_settings s = *pygraph_settings();
+  s.variants = n;
+  pygraph_settings_override(&s);
+}
+
+void harness_measure(unsigned iters, unsigned margin_pct)
+{
+  struct pygraph_settings s = *pygraph_settings();
+  s.measure_iters = iters;
+  s.margin_pct = margin_pct;
+  pygraph_settings_override(&s);
+}
+
+void harness_max_ops(unsigned n)
+{
+  struct pygraph_settings s = *pygraph_settings();
+  s.max_ops = n;
   pygraph_settings_override(&s);
 }
 

@@ -13,10 +13,16 @@
 #define S1 FAKE_STREAM(1)
 #define S2 FAKE_STREAM(2)
 
-/* Settings for regions created from now on (report and debug off,
- * PYGRAPH_INDIRECT on as by default). */
+/* Settings for regions created from now on (report and debug off, every
+ * other setting at its default: PYGRAPH_INDIRECT on, 4 variants, ...). */
 void harness_settings(enum pygraph_mode mode, unsigned warmup, unsigned max_captures);
+/* When >= 0, harness_settings() sets PYGRAPH_INDIRECT to it (indirection is
+ * off by default; its tests turn it on). */
+extern int harness_indirect_default;
 void harness_indirect(int on);                         /* PYGRAPH_INDIRECT, same scope */
+void harness_variants(unsigned n);                     /* PYGRAPH_VARIANTS, same scope */
+void harness_measure(unsigned iters, unsigned margin_pct);  /* PYGRAPH_MEASURE_ITERS, margin */
+void harness_max_ops(unsigned n);                      /* PYGRAPH_MAX_OPS, same scope */
 
 /* A fresh region descriptor, as the pass would emit it. */
 pygraph_region *harness_region(const char *function, unsigned n_segments);

@@ -12,7 +12,7 @@
 
 static unsigned ev(const struct pygraph_segment *seg, unsigned slot)
 {
-  return (unsigned)((unsigned long)seg->staging.events[slot] - 0x400);
+  return (unsigned)((unsigned long)seg->active->staging.events[slot] - 0x400);
 }
 
 static int count_of(const char *hay, const char *needle)
@@ -233,7 +233,7 @@ static void test_node_selection_in_capture(void)
   mixed_iteration(r, 2);                           /* nothing moved: no refresh */
   snprintf(expect, sizeof expect, "launch rec%u", ev(seg, 1));
   CHECK_STR(fake_log(), expect);
-  CHECK(seg->staging.current == 1);
+  CHECK(seg->active->staging.current == 1);
   CHECK(fake_block_arg0(0) == 2);
 
   char line[512];
@@ -270,6 +270,7 @@ static void test_indirect_off(void)
 static void test_change_seen_during_warmup(void)
 {
   harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
+  harness_variants(1);                             /* the new graph replaces the old */
   pygraph_region *r = harness_region("warm_change", 1);
   fake_reset();
   int args[] = {0, 1, 1};                          /* warm-up, warm-up, capture */
@@ -279,8 +280,8 @@ static void test_change_seen_during_warmup(void)
     kernel_twin(2, 3, 2);
     end(r);
   }
-  CHECK(harness_segment(r, 0)->indirect.n_nodes == 1);
-  CHECK(harness_segment(r, 0)->indirect.node_of_op[0] == 0);
+  CHECK(harness_segment(r, 0)->active->indirect.n_nodes == 1);
+  CHECK(harness_segment(r, 0)->active->indirect.node_of_op[0] == 0);
   /* A mismatch starts the record over: nothing has changed yet then. */
   fake_log_clear();
   begin(r, 0);
@@ -295,7 +296,7 @@ static void test_change_seen_during_warmup(void)
   /* Direct graph now; the old ring goes after its last reader finished. */
   CHECK(strstr(fake_log(), "build(0) inst destroy sync") != NULL);
   CHECK(ends_with(fake_log(), " launch"));
-  CHECK(harness_segment(r, 0)->indirect.n_nodes == 0);
+  CHECK(harness_segment(r, 0)->active->indirect.n_nodes == 0);
 }
 
 static void wide_iteration(pygraph_region *r, int n, int a)
@@ -319,7 +320,7 @@ static void test_replay_is_o1(void)
     wide_iteration(r, n, 0);
     wide_iteration(r, n, 100);                     /* capture */
     struct pygraph_segment *seg = harness_segment(r, 0);
-    CHECK(seg->indirect.n_nodes == (size_t)n);
+    CHECK(seg->active->indirect.n_nodes == (size_t)n);
     CHECK(seg->stats.indirect_bytes == 16u * (unsigned)n);
     for (int it = 1; it <= 5; it++) {
       fake_reset();
@@ -344,8 +345,8 @@ static void test_staging_ring_wraps_and_waits(void)
   wide_iteration(r, 3, 0);
   wide_iteration(r, 3, 1);                         /* capture: slot 0 */
   struct pygraph_segment *seg = harness_segment(r, 0);
-  CHECK(seg->staging.current == 0 && seg->staging.in_flight[0]);
-  const unsigned char *slot0 = pygraph_staging_slot(&seg->staging, 0);
+  CHECK(seg->active->staging.current == 0 && seg->active->staging.in_flight[0]);
+  const unsigned char *slot0 = pygraph_staging_slot(&seg->active->staging, 0);
   for (unsigned k = 1; k <= 3 * PYGRAPH_STAGING_SLOTS + 1; k++) {
     fake_log_clear();
     wide_iteration(r, 3, (int)k + 1);
@@ -356,8 +357,8 @@ static void test_staging_ring_wraps_and_waits(void)
     else
       snprintf(expect, sizeof expect, "sync%u stage launch rec%u", ev(seg, slot), ev(seg, slot));
     CHECK_STR(fake_log(), expect);
-    CHECK(seg->staging.current == slot);
-    CHECK(pygraph_staging_slot(&seg->staging, slot) == slot0 + slot * seg->staging.stride);
+    CHECK(seg->active->staging.current == slot);
+    CHECK(pygraph_staging_slot(&seg->active->staging, slot) == slot0 + slot * seg->active->staging.stride);
     CHECK(fake_block_arg0(2) == (int)k + 3);
   }
   CHECK(fake_reuse_violations == 0);
@@ -365,7 +366,7 @@ static void test_staging_ring_wraps_and_waits(void)
   /* Unchanged replays keep reading the same slot and re-record its event:
    * the next advance still waits for the latest reader. */
   fake_log_clear();
-  unsigned cur = seg->staging.current;
+  unsigned cur = seg->active->staging.current;
   wide_iteration(r, 3, 3 * PYGRAPH_STAGING_SLOTS + 2);   /* same args as the last one */
   char expect[128];
   snprintf(expect, sizeof expect, "launch rec%u", ev(seg, cur));
@@ -445,6 +446,7 @@ static void test_staging_module(void)
 static void test_recapture_replaces_ring(void)
 {
   harness_settings(PYGRAPH_MODE_GRAPH, 1, 8);
+  harness_variants(1);                             /* the new graph replaces the old */
   pygraph_region *r = harness_region("recapture", 1);
   fake_reset();
   fake.exec_update_ok = 1;
@@ -508,7 +510,7 @@ static void expect_eager(pygraph_region *r, const char *reason, struct baseline 
   CHECK_STR(seg->fallback, reason);
   CHECK_STR(pygraph_segment_mode_name(seg), "eager");
   CHECK(back_to(b));
-  CHECK(seg->staging.device_block == NULL);
+  CHECK(seg->active == NULL);                      /* no graph, no ring */
   fake_log_clear();
   two(r, 9);
   CHECK_STR(fake_log(), "p:k1(9) p:k2(9)");
@@ -594,7 +596,7 @@ static void test_replay_faults(void)
 
   r = replaying("sync_fails", &b, (int)PYGRAPH_STAGING_SLOTS - 1);
   seg = harness_segment(r, 0);
-  CHECK(seg->staging.current == PYGRAPH_STAGING_SLOTS - 1);
+  CHECK(seg->active->staging.current == PYGRAPH_STAGING_SLOTS - 1);
   fake.fail_sync = 1;                              /* the wrap-around wait fails */
   two(r, 50);
   CHECK(strncmp(fake_log(), "sync", 4) == 0 && strstr(fake_log(), "! clear ") != NULL);
@@ -657,11 +659,13 @@ static void test_settings_and_report(void)
   char buf[512];
   pygraph_report_format_segment(buf, sizeof buf, &seg);
   CHECK_STR(buf, "pygraph: region f a.cu:1-2 seg 0: mode=graph iters=0 replays=0 captures=0 "
-                 "updates=0 flushes=0 mismatches=0 indirect=12 block=448B fallback=\"-\"\n");
+                 "updates=0 flushes=0 mismatches=0 indirect=12 block=448B fallback=\"-\" "
+                 "decision=eager eager_us=0.0 graph_us=0.0 variants=0 why=\"-\"\n");
 }
 
 int main(void)
 {
+  harness_indirect_default = 1;
   test_select_reasons_and_packing();
   test_slice_alignment();
   test_node_selection_in_capture();

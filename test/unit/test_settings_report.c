@@ -30,8 +30,27 @@ static void test_defaults(void)
   CHECK(s.warmup == 2);
   CHECK(s.max_captures == 8);
   CHECK(!s.report && !s.debug && !s.mode_unknown);
-  CHECK(s.indirect == 1);
+  CHECK(s.indirect == 0);
   CHECK(pygraph_effective_warmup(&s) == 2);
+  CHECK(s.max_ops == 4096 && s.variants == 4 && s.measure_iters == 8 && s.margin_pct == 3);
+  struct pygraph_settings d;
+  pygraph_settings_defaults(&d);
+  CHECK(memcmp(&d, &s, sizeof d) == 0);
+}
+
+static void test_selective_settings(void)
+{
+  const char *ok[] = {"PYGRAPH_MAX_OPS", "100", "PYGRAPH_VARIANTS", "16",
+                      "PYGRAPH_MEASURE_ITERS", "64", "PYGRAPH_MARGIN", "0", NULL};
+  struct pygraph_settings s = parse(ok);
+  CHECK(s.max_ops == 100 && s.variants == 16 && s.measure_iters == 64 && s.margin_pct == 0);
+  const char *bad[] = {"PYGRAPH_MAX_OPS", "0", "PYGRAPH_VARIANTS", "17",
+                       "PYGRAPH_MEASURE_ITERS", "1", "PYGRAPH_MARGIN", "101", NULL};
+  s = parse(bad);
+  CHECK(s.max_ops == 4096 && s.variants == 4 && s.measure_iters == 8 && s.margin_pct == 3);
+  const char *zero_variants[] = {"PYGRAPH_VARIANTS", "0", "PYGRAPH_MEASURE_ITERS", "65", NULL};
+  s = parse(zero_variants);
+  CHECK(s.variants == 4 && s.measure_iters == 8);
 }
 
 static void test_modes(void)
@@ -70,7 +89,8 @@ static void test_numbers_and_flags(void)
   const char *ind_empty[] = {"PYGRAPH_INDIRECT", "", NULL};
   CHECK(parse(ind_off).indirect == 0);
   CHECK(parse(ind_on).indirect == 1);
-  CHECK(parse(ind_empty).indirect == 1);
+  CHECK(parse(ind_empty).indirect == 0);
+  CHECK(parse(NULL).indirect == 0);     /* off by default: slower on the H200 */
 }
 
 static void test_decide(void)
@@ -105,7 +125,7 @@ static void test_report_lines(void)
   pygraph_report_format_segment(buf, sizeof buf, &seg);
   CHECK_STR(buf, "pygraph: region run(int) src/a.cu:12-30 seg 1: mode=graph iters=100 "
                  "replays=97 captures=1 updates=40 flushes=0 mismatches=0 indirect=0 block=0B "
-                 "fallback=\"-\"\n");
+                 "fallback=\"-\" decision=eager eager_us=0.0 graph_us=0.0 variants=0 why=\"-\"\n");
 
   seg.phase = PYGRAPH_PHASE_EAGER;
   snprintf(seg.fallback, sizeof seg.fallback, "graph launch failed: cudaErrorLaunchFailure");
@@ -116,6 +136,7 @@ static void test_report_lines(void)
   CHECK_STR(buf, "pygraph: region run(int) ?:12-30 seg 1: mode=eager iters=100 replays=97 "
                  "captures=1 updates=40 flushes=2 mismatches=0 indirect=0 block=0B "
                  "fallback=\"graph launch failed: cudaErrorLaunchFailure\" "
+                 "decision=eager eager_us=0.0 graph_us=0.0 variants=0 why=\"-\" "
                  "last_flush=\"driver API launch\"\n");
 
   seg.phase = PYGRAPH_PHASE_CAPTURE;
@@ -134,6 +155,7 @@ int main(void)
   test_defaults();
   test_modes();
   test_numbers_and_flags();
+  test_selective_settings();
   test_decide();
   test_report_lines();
   return check_finish();

@@ -107,6 +107,7 @@ static void test_warmup_needs_consecutive_same_signature(void)
 static void test_mismatch_runs_recorded_ops_then_recaptures(void)
 {
   harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
+  harness_variants(1);                  /* one variant: a new signature replaces it */
   pygraph_region *r = harness_region("mismatch", 1);
   fake_reset();
   int live_before = fake_live_graphs;   /* earlier tests' graphs stay alive */
@@ -122,7 +123,7 @@ static void test_mismatch_runs_recorded_ops_then_recaptures(void)
   CHECK_STR(fake_log(), "k1(7) k2(8) k3(9)");   /* in order, exactly once */
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK(seg->stats.mismatches == 1);
-  CHECK_STR(pygraph_segment_mode_name(seg), "warmup");
+  CHECK_STR(pygraph_segment_mode_name(seg), "graph");   /* its variant stays cached */
   CHECK(fake_live_graphs == live_before + 1);   /* old graph kept for an in-place update */
 
   fake_log_clear();
@@ -146,6 +147,7 @@ static void test_mismatch_runs_recorded_ops_then_recaptures(void)
 static void test_max_captures_then_eager_for_good(void)
 {
   harness_settings(PYGRAPH_MODE_GRAPH, 1, 2);
+  harness_variants(1);                  /* every new signature evicts: captures add up */
   pygraph_region *r = harness_region("unstable", 1);
   fake_reset();
   int live_before = fake_live_graphs;

@@ -1,0 +1,63 @@
+/* measure.h - iteration periods in stream order, read without blocking.
+ *
+ * While a segment is measuring, an event is recorded on its launch stream
+ * at the end of every iteration (eager: after the last eager op; graph:
+ * after the graph launch).  The period of iteration t is
+ * elapsed(event[t-1], event[t]): GPU time when the GPU is the bottleneck,
+ * host time when the CPU is (the GPU then idles between the events).
+ * Events are read later with cudaEventQuery + cudaEventElapsedTime, at
+ * region ends, oldest first; one not ready yet is simply tried again at a
+ * later region end.  Nothing here ever synchronizes. */
+#ifndef PYGRAPH_MEASURE_H
+#define PYGRAPH_MEASURE_H
+
+#include "backend.h"
+
+#define PYGRAPH_MEASURE_RING 32u       /* events recorded and not yet read */
+
+enum pygraph_sample_kind {
+  PYGRAPH_SAMPLE_NONE,                 /* period not attributed (e.g. a capture) */
+  PYGRAPH_SAMPLE_EAGER,
+  PYGRAPH_SAMPLE_GRAPH
+};
+
+struct pygraph_sample_tag {
+  unsigned long long hash;             /* signature of the iteration */
+  enum pygraph_sample_kind kind;
+  float host_us;                       /* host time inside the runtime */
+};
+
+struct pygraph_measure {
+  cudaEvent_t events[PYGRAPH_MEASURE_RING];
+  struct pygraph_sample_tag tags[PYGRAPH_MEASURE_RING];
+  unsigned char has_prev[PYGRAPH_MEASURE_RING];
+  unsigned n_events;                   /* created */
+  int state;                           /* 0 untried, 1 usable, -1 unavailable */
+  unsigned head, count;                /* FIFO of recorded, unread events */
+  int chain;                           /* newest event may start the next period */
+};
+
+/* Creates the events on first use; 0 = measuring is impossible (then
+ * state == -1 for good). */
+int pygraph_measure_available(struct pygraph_measure *m, const struct pygraph_backend *backend);
+
+/* Records the end of an iteration: on `stream` (graph == NULL) or on the
+ * launch stream of `graph`.  When the ring is full nothing is recorded and
+ * the chain breaks (the next period is unknown). */
+void pygraph_measure_record(struct pygraph_measure *m, const struct pygraph_backend *backend,
+                            cudaStream_t stream, void *graph, const struct pygraph_sample_tag *tag);
+
+/* The next iteration's period is not measurable (flushed, not recorded). */
+void pygraph_measure_break(struct pygraph_measure *m);
+
+/* Reads every period whose two events are done, oldest first, calling
+ * sink(ctx, tag of the later iteration, period in microseconds).  Stops at
+ * the first event not done yet.  Returns the number of periods read. */
+typedef void (*pygraph_sample_sink)(void *ctx, const struct pygraph_sample_tag *tag, double us);
+unsigned pygraph_measure_poll(struct pygraph_measure *m, const struct pygraph_backend *backend,
+                              pygraph_sample_sink sink, void *ctx);
+
+/* Destroys the events (CUDA releases pending ones once they complete). */
+void pygraph_measure_free(struct pygraph_measure *m, const struct pygraph_backend *backend);
+
+#endif /* PYGRAPH_MEASURE_H */
