@@ -7,8 +7,8 @@
 # Reference variants come from bin/tiny_chain_bench (hand-written CUDA:
 # eager, static graph with fixed arguments = the floor, per-node
 # cudaGraphExecKernelNodeSetParams); pygraph variants are the tiny_chain
-# example built with the plugin, with indirection (default) and without
-# (PYGRAPH_INDIRECT=0: per-node updates).  Prints one markdown table.
+# example built with the plugin (PYGRAPH_MODE=graph), with indirection
+# (PYGRAPH_INDIRECT=1) and without (per-node updates).  Prints one table.
 set -euo pipefail
 dir=${1:?usage: indirection_bench.sh <gpu-bundle-dir>}
 bin=$dir/bin
@@ -25,8 +25,9 @@ for n in 4 16 64 256; do
   row=$(echo "$ref" | awk -F'|' -v n="$n" '$2+0 == n { gsub(/ /, ""); print $4 "|" $5 "|" $6 }')
   floor=$(echo "$row" | cut -d'|' -f2)
   plain=$(us_per_iter "$(run_ms "$bin/tiny_chain_plain" "$iters" "$n")" "$iters")
-  direct=$(us_per_iter "$(PYGRAPH_INDIRECT=0 run_ms "$bin/tiny_chain_pygraph" "$iters" "$n")" "$iters")
-  ind=$(us_per_iter "$(run_ms "$bin/tiny_chain_pygraph" "$iters" "$n")" "$iters")
+  # PYGRAPH_MODE=graph: measure the mechanisms, not the online choice
+  direct=$(us_per_iter "$(PYGRAPH_MODE=graph PYGRAPH_INDIRECT=0 run_ms "$bin/tiny_chain_pygraph" "$iters" "$n")" "$iters")
+  ind=$(us_per_iter "$(PYGRAPH_MODE=graph PYGRAPH_INDIRECT=1 run_ms "$bin/tiny_chain_pygraph" "$iters" "$n")" "$iters")
   ratio=$(awk -v a="$ind" -v b="$floor" 'BEGIN { printf "%.2f", a / b }')
   echo "| $n | $(echo "$row" | cut -d'|' -f1) | $floor | $(echo "$row" | cut -d'|' -f3) | $plain | $direct | $ind | $ratio |"
 done

@@ -287,7 +287,10 @@ static void decide_variants(struct pygraph_segment *seg)
     }
     struct pygraph_cost_input in = {
         .eager_us = period_us(&s->eager), .graph_us = period_us(&s->graph),
-        .capture_us = s->capture_us, .trip_count = seg->region->trip_count,
+        /* The capture is already paid when this is decided: what counts
+         * from here on is the period (pygraph_decide_cost amortizes a capture
+         * that is still to be paid). */
+        .capture_us = 0, .trip_count = seg->region->trip_count,
         .iters_observed = seg->stats.iters};
     enum pygraph_verdict verdict = pygraph_decide_cost(&seg->settings, &in, why, sizeof why);
     pygraph_debug_log(&seg->settings, SEG_FMT ": variant %u: %s", SEG_ARGS(seg), i, why);
@@ -760,6 +763,14 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
       seg->stats.mismatches += (unsigned long long)had_variants;
       execute_all(seg, cur);
       go_eager(seg, "signature never repeats");
+      return;
+    }
+    /* Signatures that recur but never twice in a row (a cycle of several
+     * launch sequences) never get captured: stop paying for recording. */
+    if (!had_variants && seg->stats.captures == 0 &&
+        seg->stats.iters >= PYGRAPH_SETTLE_ITERS) {
+      execute_all(seg, cur);
+      go_eager(seg, "launch sequence never settles");
       return;
     }
     struct pygraph_sig_stats *s = auto_mode ? sig_get(seg, hash) : NULL;

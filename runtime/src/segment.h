@@ -19,6 +19,9 @@
  *   REPLAY --(no variant left)--> WARMUP, or EAGER (cost decision, probed)
  *   any --(fault, unstable, too long, never repeats)--> EAGER (final) */
 #ifndef PYGRAPH_SEGMENT_H
+/* Iterations a segment may record without ever capturing before it stops
+ * recording ("launch sequence never settles"). */
+#define PYGRAPH_SETTLE_ITERS 256u
 #define PYGRAPH_SEGMENT_H
 
 #include <stdatomic.h>
