@@ -21,14 +21,7 @@ static LLVMValueRef cstring(LLVMModuleRef m, const char *s) {
     if (have && strcmp(have, s) == 0)
       return g;
   }
-  LLVMValueRef init = LLVMConstStringInContext2(ctx, s, strlen(s), 0);
-  LLVMValueRef g = LLVMAddGlobal(m, LLVMTypeOf(init), ".pygraph.str");
-  LLVMSetInitializer(g, init);
-  LLVMSetGlobalConstant(g, 1);
-  LLVMSetLinkage(g, LLVMPrivateLinkage);
-  LLVMSetUnnamedAddress(g, LLVMGlobalUnnamedAddr);
-  LLVMSetAlignment(g, 1);
-  return g;
+  return pg_private_cstring(m, s, ".pygraph.str");
 }
 
 static LLVMTypeRef ptr_ty(LLVMModuleRef m) {

@@ -98,3 +98,15 @@ int pg_const_int(LLVMValueRef v, long long *out) {
   *out = LLVMConstIntGetSExtValue(v);
   return 1;
 }
+
+LLVMValueRef pg_private_cstring(LLVMModuleRef m, const char *s, const char *name) {
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  LLVMValueRef init = LLVMConstStringInContext2(ctx, s, strlen(s), 0);
+  LLVMValueRef g = LLVMAddGlobal(m, LLVMTypeOf(init), name);
+  LLVMSetInitializer(g, init);
+  LLVMSetGlobalConstant(g, 1);
+  LLVMSetLinkage(g, LLVMPrivateLinkage);
+  LLVMSetUnnamedAddress(g, LLVMGlobalUnnamedAddr);
+  LLVMSetAlignment(g, 1);
+  return g;
+}

@@ -22,6 +22,8 @@ const char *pg_loc_str(LLVMValueRef inst, char *buf, size_t len);
 unsigned pg_block_preds(LLVMBasicBlockRef bb, LLVMBasicBlockRef *out, unsigned max);
 /* 1 when the module targets the GPU (nvptx/amdgcn). */
 int pg_module_is_device(LLVMModuleRef m);
+/* A new private, unnamed_addr constant global holding the C string s. */
+LLVMValueRef pg_private_cstring(LLVMModuleRef m, const char *s, const char *name);
 /* Constant integer value of v; returns 0 when v isn't one. */
 int pg_const_int(LLVMValueRef v, long long *out);
 

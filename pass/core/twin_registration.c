@@ -28,18 +28,6 @@ LLVMValueRef pg_twin_handle(LLVMModuleRef m, const char *mangled) {
   return g;
 }
 
-static LLVMValueRef private_cstring(LLVMModuleRef m, const char *s, const char *gname) {
-  LLVMContextRef ctx = LLVMGetModuleContext(m);
-  LLVMValueRef init = LLVMConstStringInContext2(ctx, s, strlen(s), 0);
-  LLVMValueRef g = LLVMAddGlobal(m, LLVMTypeOf(init), gname);
-  LLVMSetInitializer(g, init);
-  LLVMSetGlobalConstant(g, 1);
-  LLVMSetLinkage(g, LLVMPrivateLinkage);
-  LLVMSetUnnamedAddress(g, LLVMGlobalUnnamedAddr);
-  LLVMSetAlignment(g, 1);
-  return g;
-}
-
 /* The host handle only needs a unique address.  It is writable on purpose:
  * identical read-only data may be folded by a linker (--icf=all). */
 static LLVMValueRef new_handle(LLVMModuleRef m, const char *mangled) {
@@ -94,7 +82,7 @@ unsigned pg_register_twins(LLVMModuleRef m, const LLVMValueRef *stubs, unsigned 
     char *tname = malloc(tl);
     snprintf(tname, tl, "%s%s", mangled, PG_TWIN_SUFFIX);
     LLVMValueRef handle = new_handle(m, mangled);
-    LLVMValueRef str = private_cstring(m, tname, ".pygraph.twin.name");
+    LLVMValueRef str = pg_private_cstring(m, tname, ".pygraph.twin.name");
     unsigned na = LLVMGetNumArgOperands(call);
     LLVMValueRef *args = malloc(na * sizeof *args);
     for (unsigned i = 0; i < na; ++i)

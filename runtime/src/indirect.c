@@ -1,5 +1,6 @@
 /* indirect.c - choosing indirect nodes, packing their arguments, and the
  * per-twin usability cache. */
+#include "grow.h"
 #include "indirect.h"
 
 #include <pthread.h>
@@ -73,21 +74,6 @@ const char *pygraph_twin_lookup(const struct pygraph_backend *backend, const voi
 
 /* ---- selection -------------------------------------------------------- */
 
-static int grow(void **buf, size_t *cap, size_t need, size_t elem)
-{
-  if (need <= *cap)
-    return 0;
-  size_t new_cap = *cap ? *cap : 16;
-  while (new_cap < need)
-    new_cap *= 2;
-  void *p = realloc(*buf, new_cap * elem);
-  if (!p)
-    return -1;
-  *buf = p;
-  *cap = new_cap;
-  return 0;
-}
-
 void pygraph_indirect_clear(struct pygraph_indirect *ind)
 {
   ind->n_nodes = 0;
@@ -148,7 +134,7 @@ int pygraph_indirect_select(struct pygraph_indirect *ind, const struct pygraph_b
                             size_t n_changed, pygraph_indirect_note_fn note, void *ctx)
 {
   pygraph_indirect_clear(ind);
-  if (grow((void **)&ind->node_of_op, &ind->cap_ops, ops->n_ops ? ops->n_ops : 1,
+  if (pygraph_grow((void **)&ind->node_of_op, &ind->cap_ops, ops->n_ops ? ops->n_ops : 1,
            sizeof *ind->node_of_op))
     return -1;
   ind->n_ops = ops->n_ops;
@@ -166,7 +152,7 @@ int pygraph_indirect_select(struct pygraph_indirect *ind, const struct pygraph_b
         note(ctx, i, op, reason, detail);
       continue;
     }
-    if (grow((void **)&ind->nodes, &ind->cap_nodes, ind->n_nodes + 1, sizeof *ind->nodes)) {
+    if (pygraph_grow((void **)&ind->nodes, &ind->cap_nodes, ind->n_nodes + 1, sizeof *ind->nodes)) {
       pygraph_indirect_clear(ind);
       return -1;
     }

@@ -1,4 +1,5 @@
 /* op_list.c - growable, reusable storage for one iteration's ops. */
+#include "grow.h"
 #include "op_list.h"
 
 #include <stdlib.h>
@@ -7,21 +8,6 @@
 /* Argument blocks start on this boundary so that parameters keep the
  * alignment their offsets in the kernel's parameter buffer assume. */
 #define ARG_BLOCK_ALIGN 16u
-
-static int grow(void **buf, size_t *cap, size_t need, size_t elem)
-{
-  if (need <= *cap)
-    return 0;
-  size_t new_cap = *cap ? *cap : 16;
-  while (new_cap < need)
-    new_cap *= 2;
-  void *p = realloc(*buf, new_cap * elem);
-  if (!p)
-    return -1;
-  *buf = p;
-  *cap = new_cap;
-  return 0;
-}
 
 void pygraph_op_list_reset(struct pygraph_op_list *list)
 {
@@ -42,7 +28,7 @@ void pygraph_op_list_free(struct pygraph_op_list *list)
 struct pygraph_op *pygraph_op_list_append(struct pygraph_op_list *list,
                                           const struct pygraph_op *op)
 {
-  if (grow((void **)&list->ops, &list->cap_ops, list->n_ops + 1, sizeof *op))
+  if (pygraph_grow((void **)&list->ops, &list->cap_ops, list->n_ops + 1, sizeof *op))
     return NULL;
   struct pygraph_op *slot = &list->ops[list->n_ops++];
   *slot = *op;
@@ -57,10 +43,10 @@ int pygraph_op_list_copy_args(struct pygraph_op_list *list, struct pygraph_op *o
 {
   const struct pygraph_param_layout *layout = op->layout;
   size_t start = (list->n_arg_bytes + ARG_BLOCK_ALIGN - 1) & ~(size_t)(ARG_BLOCK_ALIGN - 1);
-  if (grow((void **)&list->arg_bytes, &list->cap_arg_bytes, start + layout->total_size, 1))
+  if (pygraph_grow((void **)&list->arg_bytes, &list->cap_arg_bytes, start + layout->total_size, 1))
     return -1;
   /* Reserve the pointer slots now so that materializing cannot fail. */
-  if (grow((void **)&list->arg_ptrs, &list->cap_arg_ptrs,
+  if (pygraph_grow((void **)&list->arg_ptrs, &list->cap_arg_ptrs,
            list->n_arg_ptrs + layout->n_params, sizeof(void *)))
     return -1;
   unsigned char *block = list->arg_bytes + start;
