@@ -137,6 +137,7 @@ fi
 cp "$here/run_gpu.sh" "$gpu/run_gpu.sh"
 cp "$repo/bench/run_bench.sh" "$gpu/run_bench.sh"
 cp "$repo/bench/indirection_bench.sh" "$gpu/indirection_bench.sh"
+cp "$here/run_all_gpu.sh" "$gpu/run_all.sh"
 chmod +x "$gpu"/*.sh
 {
   echo "built: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
