@@ -61,6 +61,7 @@ int main(int argc, char **argv) {
 
   CHECK(cudaDeviceSynchronize());
   const double t0 = now_ms();
+#ifndef HAND_GRAPH
   for (long it = 0; it < iters; ++it) {
     const float a = 1.0f + 0.05f * (float)(it % 4);
     burn<<<B, T, 0, s>>>(x, N, inner, a);
@@ -73,6 +74,19 @@ int main(int argc, char **argv) {
     CHECK(cudaGetLastError());
     std::swap(x, y);
   }
+#else
+  GraphRec g(s);
+  for (long it = 0; it < iters; ++it) {
+    const float a = 1.0f + 0.05f * (float)(it % 4);
+    g.begin();
+    g.kernel(burn, dim3(B), dim3(T), 0, s, x, N, inner, a);
+    g.kernel(neighbour_mix, dim3(B), dim3(T), 0, s, x, y, N);
+    g.kernel(sum_partial, dim3(RED_BLOCKS), dim3(T), 0, s, y, N, partial);
+    g.kernel(sum_final, dim3(1), dim3(32), 0, s, partial, RED_BLOCKS, hist, (int)it);
+    g.launch();
+    std::swap(x, y);
+  }
+#endif
   CHECK(cudaDeviceSynchronize());
   const double t1 = now_ms();
 
