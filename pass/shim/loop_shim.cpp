@@ -46,8 +46,6 @@ pg_loop *pg_loop_for_block(pg_loop_info *li, LLVMBasicBlockRef bb) {
   return P(li->LI.getLoopFor(B(bb)));
 }
 
-pg_loop *pg_loop_parent(pg_loop *l) { return P(L(l)->getParentLoop()); }
-unsigned pg_loop_depth(pg_loop *l) { return L(l)->getLoopDepth(); }
 int pg_loop_contains_block(pg_loop *l, LLVMBasicBlockRef bb) { return L(l)->contains(B(bb)); }
 LLVMBasicBlockRef pg_loop_header(pg_loop *l) { return wrap(L(l)->getHeader()); }
 unsigned pg_loop_num_blocks(pg_loop *l) { return L(l)->getNumBlocks(); }
@@ -113,9 +111,5 @@ unsigned pg_loop_num_subloops(pg_loop *l) {
 }
 
 pg_loop *pg_loop_subloop(pg_loop *l, unsigned i) { return P(L(l)->getSubLoops()[i]); }
-
-int pg_dominates(pg_loop_info *li, LLVMBasicBlockRef a, LLVMBasicBlockRef b) {
-  return li->DT.dominates(B(a), B(b));
-}
 
 } // extern "C"

@@ -23,8 +23,6 @@ void pg_loops_free(pg_loop_info *li);
 unsigned pg_loops_num_top_level(pg_loop_info *li);
 pg_loop *pg_loops_top_level(pg_loop_info *li, unsigned i);
 pg_loop *pg_loop_for_block(pg_loop_info *li, LLVMBasicBlockRef bb); /* innermost or NULL */
-pg_loop *pg_loop_parent(pg_loop *l);
-unsigned pg_loop_depth(pg_loop *l);
 int pg_loop_contains_block(pg_loop *l, LLVMBasicBlockRef bb);
 LLVMBasicBlockRef pg_loop_header(pg_loop *l);
 unsigned pg_loop_num_blocks(pg_loop *l);
@@ -47,8 +45,6 @@ unsigned pg_loop_max_trip_count(pg_loop_info *li, pg_loop *l);
 /* Number of immediate subloops, and the i-th one. */
 unsigned pg_loop_num_subloops(pg_loop *l);
 pg_loop *pg_loop_subloop(pg_loop *l, unsigned i);
-/* 1 when block a dominates block b. */
-int pg_dominates(pg_loop_info *li, LLVMBasicBlockRef a, LLVMBasicBlockRef b);
 
 /* ---- remarks (llvm::OptimizationRemark*, shown by clang's -Rpass*) ----- */
 typedef enum {
@@ -64,8 +60,6 @@ void pg_remark(pg_remark_kind kind, const char *name, LLVMValueRef at, const cha
 /* File, line and column the user wrote for inst ("" and 0 when unknown):
  * the debug location with inlined __device_stub__ frames peeled off. */
 const char *pg_user_loc(LLVMValueRef inst, unsigned *line, unsigned *col);
-/* A hard error in the compile (clang prints it as error:). */
-void pg_error(LLVMModuleRef m, const char *msg);
 
 /* ---- misc -------------------------------------------------------------- */
 /* Demangled name (Itanium), malloc'd; the input copied when it isn't mangled. */

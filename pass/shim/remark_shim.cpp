@@ -103,10 +103,6 @@ void pg_remark(pg_remark_kind kind, const char *name, LLVMValueRef at, const cha
   }
 }
 
-void pg_error(LLVMModuleRef m, const char *msg) {
-  unwrap(m)->getContext().emitError(Twine("pygraph: ") + msg);
-}
-
 const char *pg_user_loc(LLVMValueRef inst, unsigned *line, unsigned *col) {
   *line = 0;
   if (col)
