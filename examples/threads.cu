@@ -1,6 +1,6 @@
 // threads.cu - the same launch loop run by several host threads at once, each
 // on its own stream and buffers: a region entered concurrently must stay
-// correct (one thread may own the region's graph, the others run eagerly).
+// correct (each thread gets its own graph state for the region).
 #include "common.h"
 
 #include <thread>

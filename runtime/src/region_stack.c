@@ -64,7 +64,7 @@ void pygraph_region_begin_with(const struct pygraph_backend *backend, pygraph_re
   }
   struct pygraph_segment *seg = pygraph_region_segment(backend, region, segment);
   if (seg && !pygraph_segment_try_acquire(seg))
-    seg = NULL;                              /* another thread has it: pass through */
+    seg = NULL;   /* a shared state (region_state.h) another thread has: pass through */
   t->stack[0] = (struct open_region){region, seg};
   t->depth = 1;
   t->recording = seg && pygraph_segment_begin_iteration(seg) ? seg : NULL;

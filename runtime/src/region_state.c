@@ -15,6 +15,19 @@ static void register_report(void)
   atexit(pygraph_report_at_exit);
 }
 
+/* Thread ids: 1, 2, ... in order of a thread's first region begin; never
+ * reused (0 = a free slot). */
+static unsigned long next_thread_id;
+static _Thread_local unsigned long tls_thread_id;
+
+static unsigned long thread_id(void)
+{
+  unsigned long id = tls_thread_id;
+  if (__builtin_expect(id == 0, 0))
+    tls_thread_id = id = __atomic_add_fetch(&next_thread_id, 1, __ATOMIC_RELAXED);
+  return id;
+}
+
 static struct pygraph_region_state *create_state(const struct pygraph_backend *backend,
                                                  pygraph_region *region)
 {
@@ -23,17 +36,68 @@ static struct pygraph_region_state *create_state(const struct pygraph_backend *b
       calloc(1, sizeof *state + n * sizeof state->segments[0]);
   if (!state)
     return NULL;
+  state->threads = calloc(n, sizeof state->threads[0]);
+  if (!state->threads) {
+    free(state);
+    return NULL;
+  }
   state->region = region;
   state->n_segments = n;
   const struct pygraph_settings *settings = pygraph_settings();
-  for (unsigned i = 0; i < n; i++)
+  for (unsigned i = 0; i < n; i++) {
     pygraph_segment_init(&state->segments[i], backend, settings, region, i);
+    state->threads[i].seg[0] = &state->segments[i];
+  }
   return state;
 }
 
 static void free_state(struct pygraph_region_state *state)
 {
-  free(state);   /* never used: no op lists were allocated yet */
+  free(state->threads);   /* never used: no op lists were allocated yet */
+  free(state);
+}
+
+/* Creates a thread slot's state (slot > 0), a copy of slot 0's configuration
+ * (the settings the region state was created with). */
+static struct pygraph_segment *create_thread_state(struct pygraph_region_state *state,
+                                                   unsigned index)
+{
+  const struct pygraph_segment *first = &state->segments[index];
+  struct pygraph_segment *seg = malloc(sizeof *seg);
+  if (seg)
+    pygraph_segment_init(seg, first->backend, &first->settings, state->region, index);
+  return seg;
+}
+
+/* The calling thread's slot of segment `index`: found, claimed, or none
+ * (table full, or out of memory): slot 0's state, shared. */
+static struct pygraph_segment *thread_state(struct pygraph_region_state *state, unsigned index)
+{
+  struct pygraph_thread_states *t = &state->threads[index];
+  unsigned long me = thread_id();
+  for (unsigned k = 0; k < PYGRAPH_THREAD_STATES; k++) {
+    unsigned long owner = __atomic_load_n(&t->owner[k], __ATOMIC_ACQUIRE);
+    if (owner == 0) {
+      unsigned long expected = 0;
+      if (!__atomic_compare_exchange_n(&t->owner[k], &expected, me, 0, __ATOMIC_ACQ_REL,
+                                       __ATOMIC_ACQUIRE)) {
+        owner = expected;                  /* another thread claimed it first */
+      } else {
+        if (k == 0)
+          return &state->segments[index];  /* pre-created, published at creation */
+        struct pygraph_segment *seg = create_thread_state(state, index);
+        if (seg)                           /* the report reads it */
+          __atomic_store_n(&t->seg[k], seg, __ATOMIC_RELEASE);
+        return seg ? seg : &state->segments[index];
+      }
+    }
+    if (owner == me) {
+      /* Only this thread writes seg[k]; NULL: creation failed, share slot 0. */
+      struct pygraph_segment *seg = __atomic_load_n(&t->seg[k], __ATOMIC_RELAXED);
+      return seg ? seg : &state->segments[index];
+    }
+  }
+  return &state->segments[index];          /* table full: shared, trylock */
 }
 
 struct pygraph_segment *pygraph_region_segment(const struct pygraph_backend *backend,
@@ -60,7 +124,30 @@ struct pygraph_segment *pygraph_region_segment(const struct pygraph_backend *bac
       state = expected;
     }
   }
-  return index < state->n_segments ? &state->segments[index] : NULL;
+  if (index >= state->n_segments)
+    return NULL;
+  /* Fast path: the thread owning slot 0 (the only thread, usually). */
+  if (__atomic_load_n(&state->threads[index].owner[0], __ATOMIC_RELAXED) == thread_id())
+    return &state->segments[index];
+  return thread_state(state, index);
+}
+
+const struct pygraph_segment *pygraph_region_thread_segment(
+    const struct pygraph_region_state *state, unsigned index, unsigned slot)
+{
+  if (index >= state->n_segments || slot >= PYGRAPH_THREAD_STATES)
+    return NULL;
+  if (slot == 0)
+    return &state->segments[index];
+  return __atomic_load_n(&state->threads[index].seg[slot], __ATOMIC_ACQUIRE);
+}
+
+unsigned pygraph_region_thread_states(const struct pygraph_region_state *state, unsigned index)
+{
+  unsigned n = 0;
+  for (unsigned k = 0; k < PYGRAPH_THREAD_STATES; k++)
+    n += pygraph_region_thread_segment(state, index, k) != NULL;
+  return n;
 }
 
 void pygraph_region_states_foreach(void (*visit)(const struct pygraph_region_state *, void *),

@@ -8,6 +8,12 @@
 
 int pygraph_report_format_segment(char *buf, size_t cap, const struct pygraph_segment *seg)
 {
+  return pygraph_report_format_segment_thread(buf, cap, seg, -1);
+}
+
+int pygraph_report_format_segment_thread(char *buf, size_t cap,
+                                         const struct pygraph_segment *seg, int thread)
+{
   const pygraph_region *r = seg->region;
   const struct pygraph_segment_stats *s = &seg->stats;
   int n = snprintf(buf, cap,
@@ -24,6 +30,8 @@ int pygraph_report_format_segment(char *buf, size_t cap, const struct pygraph_se
   /* Flushes are worth a reason too; kept after the fixed fields. */
   if (n >= 0 && (size_t)n < cap && s->flushes > 0 && seg->last_flush_reason)
     n += snprintf(buf + n, cap - (size_t)n, " last_flush=\"%s\"", seg->last_flush_reason);
+  if (n >= 0 && (size_t)n < cap && thread >= 0)
+    n += snprintf(buf + n, cap - (size_t)n, " thread=%d", thread);
   if (n >= 0 && (size_t)n < cap)
     n += snprintf(buf + n, cap - (size_t)n, "\n");
   return n;
@@ -42,11 +50,18 @@ static void print_region(const struct pygraph_region_state *state, void *ctx)
   unsigned long long *in_graphs = ctx;
   char line[1024];
   for (unsigned i = 0; i < state->n_segments; i++) {
-    const struct pygraph_segment *seg = &state->segments[i];
-    *in_graphs += seg->stats.launches_in_graphs;
-    if (pygraph_report_format_segment(line, sizeof line, seg) >= (int)sizeof line)
-      line[sizeof line - 2] = '\n';         /* truncated: still end the line */
-    fputs(line, stderr);
+    /* One line per thread state; " thread=<slot>" only when there are several. */
+    int several = pygraph_region_thread_states(state, i) > 1;
+    for (unsigned k = 0; k < PYGRAPH_THREAD_STATES; k++) {
+      const struct pygraph_segment *seg = pygraph_region_thread_segment(state, i, k);
+      if (!seg)
+        continue;
+      *in_graphs += seg->stats.launches_in_graphs;
+      if (pygraph_report_format_segment_thread(line, sizeof line, seg, several ? (int)k : -1) >=
+          (int)sizeof line)
+        line[sizeof line - 2] = '\n';       /* truncated: still end the line */
+      fputs(line, stderr);
+    }
   }
 }
 

@@ -17,6 +17,12 @@
  * undecided without graphs). */
 int pygraph_report_format_segment(char *buf, size_t cap, const struct pygraph_segment *seg);
 
+/* The same, for one of a segment's per-thread states (region_state.h):
+ * thread >= 0 appends " thread=<thread>" (its slot) at the end of the line;
+ * the report does so only for segments with more than one thread state. */
+int pygraph_report_format_segment_thread(char *buf, size_t cap,
+                                         const struct pygraph_segment *seg, int thread);
+
 /* The closing line: total routed launches and how many ran in graphs. */
 int pygraph_report_format_total(char *buf, size_t cap, unsigned long long launches,
                                 unsigned long long in_graphs);

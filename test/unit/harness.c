@@ -69,6 +69,13 @@ struct pygraph_segment *harness_segment(pygraph_region *r, unsigned s)
   return state && s < state->n_segments ? &state->segments[s] : NULL;
 }
 
+const struct pygraph_segment *harness_thread_segment(pygraph_region *r, unsigned s,
+                                                     unsigned slot)
+{
+  struct pygraph_region_state *state = r->state;
+  return state ? pygraph_region_thread_segment(state, s, slot) : NULL;
+}
+
 void begin(pygraph_region *r, unsigned segment)
 {
   pygraph_region_begin_with(&fake_backend, r, segment);

@@ -29,6 +29,9 @@ pygraph_region *harness_region(const char *function, unsigned n_segments);
 
 /* The runtime state of segment s of r (after its first begin). */
 struct pygraph_segment *harness_segment(pygraph_region *r, unsigned s);
+/* Thread slot `slot` of segment s (slot 0 = harness_segment), or NULL. */
+const struct pygraph_segment *harness_thread_segment(pygraph_region *r, unsigned s,
+                                                     unsigned slot);
 
 void begin(pygraph_region *r, unsigned segment);
 void end(pygraph_region *r);

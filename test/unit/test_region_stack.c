@@ -99,7 +99,10 @@ static void *hold_segment(void *arg)
   return NULL;
 }
 
-static void test_busy_segment_passes_through(void)
+/* A segment held by one thread does not stop another: each thread has its
+ * own segment state (region_state.h).  The shared, busy-passes-through
+ * case (threads beyond the per-segment table) is in test_threads.c. */
+static void test_concurrent_threads_get_own_states(void)
 {
   harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
   shared_region = harness_region("shared", 1);
@@ -111,18 +114,20 @@ static void test_busy_segment_passes_through(void)
   sem_wait(&holder_started);
   CHECK(holder_was_recording);
   CHECK(pygraph_recording_segment() == NULL);   /* thread-local */
-  begin(shared_region, 0);              /* busy: this iteration goes straight through */
-  CHECK(pygraph_recording_segment() == NULL);
+  begin(shared_region, 0);              /* held by the holder: this thread gets its own */
+  CHECK(pygraph_recording_segment() != NULL);
+  CHECK(pygraph_recording_segment() != harness_segment(shared_region, 0));
   kernel(1, 0);
   end(shared_region);
   CHECK(pygraph_open_region_depth() == 0);
   sem_post(&holder_may_end);
   pthread_join(holder, NULL);
-  CHECK_STR(fake_log(), "p:k1(0)");
-  CHECK(harness_segment(shared_region, 0)->stats.iters == 1);   /* only the holder's */
+  CHECK_STR(fake_log(), "k1(0)");       /* recorded, run at region end */
+  CHECK(harness_segment(shared_region, 0)->stats.iters == 1);   /* the holder's */
+  CHECK(harness_thread_segment(shared_region, 0, 1)->stats.iters == 1);   /* this thread's */
 
-  begin(shared_region, 0);              /* free again */
-  CHECK(pygraph_recording_segment() != NULL);
+  begin(shared_region, 0);              /* this thread's state again */
+  CHECK(pygraph_recording_segment() == harness_thread_segment(shared_region, 0, 1));
   end(shared_region);
 }
 
@@ -132,6 +137,6 @@ int main(void)
   test_end_of_non_innermost_is_noop();
   test_begin_of_open_region_ends_it_first();
   test_unusable_regions_pass_through();
-  test_busy_segment_passes_through();
+  test_concurrent_threads_get_own_states();
   return check_finish();
 }
