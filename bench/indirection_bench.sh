@@ -5,10 +5,13 @@
 #   bash bench/indirection_bench.sh <gpu-bundle-dir>
 #
 # Reference variants come from bin/tiny_chain_bench (hand-written CUDA:
-# eager, static graph with fixed arguments = the floor, per-node
-# cudaGraphExecKernelNodeSetParams); pygraph variants are the tiny_chain
-# example built with the plugin (PYGRAPH_MODE=graph), with indirection
-# (PYGRAPH_INDIRECT=1) and without (per-node updates).  Prints one table.
+# eager; static graph with fixed arguments = the floor; per-node
+# cudaGraphExecKernelNodeSetParams; a device argument block refreshed by a
+# memcpy node, by a loader kernel node, and by a loader kernel node with
+# programmatic edges between the kernels).  pygraph variants are the
+# tiny_chain example built with the plugin, PYGRAPH_MODE=graph (the
+# mechanisms, not the online choice): PYGRAPH_INDIRECT=0 (per-node updates)
+# and the default (indirect twins fed by a loader node).  Prints one table.
 set -euo pipefail
 dir=${1:?usage: indirection_bench.sh <gpu-bundle-dir>}
 bin=$dir/bin
@@ -18,18 +21,17 @@ us_per_iter() { # <loop_ms> <iters>
   awk -v ms="$1" -v it="$2" 'BEGIN { printf "%.2f", ms * 1000 / it }'
 }
 run_ms() { "$@" | awk '/^loop_ms:/ { print $2 }'; }
-echo "| N | eager (hand) | static graph floor | SetParams per node | plain clang | pygraph per-node updates | pygraph indirection | indirection / floor |"
-echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+col() { echo "$ref" | awk -F'|' -v n="$1" -v c="$2" '$2+0 == n { v = $c; gsub(/ /, "", v); print v }'; }
+echo "| N | eager (hand) | static graph floor | SetParams per node (hand) | memcpy node (hand) | loader node (hand) | loader + programmatic edges (hand) | plain clang | pygraph per-node updates | pygraph indirection | indirection / floor |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for n in 4 16 64 256; do
   iters=$((262144 / n))
-  row=$(echo "$ref" | awk -F'|' -v n="$n" '$2+0 == n { gsub(/ /, ""); print $4 "|" $5 "|" $6 }')
-  floor=$(echo "$row" | cut -d'|' -f2)
+  floor=$(col "$n" 5)
   plain=$(us_per_iter "$(run_ms "$bin/tiny_chain_plain" "$iters" "$n")" "$iters")
-  # PYGRAPH_MODE=graph: measure the mechanisms, not the online choice
   direct=$(us_per_iter "$(PYGRAPH_MODE=graph PYGRAPH_INDIRECT=0 run_ms "$bin/tiny_chain_pygraph" "$iters" "$n")" "$iters")
-  ind=$(us_per_iter "$(PYGRAPH_MODE=graph PYGRAPH_INDIRECT=1 run_ms "$bin/tiny_chain_pygraph" "$iters" "$n")" "$iters")
+  ind=$(us_per_iter "$(PYGRAPH_MODE=graph run_ms "$bin/tiny_chain_pygraph" "$iters" "$n")" "$iters")
   ratio=$(awk -v a="$ind" -v b="$floor" 'BEGIN { printf "%.2f", a / b }')
-  echo "| $n | $(echo "$row" | cut -d'|' -f1) | $floor | $(echo "$row" | cut -d'|' -f3) | $plain | $direct | $ind | $ratio |"
+  echo "| $n | $(col "$n" 4) | $floor | $(col "$n" 6) | $(col "$n" 7) | $(col "$n" 8) | $(col "$n" 9) | $plain | $direct | $ind | $ratio |"
 done
 echo
-echo "(microseconds per iteration; tiny_chain_bench rows: eager/static/setparams as measured by hand-written CUDA)"
+echo "(microseconds per iteration; the hand columns are bench/tiny_chain_bench.cu)"

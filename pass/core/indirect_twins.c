@@ -114,7 +114,44 @@ static void add_param_attr(LLVMContextRef ctx, LLVMValueRef f, const char *name,
   LLVMAddAttributeAtIndex(f, 1, LLVMCreateEnumAttribute(ctx, attr_kind(name), val));
 }
 
-/* Builds the twin of kernel k; NULL when it exists already or cloning failed. */
+/* 1 when k is compiled for sm_90 or newer ("target-cpu" "sm_90", "sm_90a",
+ * "sm_100", ...): only there does PTX have griddepcontrol.  The runtime
+ * links twins by programmatic edges iff their PTX is for sm_90 or newer,
+ * so this must be exactly that rule. */
+static int target_has_pdl(LLVMValueRef k) {
+  static const char kCpu[] = "target-cpu";
+  LLVMAttributeRef a =
+      LLVMGetStringAttributeAtIndex(k, LLVMAttributeFunctionIndex, kCpu, sizeof kCpu - 1);
+  if (!a)
+    return 0;
+  unsigned len = 0;
+  const char *cpu = LLVMGetStringAttributeValue(a, &len); /* not NUL-terminated */
+  if (len < 4 || strncmp(cpu, "sm_", 3) != 0)
+    return 0;
+  unsigned sm = 0, i = 3;
+  for (; i < len && cpu[i] >= '0' && cpu[i] <= '9' && sm < 100000; ++i)
+    sm = sm * 10 + (unsigned)(cpu[i] - '0');
+  return i > 3 && sm >= 90;
+}
+
+/* A PTX instruction as inline asm with a memory clobber.  Not the
+ * llvm.nvvm.griddepcontrol.* intrinsics: they are IntrNoMem, so the
+ * optimizers and codegen (which still run after us) could move memory
+ * accesses across them. */
+static void build_ptx_barrier(LLVMContextRef ctx, LLVMBuilderRef b, const char *insn) {
+  static const char kClobber[] = "~{memory}";
+  LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(ctx), NULL, 0, 0);
+  LLVMValueRef asm_fn = LLVMGetInlineAsm(fty, insn, strlen(insn), kClobber, sizeof kClobber - 1,
+                                         1, 0, LLVMInlineAsmDialectATT, 0);
+  LLVMValueRef call = LLVMBuildCall2(b, fty, asm_fn, NULL, 0, "");
+  LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex,
+                           LLVMCreateEnumAttribute(ctx, attr_kind("nounwind"), 0));
+}
+
+/* Builds the twin of kernel k; NULL when it exists already or cloning failed.
+ * From sm_90 on the twin takes part in programmatic dependent launch (see
+ * indirect_twins.h): it lets its successor launch at once, reads its
+ * arguments, and only then waits for its predecessor grids. */
 static LLVMValueRef make_twin(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef k) {
   LLVMContextRef ctx = LLVMGetModuleContext(m);
   LLVMTargetDataRef dl = LLVMGetModuleDataLayout(m);
@@ -139,6 +176,9 @@ static LLVMValueRef make_twin(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef k)
   LLVMSetValueName2(args, "args", 4);
   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(ctx, twin, "args");
   LLVMPositionBuilderAtEnd(b, entry);
+  int pdl = target_has_pdl(k);
+  if (pdl)
+    build_ptx_barrier(ctx, b, "griddepcontrol.launch_dependents;");
 
   LLVMValueRef *vals = calloc(n ? n : 1, sizeof *vals);
   for (unsigned i = 0; i < n; ++i) {
@@ -175,6 +215,9 @@ static LLVMValueRef make_twin(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef k)
     }
     vals[i] = v;
   }
+  /* k's body must not run before its predecessors' writes are visible. */
+  if (pdl)
+    build_ptx_barrier(ctx, b, "griddepcontrol.wait;");
 
   /* A twin that fails the verifier is dropped (clang's cc1 runs without
    * the verifier): the kernel then simply stays direct at run time. */
@@ -203,6 +246,9 @@ static LLVMValueRef make_twin(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef k)
     /* memory(argmem: ...) of k no longer holds: the twin reads its argument
      * and touches k's pointees through loaded pointers. */
     LLVMRemoveEnumAttributeAtIndex(twin, LLVMAttributeFunctionIndex, attr_kind("memory"));
+    /* Nor does k's nosync: the twin synchronizes with its predecessor grids. */
+    if (pdl)
+      LLVMRemoveEnumAttributeAtIndex(twin, LLVMAttributeFunctionIndex, attr_kind("nosync"));
     if (n) {
       add_param_attr(ctx, twin, "noalias", 0);
       add_param_attr(ctx, twin, "readonly", 0);
@@ -216,8 +262,9 @@ static LLVMValueRef make_twin(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef k)
       char *dem = pg_demangle(kname);
       char msg[600];
       snprintf(msg, sizeof msg,
-               "indirect twin '%s' reads %u parameter%s (%llu bytes) from an argument block",
-               dem, n, n == 1 ? "" : "s", bytes);
+               "indirect twin '%s' reads %u parameter%s (%llu bytes) from an argument block%s",
+               dem, n, n == 1 ? "" : "s", bytes,
+               pdl ? ", waits for its predecessor (programmatic launch)" : "");
       pg_remark(PG_REMARK_ANALYSIS, "IndirectTwin", k, msg);
       free(dem);
     }

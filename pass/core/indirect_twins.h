@@ -12,6 +12,15 @@
  * %args must be aligned to the largest align_i (the twin's `align` attribute);
  * the block is only read.  Kernels without parameters get a twin too (it
  * ignores %args), so that every registered kernel has one.
+ *
+ * Programmatic dependent launch: a twin of a kernel compiled for sm_90 or
+ * newer ("target-cpu" sm_NN, NN >= 90) starts with
+ * `griddepcontrol.launch_dependents` (its successor may launch once all its
+ * blocks run), then reads the block, then executes `griddepcontrol.wait`
+ * (its predecessor grids have completed and their writes are visible)
+ * before K's body.  So the block must be complete before the first twin of
+ * a programmatic chain launches; no grid of the chain may write it.  Older
+ * targets get no griddepcontrol (PTX has none there).
  */
 #ifndef PYGRAPH_INDIRECT_TWINS_H
 #define PYGRAPH_INDIRECT_TWINS_H

@@ -15,6 +15,10 @@ struct pygraph_indirect_graph;
 struct pygraph_twin_info {
   int max_threads_per_block;
   int max_dynamic_smem;                  /* cudaFuncAttributeMaxDynamicSharedMemorySize */
+  int waits;                             /* compiled for sm_90+: lets its successor start
+                                            early and waits for its predecessors
+                                            (griddepcontrol), so it may be the target of a
+                                            programmatic edge */
 };
 
 struct pygraph_backend {
@@ -30,11 +34,12 @@ struct pygraph_backend {
   int (*both_device_memory)(const void *dst, const void *src);
 
   /* Create a graph with one node per op (ops are materialized).  With
-   * `ind` (NULL or no nodes: none) the graph also gets a memcpy node
-   * (ind->initial_src -> ind->device_block, HostToDevice, block_size bytes)
-   * and each indirect op becomes a kernel node running its twin with one
-   * parameter, the device address of its slice, depending on the memcpy
-   * node as well as on its usual predecessors. */
+   * `ind` (NULL or no nodes: none) the graph also gets one loader kernel
+   * node per chunk of the argument block (arg_loader.h), with the host
+   * image as parameters, on which every root node depends; each indirect op
+   * becomes a kernel node running its twin with one parameter, the device
+   * address of its slice; an indirect node whose twin waits is reached from
+   * kernel predecessors by programmatic edges. */
   cudaError_t (*graph_build)(const struct pygraph_op_list *ops,
                              const struct pygraph_indirect_graph *ind, void **graph);
 
@@ -54,7 +59,7 @@ struct pygraph_backend {
 
   void (*graph_destroy)(void *graph);
 
-  /* ---- parameter indirection (indirect.h, staging.h) ---- */
+  /* ---- parameter indirection (indirect.h, arg_loader.h) ---- */
 
   /* Is `twin` launchable?  NULL = yes, with *info filled; else why not
    * (a static string).  The runtime caches the answer per twin. */
@@ -62,22 +67,18 @@ struct pygraph_backend {
 
   cudaError_t (*device_alloc)(void **ptr, size_t size);
   void (*device_free)(void *ptr);
-  cudaError_t (*host_alloc)(void **ptr, size_t size);      /* pinned */
-  void (*host_free)(void *ptr);
-  cudaError_t (*event_create)(cudaEvent_t *event);
-  void (*event_destroy)(cudaEvent_t event);
-  cudaError_t (*event_synchronize)(cudaEvent_t event);
 
-  /* Point the graph's memcpy node at another staging slot (same size). */
-  cudaError_t (*graph_set_staging)(void *graph, const void *src);
+  /* The loaders take the host image (same layout as at build) as their new
+   * parameters: one kernel-node update per chunk. */
+  cudaError_t (*graph_set_args)(void *graph, const unsigned char *host_image);
 
-  /* Record `event` on the graph's launch stream (after its last launch). */
-  cudaError_t (*graph_record_event)(void *graph, cudaEvent_t event);
-
-  /* Wait for the graph's launches (fault path; errors ignored). */
+  /* Wait for the graph's launches (before freeing what they read; errors
+   * ignored). */
   void (*graph_synchronize)(void *graph);
 
   /* ---- measurement (selective deployment, measure.h) ---- */
+
+  void (*event_destroy)(cudaEvent_t event);
 
   /* An event that can time (no cudaEventDisableTiming). */
   cudaError_t (*timing_event_create)(cudaEvent_t *event);

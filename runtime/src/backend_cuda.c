@@ -4,9 +4,11 @@
  * stream need not be capturable; graph_plan.c decides the edges. */
 #include "backend_cuda.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
 
+#include "arg_loader.h"
 #include "driver_api.h"
 #include "graph_plan.h"
 #include "indirect.h"
@@ -19,10 +21,9 @@ struct cuda_graph {
   cudaStream_t *streams;             /* streams[0]: the one the graph launches on */
   size_t n_streams;
   cudaEvent_t join_event;            /* only when several streams are involved */
-  /* Parameter indirection: the memcpy node refreshing the device block. */
-  cudaGraphNode_t staging_node;      /* NULL when the graph has no indirect nodes */
-  void *staging_dst;
-  size_t staging_size;
+  /* Parameter indirection: the loader nodes writing the device block. */
+  cudaGraphNode_t *loaders;          /* one per chunk; NULL: no indirect nodes */
+  const struct pygraph_arg_block *args;
 };
 
 static cudaError_t execute(const struct pygraph_op *op)
@@ -106,6 +107,7 @@ static void destroy(void *graph)
     (void)cudaEventDestroy(g->join_event);
   free(g->nodes);
   free(g->streams);
+  free(g->loaders);
   free(g);
 }
 
@@ -157,55 +159,156 @@ static cudaError_t add_node(struct cuda_graph *g, const struct pygraph_op *op,
   return cudaErrorInvalidValue;
 }
 
-/* An indirect op: its twin with one parameter, the address of its slice. */
-static cudaError_t add_indirect_node(struct cuda_graph *g, const struct pygraph_op *op,
-                                     const struct pygraph_indirect_node *in, void *device_block,
-                                     const cudaGraphNode_t *deps, size_t n_deps,
-                                     cudaGraphNode_t *node)
+/* ---- the argument loaders (arg_loader.h) ---------------------------------- */
+
+static pthread_once_t loader_once = PTHREAD_ONCE_INIT;
+static cudaError_t loader_error = cudaErrorNotReady;
+static cudaKernel_t loader_kernels[PYGRAPH_LOADER_CLASSES];
+
+static void load_loaders(void)
 {
-  void *slice = (unsigned char *)device_block + in->offset;
+  cudaLibrary_t lib;
+  cudaError_t err = cudaLibraryLoadData(&lib, pygraph_loader_ptx, NULL, NULL, 0, NULL, NULL, 0);
+  for (unsigned c = 0; err == cudaSuccess && c < PYGRAPH_LOADER_CLASSES; c++)
+    err = cudaLibraryGetKernel(&loader_kernels[c], lib, pygraph_loader_class_name(c));
+  if (err != cudaSuccess)
+    (void)cudaGetLastError();          /* not the user's error: indirection stays off */
+  loader_error = err;                  /* the library stays loaded for the process */
+}
+
+static cudaError_t loaders_ready(void)
+{
+  pthread_once(&loader_once, load_loaders);
+  return loader_error;
+}
+
+/* Parameters of the loader for chunk c; `dst` and `words` must outlive the
+ * call that consumes them (the kernel parameters are copied by it). */
+static struct cudaKernelNodeParams loader_params(const struct pygraph_arg_block *ab, size_t c,
+                                                 void **params, void **dst, unsigned *words)
+{
+  const struct pygraph_loader_chunk *ch = &ab->chunks[c];
+  *dst = (unsigned char *)ab->device_block + ch->offset;
+  *words = (unsigned)(ch->bytes / 16);
+  params[0] = ab->host + ch->offset;
+  params[1] = dst;
+  params[2] = words;
+  struct cudaKernelNodeParams p = {0};
+  p.func = (void *)loader_kernels[ch->cls];
+  p.gridDim = (dim3){1, 1, 1};
+  unsigned threads = (*words + 31) / 32 * 32;
+  p.blockDim = (dim3){threads < PYGRAPH_LOADER_THREADS ? threads : PYGRAPH_LOADER_THREADS, 1, 1};
+  p.kernelParams = params;
+  return p;
+}
+
+static cudaError_t add_loaders(struct cuda_graph *g, const struct pygraph_arg_block *ab)
+{
+  cudaError_t err = loaders_ready();
+  if (err != cudaSuccess)
+    return err;
+  g->loaders = calloc(ab->n_chunks, sizeof *g->loaders);
+  if (!g->loaders)
+    return cudaErrorMemoryAllocation;
+  g->args = ab;
+  for (size_t c = 0; c < ab->n_chunks; c++) {
+    void *params[3], *dst;
+    unsigned words;
+    struct cudaKernelNodeParams p = loader_params(ab, c, params, &dst, &words);
+    if ((err = cudaGraphAddKernelNode(&g->loaders[c], g->graph, NULL, 0, &p)) != cudaSuccess)
+      return err;
+  }
+  return cudaSuccess;
+}
+
+static cudaError_t set_args(void *graph, const unsigned char *host_image)
+{
+  struct cuda_graph *g = graph;
+  const struct pygraph_arg_block *ab = g->args;
+  (void)host_image;                    /* == ab->host: the chunks point into it */
+  for (size_t c = 0; c < ab->n_chunks; c++) {
+    void *params[3], *dst;
+    unsigned words;
+    struct cudaKernelNodeParams p = loader_params(ab, c, params, &dst, &words);
+    cudaError_t err = cudaGraphExecKernelNodeSetParams(g->exec, g->loaders[c], &p);
+    if (err != cudaSuccess)
+      return err;
+  }
+  return cudaSuccess;
+}
+
+/* An indirect op: its twin with one parameter, the address of its slice.
+ * A twin that waits for its predecessors is reached from kernel nodes by
+ * programmatic edges: it is launched once every block of the predecessor
+ * has started, loads its arguments, and waits (griddepcontrol.wait) for the
+ * predecessor's completion and memory before running the kernel body. */
+static cudaError_t add_indirect_node(struct cuda_graph *g, const struct pygraph_op_list *ops,
+                                     size_t i, const struct pygraph_indirect_node *in,
+                                     const struct pygraph_plan_node *pn,
+                                     const cudaGraphNode_t *extra, size_t n_extra)
+{
+  void *slice = (unsigned char *)g->args->device_block + in->offset;
   void *params[1] = {&slice};                /* copied by cudaGraphAddKernelNode */
-  struct cudaKernelNodeParams p = kernel_params(op);
+  struct cudaKernelNodeParams p = kernel_params(&ops->ops[i]);
   p.func = (void *)in->twin;
   p.kernelParams = params;
-  return cudaGraphAddKernelNode(node, g->graph, deps, n_deps, &p);
+  cudaGraphNode_t full[3 + PYGRAPH_LOADER_MAX_EXTRA], prog[3];
+  size_t n_full = 0, n_prog = 0;
+  for (unsigned d = 0; d < pn->n_deps; d++) {
+    int kernel_dep = ops->ops[pn->deps[d]].kind == PYGRAPH_OP_KERNEL;
+    if (in->waits && kernel_dep)
+      prog[n_prog++] = g->nodes[pn->deps[d]];
+    else
+      full[n_full++] = g->nodes[pn->deps[d]];
+  }
+  for (size_t e = 0; e < n_extra; e++)
+    full[n_full++] = extra[e];
+  cudaError_t err = cudaGraphAddKernelNode(&g->nodes[i], g->graph, full, n_full, &p);
+  if (err != cudaSuccess || n_prog == 0)
+    return err;
+  cudaGraphEdgeData edges[3];
+  cudaGraphNode_t to[3];
+  for (size_t e = 0; e < n_prog; e++) {
+    edges[e] = (cudaGraphEdgeData){.from_port = cudaGraphKernelNodePortProgrammatic,
+                                   .type = cudaGraphDependencyTypeProgrammatic};
+    to[e] = g->nodes[i];
+  }
+  return cudaGraphAddDependencies(g->graph, prog, to, edges, n_prog);
 }
 
 static cudaError_t build_nodes(struct cuda_graph *g, const struct pygraph_op_list *ops,
                                const struct pygraph_graph_plan *plan,
                                const struct pygraph_indirect_graph *ig)
 {
-  const struct pygraph_indirect *ind = ig ? ig->ind : NULL;
-  if (ind && ind->n_nodes) {
-    /* First, with no dependencies: it runs as soon as the graph starts. */
-    cudaError_t err = cudaGraphAddMemcpyNode1D(&g->staging_node, g->graph, NULL, 0,
-                                               ig->device_block, ig->initial_src,
-                                               ind->block_size, cudaMemcpyHostToDevice);
+  const struct pygraph_indirect *ind = ig && ig->ind->n_nodes ? ig->ind : NULL;
+  if (ind) {
+    /* First, with no dependencies: they run as soon as the graph starts. */
+    cudaError_t err = add_loaders(g, ig->args);
     if (err != cudaSuccess)
       return err;
-    g->staging_dst = ig->device_block;
-    g->staging_size = ind->block_size;
-  } else {
-    ind = NULL;
   }
+  /* The loaders precede the roots only: every other node follows a root,
+   * so it runs after them too, and the graph keeps the plain chain shape. */
+  size_t n_loaders = ind ? ig->args->n_chunks : 0;
+  if (n_loaders > PYGRAPH_LOADER_MAX_EXTRA)
+    return cudaErrorInvalidValue;          /* a 1 MiB argument block: not worth it */
   for (size_t i = 0; i < ops->n_ops; i++) {
     const struct pygraph_plan_node *pn = &plan->nodes[i];
-    cudaGraphNode_t deps[3];
-    for (unsigned d = 0; d < pn->n_deps; d++)
-      deps[d] = g->nodes[pn->deps[d]];
+    const cudaGraphNode_t *extra = pn->n_deps == 0 ? g->loaders : NULL;
+    size_t n_extra = pn->n_deps == 0 ? n_loaders : 0;
     long in = ind ? ind->node_of_op[i] : -1;
-    /* The staging copy precedes the roots only: every other node follows a
-     * root, so it runs after the copy too, and the graph keeps the plain
-     * chain shape (an extra edge into every node made replays slower). */
-    unsigned n_deps = pn->n_deps;
-    if (ind && n_deps == 0)
-      deps[n_deps++] = g->staging_node;
     cudaError_t err;
-    if (in >= 0)
-      err = add_indirect_node(g, &ops->ops[i], &ind->nodes[in], ig->device_block, deps,
-                              n_deps, &g->nodes[i]);
-    else
+    if (in >= 0) {
+      err = add_indirect_node(g, ops, i, &ind->nodes[in], pn, extra, n_extra);
+    } else {
+      cudaGraphNode_t deps[3 + PYGRAPH_LOADER_MAX_EXTRA];
+      size_t n_deps = 0;
+      for (unsigned d = 0; d < pn->n_deps; d++)
+        deps[n_deps++] = g->nodes[pn->deps[d]];
+      for (size_t e = 0; e < n_extra; e++)
+        deps[n_deps++] = extra[e];
       err = add_node(g, &ops->ops[i], deps, n_deps, &g->nodes[i]);
+    }
     if (err != cudaSuccess)
       return err;
     g->n_nodes = i + 1;
@@ -252,17 +355,16 @@ static cudaError_t instantiate(void *graph, void *previous)
        * executable was instantiated from: keep prev's graph and nodes
        * (same count and order) and let prev carry the new ones away. */
       cudaGraph_t new_graph = g->graph;
-      cudaGraphNode_t *new_nodes = g->nodes;
-      cudaGraphNode_t new_staging = g->staging_node;
+      cudaGraphNode_t *new_nodes = g->nodes, *new_loaders = g->loaders;
       g->graph = prev->graph;
       g->nodes = prev->nodes;
       g->exec = prev->exec;
-      /* Same topology, so prev has a memcpy node exactly when g has one;
-       * the block and size (g's) are what the exec now holds. */
-      g->staging_node = prev->staging_node;
+      /* Same topology, so prev has as many loader nodes as g; the
+       * parameters (g's) are what the exec now holds. */
+      g->loaders = prev->loaders;
       prev->graph = new_graph;
       prev->nodes = new_nodes;
-      prev->staging_node = new_staging;
+      prev->loaders = new_loaders;
       prev->exec = NULL;
       destroy(prev);
       return cudaSuccess;
@@ -343,8 +445,15 @@ static const char *twin_check(const void *twin, struct pygraph_twin_info *info)
   free(layout);
   if (!one_pointer)
     return "twin does not take exactly one pointer";
+  /* Without the loaders there is no way to fill the argument block. */
+  err = loaders_ready();
+  if (err != cudaSuccess)
+    return "argument loader kernels unavailable";
   info->max_threads_per_block = attr.maxThreadsPerBlock;
   info->max_dynamic_smem = attr.maxDynamicSharedSizeBytes;
+  /* The plugin makes twins wait (griddepcontrol) exactly when it compiles
+   * them for sm_90 or newer, which is the PTX target the function reports. */
+  info->waits = attr.ptxVersion >= 90;
   return NULL;
 }
 
@@ -358,42 +467,9 @@ static void device_free(void *ptr)
   (void)cudaFree(ptr);
 }
 
-static cudaError_t host_alloc(void **ptr, size_t size)
-{
-  return cudaHostAlloc(ptr, size, cudaHostAllocDefault);
-}
-
-static void host_free(void *ptr)
-{
-  (void)cudaFreeHost(ptr);
-}
-
-static cudaError_t event_create(cudaEvent_t *event)
-{
-  return cudaEventCreateWithFlags(event, cudaEventDisableTiming);
-}
-
 static void event_destroy(cudaEvent_t event)
 {
   (void)cudaEventDestroy(event);
-}
-
-static cudaError_t event_synchronize(cudaEvent_t event)
-{
-  return cudaEventSynchronize(event);
-}
-
-static cudaError_t set_staging(void *graph, const void *src)
-{
-  struct cuda_graph *g = graph;
-  return cudaGraphExecMemcpyNodeSetParams1D(g->exec, g->staging_node, g->staging_dst, src,
-                                            g->staging_size, cudaMemcpyHostToDevice);
-}
-
-static cudaError_t record_event(void *graph, cudaEvent_t event)
-{
-  struct cuda_graph *g = graph;
-  return cudaEventRecord(event, g->streams[0]);
 }
 
 static void synchronize(void *graph)
@@ -454,13 +530,8 @@ const struct pygraph_backend pygraph_cuda_backend = {
     .twin_check = twin_check,
     .device_alloc = device_alloc,
     .device_free = device_free,
-    .host_alloc = host_alloc,
-    .host_free = host_free,
-    .event_create = event_create,
     .event_destroy = event_destroy,
-    .event_synchronize = event_synchronize,
-    .graph_set_staging = set_staging,
-    .graph_record_event = record_event,
+    .graph_set_args = set_args,
     .graph_synchronize = synchronize,
     .timing_event_create = timing_event_create,
     .event_record = stream_event_record,

@@ -24,8 +24,9 @@ enum pygraph_decision pygraph_decide(const struct pygraph_settings *settings,
     return PYGRAPH_KEEP_WARMING;
   /* auto: the eager side of the comparison must be known before capture
    * (afterwards this signature no longer runs eagerly). */
-  if (settings->mode == PYGRAPH_MODE_AUTO && in->timing &&
-      in->eager_samples < settings->measure_iters)
+  unsigned first = settings->measure_iters < PYGRAPH_MEASURE_MIN ? settings->measure_iters
+                                                                 : PYGRAPH_MEASURE_MIN;
+  if (settings->mode == PYGRAPH_MODE_AUTO && in->timing && in->eager_samples < first)
     return PYGRAPH_KEEP_WARMING;
   return PYGRAPH_CAPTURE_NEXT;
 }
@@ -62,6 +63,19 @@ enum pygraph_verdict pygraph_decide_cost(const struct pygraph_settings *settings
   snprintf(reason, reason_cap, "graph faster (%.1f us vs %.1f us per iteration)", graph,
            in->eager_us);
   return PYGRAPH_VERDICT_GRAPH;
+}
+
+int pygraph_clear_verdict(double eager_us, double graph_us, enum pygraph_verdict *verdict)
+{
+  if (!(eager_us > 0) || !(graph_us > 0) || !isfinite(eager_us) || !isfinite(graph_us))
+    return 0;
+  if (graph_us * 5.0 <= eager_us * 4.0)
+    *verdict = PYGRAPH_VERDICT_GRAPH;
+  else if (graph_us * 4.0 >= eager_us * 5.0)
+    *verdict = PYGRAPH_VERDICT_EAGER;
+  else
+    return 0;
+  return 1;
 }
 
 int pygraph_behaviour_changed(const struct pygraph_behaviour *then,

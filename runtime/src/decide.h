@@ -33,8 +33,8 @@ struct pygraph_decide_input {
 
 /* Called after every completed (not flushed) iteration that ran eagerly
  * because no graph variant matched it.  On PYGRAPH_GO_EAGER, *reason says
- * why.  In auto mode with timing, a capture also waits for a full eager
- * measurement window (settings->measure_iters periods) of the signature. */
+ * why.  In auto mode with timing, a capture also waits for the signature's
+ * first eager samples (PYGRAPH_MEASURE_MIN, at most the window). */
 enum pygraph_decision pygraph_decide(const struct pygraph_settings *settings,
                                      const struct pygraph_decide_input *in,
                                      const char **reason);
@@ -67,6 +67,10 @@ unsigned long long pygraph_expected_iterations(long long trip_count,
 enum pygraph_verdict pygraph_decide_cost(const struct pygraph_settings *settings,
                                          const struct pygraph_cost_input *in, char *reason,
                                          size_t reason_cap);
+
+/* Before the full window: 1 when the first samples already settle it
+ * (graph at most 4/5 of eager, or at least 5/4), with *verdict set. */
+int pygraph_clear_verdict(double eager_us, double graph_us, enum pygraph_verdict *verdict);
 
 /* Hysteresis: has the behaviour a decision was based on changed markedly?
  * Compares per-iteration node updates (direct updates + staging refreshes)

@@ -90,7 +90,8 @@ void pygraph_indirect_free(struct pygraph_indirect *ind)
 
 /* NULL when op may go indirect, else the reason (detail in *detail). */
 static const char *why_direct(const struct pygraph_backend *backend, const struct pygraph_op *op,
-                              int changed, const void **twin, const char **detail)
+                              int changed, int only_waiting, const void **twin, int *waits,
+                              const char **detail)
 {
   *detail = NULL;
   if (!changed)
@@ -106,6 +107,9 @@ static const char *why_direct(const struct pygraph_backend *backend, const struc
     *detail = problem;
     return "twin unusable";
   }
+  *waits = info.waits;
+  if (only_waiting && !info.waits)
+    return "twin cannot start early (built for a GPU older than sm_90)";
   /* The twin is a different function: its own limits apply to the launch
    * (e.g. a raised max dynamic shared memory was set on the original only). */
   unsigned long long threads =
@@ -131,7 +135,8 @@ size_t pygraph_indirect_slice_align(const struct pygraph_param_layout *layout)
 
 int pygraph_indirect_select(struct pygraph_indirect *ind, const struct pygraph_backend *backend,
                             const struct pygraph_op_list *ops, const unsigned char *changed,
-                            size_t n_changed, pygraph_indirect_note_fn note, void *ctx)
+                            size_t n_changed, int only_waiting, pygraph_indirect_note_fn note,
+                            void *ctx)
 {
   pygraph_indirect_clear(ind);
   if (pygraph_grow((void **)&ind->node_of_op, &ind->cap_ops, ops->n_ops ? ops->n_ops : 1,
@@ -146,7 +151,9 @@ int pygraph_indirect_select(struct pygraph_indirect *ind, const struct pygraph_b
       continue;
     const void *twin = NULL;
     const char *detail;
-    const char *reason = why_direct(backend, op, i < n_changed && changed[i], &twin, &detail);
+    int waits = 0;
+    const char *reason = why_direct(backend, op, i < n_changed && changed[i], only_waiting, &twin,
+                                    &waits, &detail);
     if (reason) {
       if (note)
         note(ctx, i, op, reason, detail);
@@ -157,9 +164,16 @@ int pygraph_indirect_select(struct pygraph_indirect *ind, const struct pygraph_b
       return -1;
     }
     size_t align = pygraph_indirect_slice_align(op->layout);
-    offset = (offset + align - 1) & ~(align - 1);
+    size_t start = (offset + align - 1) & ~(align - 1);
+    if (start + op->layout->total_size > PYGRAPH_ARG_BLOCK_MAX) {
+      if (note)
+        note(ctx, i, op, "argument block full", NULL);
+      continue;
+    }
+    offset = start;
     ind->nodes[ind->n_nodes] = (struct pygraph_indirect_node){
-        .op = i, .offset = offset, .size = op->layout->total_size, .twin = twin};
+        .op = i, .offset = offset, .size = op->layout->total_size, .twin = twin,
+        .waits = waits};
     ind->node_of_op[i] = (long)ind->n_nodes++;
     offset += op->layout->total_size;
     if (note)

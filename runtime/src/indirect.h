@@ -7,12 +7,14 @@
  * like the original's parameter buffer.  At capture, a kernel op becomes an
  * indirect node when its argument bytes changed during warm-up and its
  * twin is usable; every indirect node gets an aligned slice of one
- * device block per segment.  The graph gets one extra memcpy node (pinned
- * staging slot -> device block) that all indirect nodes depend on.  All of
- * this is CUDA-free; staging.h holds the host side of the refresh. */
+ * device block per segment.  The graph gets loader kernel nodes that write
+ * the block before the roots run (arg_loader.h).  Twins compiled for sm_90+
+ * start early and load their arguments while their predecessor finishes
+ * (programmatic edges).  All of this is CUDA-free. */
 #ifndef PYGRAPH_INDIRECT_H
 #define PYGRAPH_INDIRECT_H
 
+#include "arg_loader.h"
 #include "backend.h"
 
 /* Slices start at a multiple of 16, or of the largest power of two that
@@ -26,6 +28,8 @@ struct pygraph_indirect_node {
   size_t op;                        /* index in the op list */
   size_t offset, size;              /* slice of the device block */
   const void *twin;                 /* kernel node func */
+  int waits;                        /* twin waits for its predecessors: programmatic
+                                       edges may lead to it */
 };
 
 struct pygraph_indirect {
@@ -39,8 +43,7 @@ struct pygraph_indirect {
 /* What graph_build needs for the indirect part (NULL or n_nodes == 0: none). */
 struct pygraph_indirect_graph {
   const struct pygraph_indirect *ind;
-  void *device_block;               /* block_size bytes of device memory */
-  const void *initial_src;          /* pinned staging slot for the first launch */
+  const struct pygraph_arg_block *args;   /* device block, host image, chunks */
 };
 
 /* Called once per kernel op that stays direct, with why (reason, and detail
@@ -51,11 +54,14 @@ typedef void (*pygraph_indirect_note_fn)(void *ctx, size_t op_index,
 
 /* Chooses the indirect nodes of `ops` (about to be captured).  changed[i]
  * says whether op i's argument bytes changed before capture; positions at
- * or past n_changed count as unchanged.  Returns 0, or -1 when out of
- * memory (ind is then empty: everything stays direct). */
+ * or past n_changed count as unchanged.  With only_waiting, a twin that
+ * cannot start early (compiled for an older GPU) keeps its op direct
+ * (PYGRAPH_INDIRECT=auto: per-node updates measured cheaper then).  Returns
+ * 0, or -1 when out of memory (ind is then empty: everything stays direct). */
 int pygraph_indirect_select(struct pygraph_indirect *ind, const struct pygraph_backend *backend,
                             const struct pygraph_op_list *ops, const unsigned char *changed,
-                            size_t n_changed, pygraph_indirect_note_fn note, void *ctx);
+                            size_t n_changed, int only_waiting, pygraph_indirect_note_fn note,
+                            void *ctx);
 
 /* The alignment a slice for `layout` gets (see above). */
 size_t pygraph_indirect_slice_align(const struct pygraph_param_layout *layout);

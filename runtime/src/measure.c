@@ -23,7 +23,7 @@ int pygraph_measure_available(struct pygraph_measure *m, const struct pygraph_ba
 }
 
 void pygraph_measure_record(struct pygraph_measure *m, const struct pygraph_backend *backend,
-                            cudaStream_t stream, void *graph, const struct pygraph_sample_tag *tag)
+                            cudaStream_t stream, const struct pygraph_sample_tag *tag)
 {
   if (!pygraph_measure_available(m, backend))
     return;
@@ -32,8 +32,7 @@ void pygraph_measure_record(struct pygraph_measure *m, const struct pygraph_back
     return;
   }
   unsigned slot = (m->head + m->count) % PYGRAPH_MEASURE_RING;
-  cudaError_t err = graph ? backend->graph_record_event(graph, m->events[slot])
-                          : backend->event_record(m->events[slot], stream);
+  cudaError_t err = backend->event_record(m->events[slot], stream);
   if (err != cudaSuccess) {
     /* Left as CUDA's last error (it is most likely a sticky one of the
      * program's); measuring stops for good. */

@@ -1,10 +1,11 @@
-/* measure.h - iteration periods in stream order, read without blocking.
+/* measure.h - iteration spans in stream order, read without blocking.
  *
- * While a segment is measuring, an event is recorded on its launch stream
- * at the end of every iteration (eager: after the last eager op; graph:
- * after the graph launch).  The period of iteration t is
- * elapsed(event[t-1], event[t]): GPU time when the GPU is the bottleneck,
- * host time when the CPU is (the GPU then idles between the events).
+ * While a segment is measuring, an iteration's work is bracketed by two
+ * events on its launch stream: one recorded before its first op (or update
+ * and graph launch), one after.  The span elapsed(start, end) is GPU time
+ * when the GPU is the bottleneck (the start waits behind earlier work) and
+ * host time when the CPU is (the GPU idles while the ops are issued); work
+ * of other segments or of the program between iterations never counts.
  * Events are read later with cudaEventQuery + cudaEventElapsedTime, at
  * region ends, oldest first; one not ready yet is simply tried again at a
  * later region end.  Nothing here ever synchronizes. */
@@ -41,18 +42,19 @@ struct pygraph_measure {
  * state == -1 for good). */
 int pygraph_measure_available(struct pygraph_measure *m, const struct pygraph_backend *backend);
 
-/* Records the end of an iteration: on `stream` (graph == NULL) or on the
- * launch stream of `graph`.  When the ring is full nothing is recorded and
- * the chain breaks (the next period is unknown). */
+/* Records an event on `stream`; the time since the previous one (when the
+ * chain is unbroken) is a sample attributed to `tag`.  A span: break, record
+ * the start (tag kind NONE), do the work, record the end, break.  When the
+ * ring is full nothing is recorded and the chain breaks. */
 void pygraph_measure_record(struct pygraph_measure *m, const struct pygraph_backend *backend,
-                            cudaStream_t stream, void *graph, const struct pygraph_sample_tag *tag);
+                            cudaStream_t stream, const struct pygraph_sample_tag *tag);
 
-/* The next iteration's period is not measurable (flushed, not recorded). */
+/* The next event starts a new chain. */
 void pygraph_measure_break(struct pygraph_measure *m);
 
-/* Reads every period whose two events are done, oldest first, calling
- * sink(ctx, tag of the later iteration, period in microseconds).  Stops at
- * the first event not done yet.  Returns the number of periods read. */
+/* Reads every sample whose two events are done, oldest first, calling
+ * sink(ctx, tag of the later event, microseconds between them).  Stops at
+ * the first event not done yet.  Returns the number of samples read. */
 typedef void (*pygraph_sample_sink)(void *ctx, const struct pygraph_sample_tag *tag, double us);
 unsigned pygraph_measure_poll(struct pygraph_measure *m, const struct pygraph_backend *backend,
                               pygraph_sample_sink sink, void *ctx);

@@ -101,12 +101,12 @@ static void execute_all(struct pygraph_segment *seg, const struct pygraph_op_lis
 
 /* ---- variants ------------------------------------------------------- */
 
-/* The ring may still be read by queued launches of v->graph: free it
- * while the graph is alive (it waits for them). */
+/* The argument block may still be read by queued launches of v->graph:
+ * free it while the graph is alive (it waits for them). */
 static void drop_variant(struct pygraph_segment *seg, struct pygraph_variant *v)
 {
-  if (v->staging.device_block)
-    pygraph_staging_free(&v->staging, seg->backend, v->graph);
+  if (v->args.device_block)
+    pygraph_arg_block_free(&v->args, seg->backend, v->graph);
   pygraph_indirect_free(&v->indirect);
   if (v->graph) {
     seg->backend->graph_destroy(v->graph);
@@ -277,14 +277,23 @@ static void decide_variants(struct pygraph_segment *seg)
     if (!v->graph || v->decided)
       continue;
     struct pygraph_sig_stats *s = sig_find(seg, v->hash);
-    if (!s || s->graph.n < window)
+    unsigned first = window < PYGRAPH_MEASURE_MIN ? window : PYGRAPH_MEASURE_MIN;
+    if (!s || s->graph.n < first)
       continue;
     char why[sizeof seg->why];
-    if (s->eager.n == 0) {
+    if (s->eager.n == 0 && s->graph.n >= window) {
       v->decided = 1;
       set_decision(seg, PYGRAPH_DECIDED_GRAPH, "eager unmeasured");
       continue;
     }
+    if (s->eager.n < first)
+      continue;
+    /* A clear case is settled by the first samples; a close one waits for
+     * the full window on both sides (interleaved, see eager_turn). */
+    enum pygraph_verdict early;
+    int full = s->graph.n >= window && s->eager.n >= window;
+    if (!full && !pygraph_clear_verdict(period_us(&s->eager), period_us(&s->graph), &early))
+      continue;
     struct pygraph_cost_input in = {
         .eager_us = period_us(&s->eager), .graph_us = period_us(&s->graph),
         /* The capture is already paid when this is decided: what counts
@@ -452,14 +461,6 @@ static int launch_variant(struct pygraph_segment *seg, struct pygraph_variant *v
     return 0;
   }
   seg->stats.launches_in_graphs += list->n_kernels;
-  if (v->staging.device_block) {
-    err = pygraph_staging_launched(&v->staging, seg->backend, v->graph);
-    if (err != cudaSuccess) {
-      /* The graph ran: its work must not run again. */
-      graph_fault(seg, "staging event record", err);
-      return 0;
-    }
-  }
   return 1;
 }
 
@@ -481,14 +482,14 @@ static void note_node(void *ctx, size_t index, const struct pygraph_op *op, cons
 }
 
 /* Picks the indirect nodes of `cur` into *ind and, when there are any,
- * sets up their staging ring with slot 0 = this iteration's arguments.
+ * sets up their argument block holding this iteration's arguments.
  * Returns cudaSuccess (possibly with no indirect nodes) or the CUDA error of
  * the failed step (*step), with nothing left allocated. */
 static cudaError_t prepare_indirect(struct pygraph_segment *seg, const struct pygraph_op_list *cur,
-                                    struct pygraph_indirect *ind, struct pygraph_staging *st,
+                                    struct pygraph_indirect *ind, struct pygraph_arg_block *ab,
                                     const char **step)
 {
-  memset(st, 0, sizeof *st);
+  memset(ab, 0, sizeof *ab);
   if (!seg->settings.indirect) {
     if (cur->n_kernels)
       pygraph_debug_log(&seg->settings, SEG_FMT ": all kernel nodes direct: PYGRAPH_INDIRECT=0",
@@ -496,20 +497,21 @@ static cudaError_t prepare_indirect(struct pygraph_segment *seg, const struct py
     return cudaSuccess;
   }
   struct note_ctx ctx = {seg};
+  int only_waiting = seg->settings.indirect == PYGRAPH_INDIRECT_AUTO;
   if (pygraph_indirect_select(ind, seg->backend, cur, seg->arg_changed, seg->n_arg_changed,
-                              note_node, &ctx)) {
+                              only_waiting, note_node, &ctx)) {
     pygraph_debug_log(&seg->settings, SEG_FMT ": all kernel nodes direct: out of memory",
                       SEG_ARGS(seg));
     return cudaSuccess;
   }
   if (ind->n_nodes == 0)
     return cudaSuccess;
-  cudaError_t err = pygraph_staging_create(st, seg->backend, ind->block_size, step);
+  cudaError_t err = pygraph_arg_block_create(ab, seg->backend, ind->block_size, step);
   if (err != cudaSuccess) {
     pygraph_indirect_clear(ind);
     return err;
   }
-  pygraph_indirect_pack(ind, cur, pygraph_staging_slot(st, st->current));
+  pygraph_indirect_pack(ind, cur, ab->host);
   pygraph_debug_log(&seg->settings, SEG_FMT ": %zu indirect nodes, %zu-byte device block",
                     SEG_ARGS(seg), ind->n_nodes, ind->block_size);
   return cudaSuccess;
@@ -539,42 +541,42 @@ static struct pygraph_variant *capture(struct pygraph_segment *seg, unsigned lon
                       SEG_ARGS(seg));
   }
   struct pygraph_indirect ind = {0};
-  struct pygraph_staging st;
+  struct pygraph_arg_block ab;
   const char *step = NULL;
-  cudaError_t err = prepare_indirect(seg, cur, &ind, &st, &step);
+  cudaError_t err = prepare_indirect(seg, cur, &ind, &ab, &step);
   if (err != cudaSuccess) {
     pygraph_indirect_free(&ind);
     graph_fault(seg, step, err);
     execute_all(seg, cur);
     return NULL;
   }
-  struct pygraph_indirect_graph ind_graph = {
-      .ind = &ind, .device_block = st.device_block,
-      .initial_src = st.device_block ? pygraph_staging_slot(&st, st.current) : NULL};
+  struct pygraph_indirect_graph ind_graph = {.ind = &ind, .args = &ab};
   void *graph = NULL;
   err = seg->backend->graph_build(cur, ind.n_nodes ? &ind_graph : NULL, &graph);
   if (err != cudaSuccess) {
     step = "graph build";
     goto fail;
   }
-  /* An evicted variant hands over its graph so it can be updated in place. */
+  /* An evicted variant hands over its graph so it can be updated in place;
+   * its argument block goes, so none of its launches may still be queued. */
+  if (v->graph && v->args.device_block)
+    seg->backend->graph_synchronize(v->graph);
   err = seg->backend->graph_instantiate(graph, v->graph);
   if (err != cudaSuccess) {
     step = "graph instantiate";
     goto fail;
   }
   if (v->graph) {
-    /* The old graph was consumed: its ring (if any) goes too, once its
-     * queued launches are done (its exec may live on, updated in place, but
-     * now reads the new block). */
-    if (v->staging.device_block)
-      pygraph_staging_free(&v->staging, seg->backend, NULL);
+    /* The old graph was consumed (its exec may live on, updated in place,
+     * but now reads the new block): its block goes too. */
+    if (v->args.device_block)
+      pygraph_arg_block_free(&v->args, seg->backend, NULL);
     pygraph_indirect_free(&v->indirect);
     seg->n_variants--;
   }
   v->graph = graph;
   v->indirect = ind;
-  v->staging = st;
+  v->args = ab;
   v->hash = hash;
   v->last_used = ++seg->clock;
   v->decided = !measuring_mode(seg) || seg->measure.state < 0;
@@ -603,8 +605,8 @@ fail:
   graph_fault(seg, step, err);                       /* drops the old graphs too */
   if (graph)
     seg->backend->graph_destroy(graph);
-  if (st.device_block)
-    pygraph_staging_free(&st, seg->backend, NULL);   /* never launched */
+  if (ab.device_block)
+    pygraph_arg_block_free(&ab, seg->backend, NULL);  /* never launched */
   pygraph_indirect_free(&ind);
   execute_all(seg, cur);
   return NULL;
@@ -639,21 +641,13 @@ static int replay(struct pygraph_segment *seg, struct pygraph_variant *v)
     seg->stats.updates++;
     seg->iter_updates++;
   }
-  /* All indirect nodes at once: a fresh slot, one memcpy-node update.
-   * Unchanged arguments keep the slot the node reads (it holds them). */
+  /* All indirect nodes at once: the loaders take the new image as their
+   * parameters (copied by the update: the image may be rewritten at once). */
   if (refresh) {
-    struct pygraph_staging *st = &v->staging;
-    cudaError_t err = pygraph_staging_advance(st, seg->backend);
+    pygraph_indirect_pack(ind, cur, v->args.host);
+    cudaError_t err = seg->backend->graph_set_args(v->graph, v->args.host);
     if (err != cudaSuccess) {
-      graph_fault(seg, "staging wait", err);
-      execute_all(seg, cur);
-      return 0;
-    }
-    unsigned char *slot = pygraph_staging_slot(st, st->current);
-    pygraph_indirect_pack(ind, cur, slot);
-    err = seg->backend->graph_set_staging(v->graph, slot);
-    if (err != cudaSuccess) {
-      graph_fault(seg, "staging update", err);
+      graph_fault(seg, "argument update", err);
       execute_all(seg, cur);
       return 0;
     }
@@ -673,6 +667,34 @@ static int replay(struct pygraph_segment *seg, struct pygraph_variant *v)
 }
 
 /* ---- the end of an iteration ------------------------------------------ */
+
+/* Is this iteration worth timing?  While a variant is undecided, or while
+ * this signature (not a graph yet, not rejected) lacks eager samples. */
+static int wants_timing(struct pygraph_segment *seg, unsigned long long hash,
+                        const struct pygraph_variant *v)
+{
+  if (!all_decided(seg))
+    return 1;
+  if (v)
+    return 0;
+  const struct pygraph_sig_stats *s = sig_find(seg, hash);
+  return !s || (!s->rejected && s->eager.n < seg->settings.measure_iters);
+}
+
+/* Interleaved measurement of an undecided variant: every other iteration
+ * runs eagerly until the signature has its eager window. */
+static int eager_turn(struct pygraph_segment *seg, struct pygraph_variant *v,
+                      unsigned long long hash)
+{
+  if (v->decided || !measuring_mode(seg) || seg->measure.state <= 0)
+    return 0;
+  const struct pygraph_sig_stats *s = sig_find(seg, hash);
+  if (!s || s->eager.n >= seg->settings.measure_iters)
+    return 0;
+  v->eager_turn ^= 1;
+  return v->eager_turn;
+}
+
 
 /* Probing a decided-eager segment: did its behaviour change? */
 static void end_probe(struct pygraph_segment *seg)
@@ -742,18 +764,31 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
   unsigned long long hash = pygraph_signature_hash(cur);
   cudaStream_t stream = cur->ops[0].stream;
   struct pygraph_sample_tag tag = {.hash = hash, .kind = PYGRAPH_SAMPLE_NONE};
-  void *timed_graph = NULL;
   int decide_capture = 0, miss = 0;
 
   struct pygraph_variant *v = find_variant(seg, hash, cur);
+  /* Measuring spans this iteration's own work in stream order: an event
+   * before it, one after (other segments' work in between never counts). */
+  int timing = auto_mode && wants_timing(seg, hash, v);
+  if (timing) {
+    struct pygraph_sample_tag start = {.hash = hash, .kind = PYGRAPH_SAMPLE_NONE};
+    pygraph_measure_break(&seg->measure);
+    pygraph_measure_record(&seg->measure, seg->backend, stream, &start);
+  }
   if (v) {
-    if (!replay(seg, v))
-      return;                                 /* fault: eager for good, ops ran once */
     seg->distinct_streak = 0;
-    if (!v->decided) {
-      tag.kind = PYGRAPH_SAMPLE_GRAPH;
+    if (eager_turn(seg, v, hash)) {
+      /* Measuring an undecided variant: eager and graph iterations
+       * alternate, so both sides see the same conditions.  The graph's
+       * nodes keep what v->ref holds. */
+      execute_all(seg, cur);
+      tag.kind = PYGRAPH_SAMPLE_EAGER;
+    } else {
+      if (!replay(seg, v))
+        return;                               /* fault: eager for good, ops ran once */
+      if (!v->decided)
+        tag.kind = PYGRAPH_SAMPLE_GRAPH;
     }
-    timed_graph = v->graph;
   } else {
     miss = 1;
     /* A mismatch: graphs exist, none fits, and this iteration runs eagerly
@@ -789,10 +824,9 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
         seg->capture_next = 0;
         seg->has_reference = 0;
         seg->stable_iterations = 0;
-        v = capture(seg, hash);
+        v = capture(seg, hash);               /* its span is not counted */
         if (!v)
           return;                             /* fault: eager for good, ops ran once */
-        timed_graph = v->graph;               /* the capture's period is not counted */
       } else {
         seg->stats.mismatches += (unsigned long long)had_variants;
         seg->capture_next = 0;
@@ -814,19 +848,11 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
   }
 
   if (auto_mode) {
-    /* Measure while something is undecided: a variant, or a candidate
-     * signature whose eager window is incomplete (seen recently). */
-    int pending = !all_decided(seg);
-    if (!pending && seg->has_reference &&
-        seg->stats.iters - seg->candidate_seen <= PYGRAPH_BEHAVIOUR_BLOCK) {
-      struct pygraph_sig_stats *c = sig_find(seg, pygraph_signature_hash(seg->reference));
-      pending = c && !c->rejected && c->eager.n < seg->settings.measure_iters;
-    }
-    tag.host_us = (float)(now_us(seg) - t0);
-    if (pending)
-      pygraph_measure_record(&seg->measure, seg->backend, stream, timed_graph, &tag);
-    else
+    if (timing) {
+      tag.host_us = (float)(now_us(seg) - t0);
+      pygraph_measure_record(&seg->measure, seg->backend, stream, &tag);
       pygraph_measure_break(&seg->measure);
+    }
     if (seg->measure.count)
       pygraph_measure_poll(&seg->measure, seg->backend, add_sample, seg);
     decide_variants(seg);

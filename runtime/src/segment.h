@@ -31,7 +31,6 @@
 #include "measure.h"
 #include "pygraph_rt.h"
 #include "settings.h"
-#include "staging.h"
 #include "decide.h"
 
 enum pygraph_phase {
@@ -44,7 +43,7 @@ enum pygraph_phase {
 struct pygraph_segment_stats {
   unsigned long long iters, replays, captures, updates, flushes, mismatches;
   unsigned long long launches_in_graphs;     /* kernel ops run through graphs */
-  unsigned long long refreshes;              /* staging (memcpy node) updates */
+  unsigned long long refreshes;              /* argument block (loader node) updates */
   unsigned long long indirect_nodes;         /* of the last graph captured */
   unsigned long long indirect_bytes;         /* its device block: bytes per refresh */
 };
@@ -73,9 +72,10 @@ struct pygraph_variant {
   struct pygraph_op_list *ref;               /* exactly what the graph's nodes hold */
   unsigned long long hash;
   struct pygraph_indirect indirect;          /* its indirect nodes */
-  struct pygraph_staging staging;            /* their argument refresh ring */
+  struct pygraph_arg_block args;             /* their argument block and loaders */
   unsigned long long last_used;              /* LRU stamp */
   int decided;                               /* 0: still measuring; 1: keeps its graph */
+  int eager_turn;                            /* measuring: this iteration ran eagerly */
   long changed_ops;                          /* ops updated by the last measured replay */
 };
 

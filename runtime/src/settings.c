@@ -32,7 +32,7 @@ void pygraph_settings_defaults(struct pygraph_settings *out)
   out->mode = PYGRAPH_MODE_AUTO;
   out->warmup = PYGRAPH_DEFAULT_WARMUP;
   out->max_captures = PYGRAPH_DEFAULT_MAX_CAPTURES;
-  out->indirect = 0;  /* measured slower than per-node updates on an H200 (bench/results.md) */
+  out->indirect = PYGRAPH_INDIRECT_AUTO;
   out->max_ops = PYGRAPH_DEFAULT_MAX_OPS;
   out->variants = PYGRAPH_DEFAULT_VARIANTS;
   out->measure_iters = PYGRAPH_DEFAULT_MEASURE_ITERS;
@@ -63,7 +63,10 @@ void pygraph_settings_parse(struct pygraph_settings *out, const char *(*lookup)(
   out->report = parse_flag(lookup("PYGRAPH_REPORT"));
   out->debug = parse_flag(lookup("PYGRAPH_DEBUG"));
   const char *indirect = lookup("PYGRAPH_INDIRECT");
-  out->indirect = indirect && *indirect && strcmp(indirect, "0") != 0;
+  if (!indirect || !*indirect || strcmp(indirect, "auto") == 0)
+    out->indirect = PYGRAPH_INDIRECT_AUTO;
+  else
+    out->indirect = strcmp(indirect, "0") != 0 ? PYGRAPH_INDIRECT_ON : PYGRAPH_INDIRECT_OFF;
   out->max_ops = parse_count(lookup("PYGRAPH_MAX_OPS"), 1, PYGRAPH_DEFAULT_MAX_OPS);
   out->variants = parse_range(lookup("PYGRAPH_VARIANTS"), 1, PYGRAPH_MAX_VARIANTS,
                               PYGRAPH_DEFAULT_VARIANTS);

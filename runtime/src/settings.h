@@ -8,6 +8,14 @@ enum pygraph_mode {
   PYGRAPH_MODE_GRAPH
 };
 
+enum pygraph_indirect_mode {
+  PYGRAPH_INDIRECT_OFF = 0,     /* "0": per-node parameter updates only */
+  PYGRAPH_INDIRECT_ON = 1,      /* "1": every changing kernel with a usable twin */
+  PYGRAPH_INDIRECT_AUTO = 2     /* "auto" (default): only twins that start early
+                                   (sm_90+); older ones measured slower than
+                                   per-node updates */
+};
+
 struct pygraph_settings {
   enum pygraph_mode mode;
   unsigned warmup;              /* identical iterations before a capture */
@@ -16,10 +24,10 @@ struct pygraph_settings {
                                    good ("signature unstable") */
   int report;                   /* PYGRAPH_REPORT=1: summary at exit */
   int debug;                    /* PYGRAPH_DEBUG=1: log transitions */
-  int indirect;                 /* PYGRAPH_INDIRECT (default 0; 1 = on): kernel
-                                   nodes whose arguments change every iteration
-                                   read them from a device block refreshed by one
-                                   memcpy node per replay (indirect.h) */
+  int indirect;                 /* PYGRAPH_INDIRECT (enum pygraph_indirect_mode):
+                                   kernel nodes whose arguments change read them
+                                   from a device block that one loader-node update
+                                   per replay refreshes (indirect.h) */
   int mode_unknown;             /* PYGRAPH_MODE had an unrecognised value */
 
   /* Selective deployment (auto mode decides per segment, online): */
@@ -29,9 +37,9 @@ struct pygraph_settings {
   unsigned variants;            /* PYGRAPH_VARIANTS (default 4, 1..16): graph
                                    variants cached per segment, keyed by the
                                    launch-sequence signature (LRU eviction) */
-  unsigned measure_iters;       /* PYGRAPH_MEASURE_ITERS (default 8, 2..64):
-                                   iteration periods measured per side (eager,
-                                   graph) before deciding */
+  unsigned measure_iters;       /* PYGRAPH_MEASURE_ITERS (default 12, 2..64):
+                                   iteration spans measured per side (eager,
+                                   graph) before a close decision */
   unsigned margin_pct;          /* PYGRAPH_MARGIN (default 3, 0..100): a graph
                                    is kept only if its period plus amortized
                                    capture cost is this many percent below eager */
@@ -42,7 +50,7 @@ struct pygraph_settings {
 #define PYGRAPH_DEFAULT_MAX_OPS 4096u
 #define PYGRAPH_DEFAULT_VARIANTS 4u
 #define PYGRAPH_MAX_VARIANTS 16u
-#define PYGRAPH_DEFAULT_MEASURE_ITERS 8u
+#define PYGRAPH_DEFAULT_MEASURE_ITERS 12u
 #define PYGRAPH_MAX_MEASURE_ITERS 64u
 #define PYGRAPH_DEFAULT_MARGIN_PCT 3u
 
@@ -51,6 +59,9 @@ struct pygraph_settings {
 #define PYGRAPH_NEVER_REPEATS 16u     /* distinct signatures in a row: eager for good */
 #define PYGRAPH_BEHAVIOUR_BLOCK 64u   /* iterations per behaviour sample (hysteresis) */
 #define PYGRAPH_PROBE_INTERVAL 64u    /* decided-eager segments record 2 of every N */
+#define PYGRAPH_MEASURE_MIN 3u        /* samples per side before any verdict; a
+                                         clear one (pygraph_clear_verdict) needs
+                                         no more; a close one the full window */
 
 /* Fills in the defaults of every field (mode auto). */
 void pygraph_settings_defaults(struct pygraph_settings *out);

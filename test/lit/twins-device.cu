@@ -27,9 +27,14 @@ __global__ void dyn(float *o, int n) { smem[threadIdx.x] = n; __syncthreads(); o
 __global__ void __launch_bounds__(128, 4) bounded(float *o, char c) { o[threadIdx.x] = c; }
 __global__ void noparams() {}
 
+// %cuda is sm_90: the twins take part in programmatic dependent launch
+// (details in twins-pdl.cu): griddepcontrol.launch_dependents first, then
+// the loads, then griddepcontrol.wait before K's body.
+
 // scalars: int@0 float@4 double@8 char@16 ptr@24, 32 bytes.  The kernel's
 // memory(argmem: write) does not carry over.
 // CHECK: define dso_local ptx_kernel void @_Z7scalarsifdcPi__pygraph_ind(ptr noalias noundef nonnull readonly align 8 dereferenceable(32) %0) {{.*}}#[[PLAIN:[0-9]+]]
+// CHECK-NEXT: call void asm sideeffect "griddepcontrol.launch_dependents;", "~{memory}"()
 // CHECK-NEXT: load i32, ptr %0, align 4
 // CHECK-NEXT: [[F:%[0-9]+]] = getelementptr inbounds i8, ptr %0, i64 4
 // CHECK-NEXT: load float, ptr [[F]], align 4
@@ -41,10 +46,12 @@ __global__ void noparams() {}
 // CHECK-NEXT: [[OV:%[0-9]+]] = load ptr, ptr [[O]], align 8
 // CHECK-NEXT: [[OG:%[0-9]+]] = addrspacecast ptr [[OV]] to ptr addrspace(1)
 // CHECK-NEXT: [[OP:%[0-9]+]] = addrspacecast ptr addrspace(1) [[OG]] to ptr
+// CHECK-NEXT: call void asm sideeffect "griddepcontrol.wait;", "~{memory}"()
 // CHECK: store i32 {{.*}}, ptr [[OP]]
 // CHECK-NEXT: ret void
 
 // CHECK-LABEL: define dso_local ptx_kernel void @_Z4ptrsPfPKfi__pygraph_ind(ptr noalias noundef nonnull readonly align 8 dereferenceable(20) %0)
+// CHECK-NEXT: call void asm sideeffect "griddepcontrol.launch_dependents;", "~{memory}"()
 // CHECK-NEXT: load ptr, ptr %0, align 8
 // CHECK: getelementptr inbounds i8, ptr %0, i64 8
 // CHECK-NEXT: load ptr
@@ -53,6 +60,7 @@ __global__ void noparams() {}
 
 // A read-only struct is read in place: Params@0 (16 bytes), ptr@16.
 // CHECK-LABEL: define dso_local ptx_kernel void @_Z8bystruct6ParamsPd__pygraph_ind(ptr noalias noundef nonnull readonly align 8 dereferenceable(24) %0)
+// CHECK-NEXT: call void asm sideeffect "griddepcontrol.launch_dependents;", "~{memory}"()
 // CHECK-NEXT: [[O:%[0-9]+]] = getelementptr inbounds i8, ptr %0, i64 16
 // CHECK-NEXT: load ptr, ptr [[O]], align 8
 // CHECK-NOT: alloca
@@ -60,12 +68,14 @@ __global__ void noparams() {}
 // CHECK: getelementptr inbounds nuw i8, ptr %0, i64 12
 
 // CHECK-LABEL: define dso_local ptx_kernel void @_Z6wbyval6ParamsPf__pygraph_ind(
+// CHECK-NEXT: call void asm sideeffect "griddepcontrol.launch_dependents;", "~{memory}"()
 // CHECK-NEXT: [[COPY:%[0-9]+]] = alloca %struct.Params, align 4
 // CHECK-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr align 4 [[COPY]], ptr align 4 %0, i64 16, i1 false)
 // CHECK: store float 1.000000e+00, ptr
 
 // char@0 A16@16 bool@32 float4@48 ptr@64: 72 bytes, block aligned to 16.
 // CHECK-LABEL: define dso_local ptx_kernel void @_Z7alignedc3A16b6float4Pi__pygraph_ind(ptr noalias noundef nonnull readonly align 16 dereferenceable(72) %0)
+// CHECK-NEXT: call void asm sideeffect "griddepcontrol.launch_dependents;", "~{memory}"()
 // CHECK-NEXT: load i8, ptr %0, align 1
 // CHECK-NEXT: getelementptr inbounds i8, ptr %0, i64 16
 // CHECK-NEXT: [[B:%[0-9]+]] = getelementptr inbounds i8, ptr %0, i64 32
@@ -89,15 +99,18 @@ __global__ void noparams() {}
 
 // A kernel without parameters has a twin that ignores the block.
 // CHECK-LABEL: define dso_local ptx_kernel void @_Z8noparamsv__pygraph_ind(ptr %0)
+// CHECK-NEXT: call void asm sideeffect "griddepcontrol.launch_dependents;", "~{memory}"()
+// CHECK-NEXT: call void asm sideeffect "griddepcontrol.wait;", "~{memory}"()
 // CHECK-NEXT: ret void
 
-// CHECK-DAG: attributes #[[PLAIN]] = { mustprogress nofree noinline norecurse nosync nounwind willreturn "frame-pointer"
+// CHECK-DAG: attributes #[[PLAIN]] = { mustprogress nofree noinline norecurse nounwind willreturn "frame-pointer"
 // CHECK-DAG: attributes #[[CONV]] = { convergent
 // CHECK-DAG: attributes #[[BOUNDS]] = { {{.*}}willreturn "frame-pointer"="all" "no-trapping-math"="true" "nvvm.maxntid"="128" "nvvm.minctasm"="4"
 
 // -O0: same layout; byval structs the kernel may write (no readonly at -O0)
 // are copied, and the kernel's allocas stay in the entry block.
 // O0-LABEL: define dso_local ptx_kernel void @_Z7scalarsifdcPi__pygraph_ind(ptr noalias noundef nonnull readonly align 8 dereferenceable(32) %0) #0
+// O0-NEXT: call void asm sideeffect "griddepcontrol.launch_dependents;", "~{memory}"()
 // O0-NEXT: load i32, ptr %0, align 4
 // O0-NEXT: getelementptr inbounds i8, ptr %0, i64 4
 // O0-NEXT: load float
@@ -109,11 +122,17 @@ __global__ void noparams() {}
 // O0-NEXT: load ptr
 // O0-NEXT: addrspacecast
 // O0-NEXT: addrspacecast
+// O0-NEXT: call void asm sideeffect "griddepcontrol.wait;", "~{memory}"()
 // O0-NEXT: alloca i32, align 4
 // O0-LABEL: define dso_local ptx_kernel void @_Z8bystruct6ParamsPd__pygraph_ind(
+// O0-NEXT: call void asm sideeffect "griddepcontrol.launch_dependents;", "~{memory}"()
 // O0-NEXT: [[COPY:%[0-9]+]] = alloca %struct.Params, align 4
 // O0-NEXT: call void @llvm.memcpy.p0.p0.i64(ptr align 4 [[COPY]], ptr align 4 %0, i64 16, i1 false)
 // O0-NEXT: getelementptr inbounds i8, ptr %0, i64 16
+// O0-NEXT: load ptr
+// O0-NEXT: addrspacecast
+// O0-NEXT: addrspacecast
+// O0-NEXT: call void asm sideeffect "griddepcontrol.wait;", "~{memory}"()
 // O0: getelementptr inbounds nuw %struct.Params, ptr [[COPY]], i32 0, i32 0
 // O0-LABEL: define dso_local ptx_kernel void @_Z7boundedPfc__pygraph_ind(
 // O0-SAME: #[[B0:[0-9]+]]
@@ -130,9 +149,9 @@ __global__ void noparams() {}
 // PTX-NEXT: .maxntid 128
 // PTX-NEXT: .minnctapersm 4
 
-// REMARK: twins-device.cu:16:1: remark: indirect twin 'scalars(int, float, double, char, int*)' reads 5 parameters (32 bytes) from an argument block
-// REMARK: twins-device.cu:22:1: remark: indirect twin 'aligned(char, A16, bool, float4, int*)' reads 5 parameters (72 bytes) from an argument block
-// REMARK: twins-device.cu:23:1: remark: indirect twin 'void tmpl<double>(double*, double)' reads 2 parameters (16 bytes) from an argument block
-// REMARK: twins-device.cu:28:1: remark: indirect twin 'noparams()' reads 0 parameters (0 bytes) from an argument block
+// REMARK: twins-device.cu:16:1: remark: indirect twin 'scalars(int, float, double, char, int*)' reads 5 parameters (32 bytes) from an argument block, waits for its predecessor (programmatic launch)
+// REMARK: twins-device.cu:22:1: remark: indirect twin 'aligned(char, A16, bool, float4, int*)' reads 5 parameters (72 bytes) from an argument block, waits for its predecessor (programmatic launch)
+// REMARK: twins-device.cu:23:1: remark: indirect twin 'void tmpl<double>(double*, double)' reads 2 parameters (16 bytes) from an argument block, waits for its predecessor (programmatic launch)
+// REMARK: twins-device.cu:28:1: remark: indirect twin 'noparams()' reads 0 parameters (0 bytes) from an argument block, waits for its predecessor (programmatic launch)
 
 // OFF-NOT: __pygraph_ind

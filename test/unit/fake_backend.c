@@ -12,25 +12,18 @@
 struct fake_config fake;
 int fake_live_graphs;
 int fake_layout_queries;
-static char log_buf[8192];
+static char log_buf[1 << 18];
 static size_t log_len;
 int fake_twin_queries;
 int fake_live_allocs;
-int fake_live_events;
-int fake_reuse_violations;
-int fake_stage_calls, fake_launch_calls, fake_record_calls;
-static int update_calls, event_creates;
-
-#define MAX_EVENTS 4096
-static unsigned char event_in_flight[MAX_EVENTS];
-static const void *event_src[MAX_EVENTS];     /* slot the recorded launch read */
-static unsigned next_event = 1;
+int fake_args_calls, fake_launch_calls;
+static int update_calls;
 
 struct fake_graph {
   int updated_from_previous;
   /* indirect part */
-  unsigned char *block;
-  const void *src;
+  unsigned char *block;                 /* the device block */
+  unsigned char *params;                /* the loaders' parameters (a copy) */
   size_t size;
   long *node_of_op;
   size_t *offset_of_node, n_ops;
@@ -46,11 +39,6 @@ double fake_gpu_us, fake_host_us;
 static double timing_stamp[MAX_TIMING];
 static unsigned char timing_recorded[MAX_TIMING];
 static unsigned next_timing;
-
-static int is_timing(cudaEvent_t e)
-{
-  return (unsigned long)e >= TIMING_BASE;
-}
 
 static unsigned timing_id(cudaEvent_t e)
 {
@@ -86,9 +74,7 @@ void fake_reset(void)
 {
   memset(&fake, 0, sizeof fake);
   update_calls = 0;
-  event_creates = 0;
-  fake_reuse_violations = 0;
-  fake_stage_calls = fake_launch_calls = fake_record_calls = 0;
+  fake_args_calls = fake_launch_calls = 0;
   fake_timing_records = fake_timing_queries = 0;
   fake_log_clear();
 }
@@ -176,12 +162,15 @@ static cudaError_t fake_build(const struct pygraph_op_list *ops,
     const struct pygraph_indirect *in = ind->ind;
     fake_log_append("; ind");
     for (size_t n = 0; n < in->n_nodes; n++)
-      fake_log_append(" %zu@%zu", in->nodes[n].op, in->nodes[n].offset);
-    fake_log_append(" %zuB", in->block_size);
-    /* What the real graph would hold: the slice of each indirect op. */
-    g->block = ind->device_block;
-    g->src = ind->initial_src;
+      fake_log_append(" %zu@%zu%s", in->nodes[n].op, in->nodes[n].offset,
+                      in->nodes[n].waits ? "w" : "");
+    fake_log_append(" %zuB/%zuL", in->block_size, ind->args->n_chunks);
+    /* What the real graph would hold: the slice of each indirect op, and
+     * the loaders' parameters as they are now. */
+    g->block = ind->args->device_block;
     g->size = in->block_size;
+    g->params = malloc(in->block_size);
+    memcpy(g->params, ind->args->host, in->block_size);
     g->n_ops = ops->n_ops;
     g->node_of_op = malloc(ops->n_ops * sizeof *g->node_of_op);
     g->offset_of_node = malloc(in->n_nodes * sizeof *g->offset_of_node);
@@ -207,6 +196,7 @@ static void fake_destroy(void *graph)
     last_launched = NULL;
   free(g->node_of_op);
   free(g->offset_of_node);
+  free(g->params);
   free(g);
 }
 
@@ -254,8 +244,8 @@ static cudaError_t fake_launch(void *graph, int *ran)
   fake_log_append("launch ");
   fake_launch_calls++;
   fake_gpu_us += fake.graph_launch_us;
-  if (g->size)                          /* the memcpy node runs first */
-    memcpy(g->block, g->src, g->size);
+  if (g->size)                          /* the loaders run first */
+    memcpy(g->block, g->params, g->size);
   last_launched = g;
   return cudaSuccess;
 }
@@ -279,6 +269,7 @@ static const char *fake_twin_check(const void *twin, struct pygraph_twin_info *i
     return "cudaErrorInvalidDeviceFunction";
   info->max_threads_per_block = fake.twin_max_threads ? fake.twin_max_threads : 1024;
   info->max_dynamic_smem = fake.twin_max_smem ? fake.twin_max_smem : 48 * 1024;
+  info->waits = (unsigned long)twin >= (unsigned long)FAKE_TWIN(FAKE_WAITING_TWINS);
   return NULL;
 }
 
@@ -293,97 +284,28 @@ static cudaError_t fake_device_alloc(void **ptr, size_t size)
   return cudaSuccess;
 }
 
-static cudaError_t fake_host_alloc(void **ptr, size_t size)
-{
-  if (fake.fail_host_alloc) {
-    fake_log_append("halloc! ");
-    return cudaErrorMemoryAllocation;
-  }
-  *ptr = malloc(size);
-  fake_live_allocs++;
-  return cudaSuccess;
-}
-
 static void fake_free(void *ptr)
 {
   free(ptr);
   fake_live_allocs--;
 }
 
-static unsigned event_id(cudaEvent_t e)
-{
-  return (unsigned)((unsigned long)e - 0x400);
-}
-
-static cudaError_t fake_event_create(cudaEvent_t *event)
-{
-  if (++event_creates == fake.fail_event_create_at) {
-    fake_log_append("ecreate! ");
-    return cudaErrorMemoryAllocation;
-  }
-  unsigned id = next_event++ % MAX_EVENTS;
-  event_in_flight[id] = 0;
-  event_src[id] = NULL;
-  *event = (cudaEvent_t)(unsigned long)(0x400 + id);
-  fake_live_events++;
-  return cudaSuccess;
-}
-
 static void fake_event_destroy(cudaEvent_t event)
 {
-  if (is_timing(event)) {
-    timing_recorded[timing_id(event)] = 0;
-    fake_live_timing_events--;
-    return;
-  }
-  event_in_flight[event_id(event)] = 0;
-  fake_live_events--;
+  timing_recorded[timing_id(event)] = 0;
+  fake_live_timing_events--;
 }
 
-static cudaError_t fake_event_synchronize(cudaEvent_t event)
-{
-  if (fake.fail_sync) {
-    fake_log_append("sync%u! ", event_id(event));
-    return cudaErrorLaunchFailure;
-  }
-  fake_log_append("sync%u ", event_id(event));
-  event_in_flight[event_id(event)] = 0;     /* waited on: complete */
-  return cudaSuccess;
-}
-
-static cudaError_t fake_set_staging(void *graph, const void *src)
+static cudaError_t fake_set_args(void *graph, const unsigned char *image)
 {
   struct fake_graph *g = graph;
-  if (++fake_stage_calls == fake.fail_stage_at) {
-    fake_log_append("stage! ");
+  if (++fake_args_calls == fake.fail_args_at) {
+    fake_log_append("args! ");
     return cudaErrorInvalidValue;
   }
-  /* The host has just written `src`: no launch that reads it may be pending. */
-  for (unsigned i = 0; i < MAX_EVENTS; i++)
-    if (event_in_flight[i] && event_src[i] == src)
-      fake_reuse_violations++;
-  fake_log_append("stage ");
-  g->src = src;
+  fake_log_append("args ");
+  memcpy(g->params, image, g->size);    /* copied now, as the real update does */
   fake_gpu_us += fake.update_us;
-  return cudaSuccess;
-}
-
-static cudaError_t fake_record_event(void *graph, cudaEvent_t event)
-{
-  struct fake_graph *g = graph;
-  if (is_timing(event)) {
-    fake_timing_records++;
-    timing_stamp[timing_id(event)] = fake_gpu_us;
-    timing_recorded[timing_id(event)] = 1;
-    return cudaSuccess;
-  }
-  if (++fake_record_calls == fake.fail_record_at) {
-    fake_log_append("rec%u! ", event_id(event));
-    return cudaErrorInvalidValue;
-  }
-  fake_log_append("rec%u ", event_id(event));
-  event_in_flight[event_id(event)] = 1;
-  event_src[event_id(event)] = g->src;
   return cudaSuccess;
 }
 
@@ -391,7 +313,6 @@ static void fake_graph_synchronize(void *graph)
 {
   (void)graph;
   fake_log_append("gsync ");
-  memset(event_in_flight, 0, sizeof event_in_flight);
 }
 
 /* ---- timing ----------------------------------------------------------- */
@@ -466,13 +387,8 @@ const struct pygraph_backend fake_backend = {
     .twin_check = fake_twin_check,
     .device_alloc = fake_device_alloc,
     .device_free = fake_free,
-    .host_alloc = fake_host_alloc,
-    .host_free = fake_free,
-    .event_create = fake_event_create,
     .event_destroy = fake_event_destroy,
-    .event_synchronize = fake_event_synchronize,
-    .graph_set_staging = fake_set_staging,
-    .graph_record_event = fake_record_event,
+    .graph_set_args = fake_set_args,
     .graph_synchronize = fake_graph_synchronize,
     .timing_event_create = fake_timing_event_create,
     .event_record = fake_stream_event_record,

@@ -5,12 +5,13 @@
  * memcpy, er<event> / ew<event> event record / wait, build(<plan>),
  * inst, xupd (in-place exec update), upd<node>, launch, destroy, clear.
  * Parameter indirection: a graph with indirect nodes logs as
- * build(<plan>; ind <op>@<offset>... <bytes>B); stage (memcpy node pointed
- * at another slot), rec<event> (event recorded after a launch), sync<event>
- * (event waited on), gsync (graph synchronized).  A failing call logs its
- * token with '!'.  Fake events complete only when waited on, so the fake
- * can tell when a slot is rewritten while a launch reading it may run.
- * Test code logs pass-through calls itself as p:<token>.
+ * build(<plan>; ind <op>@<offset>[w]... <bytes>B/<loaders>L), w marking a
+ * twin that waits (programmatic edges from its kernel predecessors); args
+ * (loader parameters updated), gsync (graph synchronized).  Like the real
+ * update, args copies the host image when called: a launch's block holds
+ * the image of the last build/args, not whatever the host buffer holds now.
+ * A failing call logs its token with '!'.  Test code logs pass-through
+ * calls itself as p:<token>.
  * Timing (selective deployment) is off unless fake.timing: then events are
  * stamped with fake_gpu_us, which eager ops, graph launches and updates
  * advance by the configured costs; fake.events_pending holds them "not
@@ -32,17 +33,14 @@ struct fake_config {
   int bad_twin;                   /* twin id that twin_check rejects */
   int twin_max_threads;           /* 0 = 1024 */
   int twin_max_smem;              /* 0 = 48 KiB */
-  int fail_device_alloc, fail_host_alloc;
-  int fail_event_create_at;       /* n-th event_create fails (1-based), 0 = none */
-  int fail_stage_at;              /* n-th graph_set_staging fails */
-  int fail_record_at;             /* n-th graph_record_event fails */
-  int fail_sync;                  /* event_synchronize fails */
+  int fail_device_alloc;
+  int fail_args_at;               /* n-th graph_set_args fails (1-based), 0 = none */
   /* selective deployment: timing events and clocks (none of it is logged) */
   int timing;                     /* timing events exist (else creating one fails) */
   int events_pending;             /* cudaEventQuery says cudaErrorNotReady */
   double eager_op_us;             /* GPU time per eagerly executed op */
   double graph_launch_us;         /* GPU time per graph launch */
-  double update_us;               /* GPU time per node update / staging refresh */
+  double update_us;               /* GPU time per node update / argument refresh */
   double capture_host_us;         /* host time per graph_build (capture cost) */
 };
 
@@ -51,10 +49,8 @@ extern const struct pygraph_backend fake_backend;
 extern int fake_live_graphs;      /* built and not yet destroyed */
 extern int fake_layout_queries;
 extern int fake_twin_queries;
-extern int fake_live_allocs;      /* device + pinned blocks not yet freed */
-extern int fake_live_events;
-extern int fake_reuse_violations; /* slot rewritten while a launch reading it was in flight */
-extern int fake_stage_calls, fake_launch_calls, fake_record_calls;
+extern int fake_live_allocs;      /* device blocks not yet freed */
+extern int fake_args_calls, fake_launch_calls;
 extern int fake_live_timing_events;
 extern int fake_timing_records, fake_timing_queries;
 extern double fake_gpu_us;        /* the fake GPU clock: timing events record it */
@@ -67,9 +63,12 @@ extern double fake_host_us;       /* the fake host clock (now_us) */
 #define FAKE_STREAM(id) ((cudaStream_t)(unsigned long)(0x100 + (id)))
 #define FAKE_EVENT(id) ((cudaEvent_t)(unsigned long)(0x200 + (id)))
 #define FAKE_TWIN(id) ((const void *)(unsigned long)(0x300 + (id)))
+/* Twins FAKE_TWIN(FAKE_WAITING_TWINS) and up were "built for sm_90+": they
+ * wait for their predecessors (fixed per id: the runtime caches twin facts). */
+#define FAKE_WAITING_TWINS 20
 
 /* The int parameter (arg0) of the indirect node for op `op` of the last
- * graph launched, as the device block holds it after the fake memcpy node
+ * graph launched, as the device block holds it after the fake loaders
  * ran; -999 when that op is not indirect. */
 int fake_block_arg0(size_t op);
 

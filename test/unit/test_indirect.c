@@ -1,19 +1,14 @@
 /* test_indirect.c - parameter indirection: which kernel nodes go indirect,
- * the graph shape, O(1) replays, the pinned staging ring, and faults. */
+ * the graph shape, O(1) replays, the argument loaders, and faults. */
 #include <stdlib.h>
 
 #include "check.h"
 #include "harness.h"
 #include "indirect.h"
 #include "report.h"
-#include "staging.h"
+#include "arg_loader.h"
 
 #define TWIN_BAD 15                      /* only ever used as the rejected twin */
-
-static unsigned ev(const struct pygraph_segment *seg, unsigned slot)
-{
-  return (unsigned)((unsigned long)seg->active->staging.events[slot] - 0x400);
-}
 
 static int count_of(const char *hay, const char *needle)
 {
@@ -94,8 +89,8 @@ static void test_select_reasons_and_packing(void)
 
   struct pygraph_indirect ind = {0};
   struct noted n = {{0}};
-  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, changed, sizeof changed, note, &n) ==
-        0);
+  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, changed, sizeof changed, 0, note,
+                                &n) == 0);
   CHECK_STR(n.text, "0:indirect; 1:args unchanged; 2:no indirect twin; 3:no indirect twin; "
                     "4:twin unusable=cudaErrorInvalidDeviceFunction; "
                     "6:empty parameter layout; "
@@ -123,14 +118,22 @@ static void test_select_reasons_and_packing(void)
 
   /* Positions past the change record count as unchanged. */
   memset(n.text, 0, sizeof n.text);
-  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, changed, 1, note, &n) == 0);
+  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, changed, 1, 0, note, &n) == 0);
   CHECK(ind.n_nodes == 1 && ind.block_size == 20);
+  CHECK(!ind.nodes[0].waits);
 
   /* One backend query per twin for the whole process. */
   int queries = fake_twin_queries;
-  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, changed, sizeof changed, NULL, NULL) ==
-        0);
+  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, changed, sizeof changed, 0, NULL,
+                                NULL) == 0);
   CHECK(fake_twin_queries == queries);
+
+  /* PYGRAPH_INDIRECT=auto: only twins that start early (sm_90+) qualify. */
+  memset(n.text, 0, sizeof n.text);
+  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, changed, 1, 1, note, &n) == 0);
+  CHECK(ind.n_nodes == 0 && ind.block_size == 0);
+  CHECK(strncmp(n.text, "0:twin cannot start early (built for a GPU older than sm_90); 1:",
+                64) == 0);
 
   pygraph_indirect_free(&ind);
   pygraph_op_list_free(&ops);
@@ -176,7 +179,7 @@ static void test_slice_alignment(void)
   }
   unsigned char changed[] = {1, 1, 1};
   struct pygraph_indirect ind = {0};
-  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, changed, 3, NULL, NULL) == 0);
+  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, changed, 3, 0, NULL, NULL) == 0);
   CHECK(ind.n_nodes == 3);
   CHECK(ind.nodes[0].offset == 0 && ind.nodes[1].offset == 64 && ind.nodes[2].offset == 128);
   CHECK(ind.block_size == 148);
@@ -207,38 +210,57 @@ static void test_node_selection_in_capture(void)
   pygraph_region *r = harness_region("select", 1);
   fake_reset();
   fake.bad_twin = TWIN_BAD;
-  int allocs = fake_live_allocs, events = fake_live_events;
+  int allocs = fake_live_allocs;
   mixed_iteration(r, 0);                           /* eager */
   CHECK_STR(fake_log(), "k1(0) k2(7) k3(0) k4(0)");
   fake_log_clear();
   mixed_iteration(r, 1);                           /* capture */
   struct pygraph_segment *seg = harness_segment(r, 0);
-  char expect[256];
-  snprintf(expect, sizeof expect, "build(0 1<0 2<1 3<2; ind 0@0 16B) inst launch rec%u",
-           ev(seg, 0));
-  CHECK_STR(fake_log(), expect);
+  CHECK_STR(fake_log(), "build(0 1<0 2<1 3<2; ind 0@0 16B/1L) inst launch");
   CHECK(seg->stats.indirect_nodes == 1 && seg->stats.indirect_bytes == 16);
   CHECK(fake_block_arg0(0) == 1);                  /* first launch: this iteration's args */
-  CHECK(fake_live_allocs == allocs + 2);           /* device block + pinned ring */
-  CHECK(fake_live_events == events + (int)PYGRAPH_STAGING_SLOTS);
+  CHECK(fake_live_allocs == allocs + 1);           /* the device block */
 
   fake_log_clear();
   mixed_iteration(r, 2);                           /* direct ones: per-node updates */
-  snprintf(expect, sizeof expect, "upd2 upd3 stage launch rec%u", ev(seg, 1));
-  CHECK_STR(fake_log(), expect);
+  CHECK_STR(fake_log(), "upd2 upd3 args launch");
   CHECK(fake_block_arg0(0) == 2);
   CHECK(seg->stats.updates == 2 && seg->stats.refreshes == 1);
 
   fake_log_clear();
   mixed_iteration(r, 2);                           /* nothing moved: no refresh */
-  snprintf(expect, sizeof expect, "launch rec%u", ev(seg, 1));
-  CHECK_STR(fake_log(), expect);
-  CHECK(seg->active->staging.current == 1);
+  CHECK_STR(fake_log(), "launch");
   CHECK(fake_block_arg0(0) == 2);
 
   char line[512];
   pygraph_report_format_segment(line, sizeof line, seg);
   CHECK(strstr(line, " mismatches=0 indirect=1 block=16B fallback=\"-\"") != NULL);
+}
+
+/* PYGRAPH_INDIRECT=auto (the default): a twin built for sm_90+ goes
+ * indirect (and waits for its predecessors), an older one stays direct. */
+static void test_auto_takes_waiting_twins(void)
+{
+  harness_settings(PYGRAPH_MODE_GRAPH, 1, 8);
+  harness_indirect(PYGRAPH_INDIRECT_AUTO);
+  pygraph_region *r = harness_region("auto_twins", 1);
+  fake_reset();
+  for (int a = 0; a < 2; a++) {                    /* eager, capture */
+    begin(r, 0);
+    kernel_twin(1, a, FAKE_WAITING_TWINS);
+    kernel_twin(2, a, 1);
+    kernel_twin(3, a, FAKE_WAITING_TWINS + 1);
+    end(r);
+  }
+  CHECK(strstr(fake_log(), "build(0 1<0 2<1; ind 0@0w 2@16w 32B/1L) inst launch") != NULL);
+  fake_log_clear();
+  begin(r, 0);
+  kernel_twin(1, 5, FAKE_WAITING_TWINS);
+  kernel_twin(2, 5, 1);
+  kernel_twin(3, 5, FAKE_WAITING_TWINS + 1);
+  end(r);
+  CHECK_STR(fake_log(), "upd1 args launch");
+  CHECK(fake_block_arg0(0) == 5 && fake_block_arg0(2) == 5 && fake_block_arg0(1) == -999);
 }
 
 static void test_indirect_off(void)
@@ -293,8 +315,8 @@ static void test_change_seen_during_warmup(void)
   begin(r, 0);
   kernel_twin(1, 1, 1);
   end(r);                                          /* capture: args never moved */
-  /* Direct graph now; the old ring goes after its last reader finished. */
-  CHECK(strstr(fake_log(), "build(0) inst destroy sync") != NULL);
+  /* Direct graph now; the old block goes after its last reader finished. */
+  CHECK(strstr(fake_log(), "build(0) gsync inst destroy") != NULL);
   CHECK(ends_with(fake_log(), " launch"));
   CHECK(harness_segment(r, 0)->active->indirect.n_nodes == 0);
 }
@@ -307,11 +329,11 @@ static void wide_iteration(pygraph_region *r, int n, int a)
   end(r);
 }
 
-/* Whatever the node count: one memcpy-node update, one launch, one event
- * record per replay, and no per-node updates. */
+/* Whatever the node count: one argument update and one launch per replay,
+ * no per-node updates; past 32752 bytes the block takes a second loader. */
 static void test_replay_is_o1(void)
 {
-  static const int widths[] = {1, 7, 200};
+  static const int widths[] = {1, 7, 200, 2100};
   for (unsigned w = 0; w < sizeof widths / sizeof widths[0]; w++) {
     int n = widths[w];
     harness_settings(PYGRAPH_MODE_GRAPH, 1, 8);
@@ -322,11 +344,12 @@ static void test_replay_is_o1(void)
     struct pygraph_segment *seg = harness_segment(r, 0);
     CHECK(seg->active->indirect.n_nodes == (size_t)n);
     CHECK(seg->stats.indirect_bytes == 16u * (unsigned)n);
+    CHECK(strstr(fake_log(), n > 2047 ? "B/2L)" : "B/1L)") != NULL);
     for (int it = 1; it <= 5; it++) {
       fake_reset();
       fake_log_clear();
       wide_iteration(r, n, 100 * (it + 1));
-      CHECK(fake_stage_calls == 1 && fake_launch_calls == 1 && fake_record_calls == 1);
+      CHECK(fake_args_calls == 1 && fake_launch_calls == 1);
       CHECK(count_of(fake_log(), "upd") == 0);
       CHECK(fake_block_arg0(0) == 100 * (it + 1));
       CHECK(fake_block_arg0((size_t)n - 1) == 100 * (it + 1) + n - 1);
@@ -335,154 +358,134 @@ static void test_replay_is_o1(void)
   }
 }
 
-/* The ring: slot k % 8 for replay k, the wait on exactly that slot's event
- * once it was used before, and never a rewrite while a reader is pending. */
-static void test_staging_ring_wraps_and_waits(void)
+/* Many replays queued back to back: each launch carries its own arguments
+ * (the update copies them), so rewriting the host image at once is safe and
+ * nothing ever waits. */
+static void test_back_to_back_replays(void)
 {
   harness_settings(PYGRAPH_MODE_GRAPH, 1, 8);
-  pygraph_region *r = harness_region("ring", 1);
+  pygraph_region *r = harness_region("queued", 1);
   fake_reset();
   wide_iteration(r, 3, 0);
-  wide_iteration(r, 3, 1);                         /* capture: slot 0 */
-  struct pygraph_segment *seg = harness_segment(r, 0);
-  CHECK(seg->active->staging.current == 0 && seg->active->staging.in_flight[0]);
-  const unsigned char *slot0 = pygraph_staging_slot(&seg->active->staging, 0);
-  for (unsigned k = 1; k <= 3 * PYGRAPH_STAGING_SLOTS + 1; k++) {
+  wide_iteration(r, 3, 1);                         /* capture */
+  for (int k = 2; k < 100; k++) {
     fake_log_clear();
-    wide_iteration(r, 3, (int)k + 1);
-    unsigned slot = k % PYGRAPH_STAGING_SLOTS;
-    char expect[128];
-    if (k < PYGRAPH_STAGING_SLOTS)                 /* first use: nothing to wait for */
-      snprintf(expect, sizeof expect, "stage launch rec%u", ev(seg, slot));
-    else
-      snprintf(expect, sizeof expect, "sync%u stage launch rec%u", ev(seg, slot), ev(seg, slot));
-    CHECK_STR(fake_log(), expect);
-    CHECK(seg->active->staging.current == slot);
-    CHECK(pygraph_staging_slot(&seg->active->staging, slot) == slot0 + slot * seg->active->staging.stride);
-    CHECK(fake_block_arg0(2) == (int)k + 3);
+    wide_iteration(r, 3, k);
+    CHECK_STR(fake_log(), "args launch");
+    CHECK(fake_block_arg0(0) == k && fake_block_arg0(2) == k + 2);
   }
-  CHECK(fake_reuse_violations == 0);
-
-  /* Unchanged replays keep reading the same slot and re-record its event:
-   * the next advance still waits for the latest reader. */
+  /* Unchanged arguments: no update at all. */
   fake_log_clear();
-  unsigned cur = seg->active->staging.current;
-  wide_iteration(r, 3, 3 * PYGRAPH_STAGING_SLOTS + 2);   /* same args as the last one */
-  char expect[128];
-  snprintf(expect, sizeof expect, "launch rec%u", ev(seg, cur));
-  CHECK_STR(fake_log(), expect);
-  CHECK(fake_reuse_violations == 0);
+  wide_iteration(r, 3, 99);
+  CHECK_STR(fake_log(), "launch");
 }
 
-/* The staging module on its own, and proof that the fake's checker does
- * catch a slot rewritten before its reader completed. */
-static void test_staging_module(void)
+/* The loader classes and chunks, on their own. */
+static void test_loader_chunks(void)
+{
+  CHECK(pygraph_loader_class_of(1) == 0 && pygraph_loader_class_of(256) == 0);
+  CHECK(pygraph_loader_class_of(257) == 1 && pygraph_loader_class_of(4096) == 2);
+  CHECK(pygraph_loader_class_of(4097) == 3 && pygraph_loader_class_of(32752) == 4);
+  CHECK(pygraph_loader_class_bytes(4) == PYGRAPH_LOADER_MAX_BYTES);
+  CHECK_STR(pygraph_loader_class_name(2), "pygraph_load_4096");
+  for (unsigned c = 0; c < PYGRAPH_LOADER_CLASSES; c++) {
+    char entry[64];
+    snprintf(entry, sizeof entry, ".entry %s(", pygraph_loader_class_name(c));
+    CHECK(strstr(pygraph_loader_ptx, entry) != NULL);
+  }
+  struct pygraph_loader_chunk ch[3];
+  CHECK(pygraph_loader_chunks(20, ch, 3) == 1);
+  CHECK(ch[0].offset == 0 && ch[0].bytes == 32 && ch[0].cls == 0);
+  CHECK(pygraph_loader_chunks(32752, ch, 3) == 1 && ch[0].cls == 4);
+  CHECK(pygraph_loader_chunks(32753, ch, 3) == 2);
+  CHECK(ch[1].offset == 32752 && ch[1].bytes == 16 && ch[1].cls == 0);
+  CHECK(pygraph_loader_chunks(3 * 32752 + 1, ch, 2) == 4);   /* counts beyond cap */
+
+  fake_reset();
+  int allocs = fake_live_allocs;
+  struct pygraph_arg_block ab;
+  const char *step = NULL;
+  CHECK(pygraph_arg_block_create(&ab, &fake_backend, 40000, &step) == cudaSuccess);
+  CHECK(ab.n_chunks == 2 && ab.host_size == 32752 + 16384 && ab.size == 40000);
+  CHECK(ab.host[ab.host_size - 1] == 0 && fake_live_allocs == allocs + 1);
+  fake_log_clear();
+  pygraph_arg_block_free(&ab, &fake_backend, NULL);
+  CHECK_STR(fake_log(), "");                       /* nothing queued: no wait */
+  CHECK(fake_live_allocs == allocs && ab.host == NULL && ab.device_block == NULL);
+  CHECK(pygraph_arg_block_create(&ab, &fake_backend, 0, &step) == cudaErrorInvalidValue);
+  fake.fail_device_alloc = 1;
+  CHECK(pygraph_arg_block_create(&ab, &fake_backend, 64, &step) == cudaErrorMemoryAllocation);
+  CHECK_STR(step, "argument block device alloc");
+  CHECK(fake_live_allocs == allocs && ab.host == NULL);
+}
+
+/* A block that would pass ~1 MiB keeps the rest of the nodes direct. */
+static void test_block_full(void)
 {
   fake_reset();
-  int allocs = fake_live_allocs, events = fake_live_events;
-  /* A fake graph with one indirect node, to launch and record against. */
+  size_t big = PYGRAPH_ARG_BLOCK_MAX / 2 + 64;
+  struct pygraph_param_layout *l = pygraph_param_layout_alloc(1);
+  l->params[0].size = big;
+  l->total_size = big;
+  unsigned char *bytes = calloc(1, big);
+  void *args[] = {bytes};
+  pygraph_site twin = {.kernel = "k", .indirect_twin = FAKE_TWIN(1)};
   struct pygraph_op_list ops = {0};
-  pygraph_site site = {.kernel = "k", .indirect_twin = FAKE_TWIN(1)};
-  struct pygraph_param_layout *layout = pygraph_param_layout_alloc(2);
-  layout->params[0].size = 4;
-  layout->params[1].offset = 8;
-  layout->params[1].size = 8;
-  layout->total_size = 16;
-  add_kernel(&ops, layout, &site, 32, 0, 1);
-  pygraph_op_list_materialize(&ops);
-  unsigned char changed[] = {1};
-  struct pygraph_indirect ind = {0};
-  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, changed, 1, NULL, NULL) == 0);
-  struct pygraph_staging st;
-  const char *step = NULL;
-  CHECK(pygraph_staging_create(&st, &fake_backend, ind.block_size, &step) == cudaSuccess);
-  CHECK(st.stride == PYGRAPH_STAGING_SLOT_ALIGN && st.current == 0);
-  struct pygraph_indirect_graph ig = {&ind, st.device_block, pygraph_staging_slot(&st, 0)};
-  void *graph = NULL;
-  CHECK(fake_backend.graph_build(&ops, &ig, &graph) == cudaSuccess);
-  CHECK(fake_backend.graph_instantiate(graph, NULL) == cudaSuccess);
-  int ran;
-  fake_log_clear();
-  CHECK(fake_backend.graph_launch(graph, &ran) == cudaSuccess);
-  CHECK(pygraph_staging_launched(&st, &fake_backend, graph) == cudaSuccess);
-  for (unsigned k = 1; k < PYGRAPH_STAGING_SLOTS; k++) {
-    CHECK(pygraph_staging_advance(&st, &fake_backend) == cudaSuccess);
-    CHECK(fake_backend.graph_set_staging(graph, pygraph_staging_slot(&st, st.current)) ==
-          cudaSuccess);
-    CHECK(fake_backend.graph_launch(graph, &ran) == cudaSuccess);
-    CHECK(pygraph_staging_launched(&st, &fake_backend, graph) == cudaSuccess);
+  for (int i = 0; i < 3; i++) {
+    struct pygraph_op op = {.kind = PYGRAPH_OP_KERNEL, .stream = S1, .func = FAKE_FUNC(1),
+                            .site = &twin, .layout = l, .grid = {1, 1, 1},
+                            .block = {32, 1, 1}, .wait_link = -1};
+    CHECK(pygraph_op_list_copy_args(&ops, &op, args) == 0);
+    CHECK(pygraph_op_list_append(&ops, &op) != NULL);
   }
-  CHECK(count_of(fake_log(), "sync") == 0);       /* all 8 slots used once, none waited */
-  for (unsigned i = 0; i < PYGRAPH_STAGING_SLOTS; i++)
-    CHECK(st.in_flight[i]);
-  fake_log_clear();
-  CHECK(pygraph_staging_advance(&st, &fake_backend) == cudaSuccess);   /* wraps to 0 */
-  char expect[32];
-  snprintf(expect, sizeof expect, "sync%u", (unsigned)((unsigned long)st.events[0] - 0x400));
-  CHECK_STR(fake_log(), expect);
-  CHECK(st.current == 0 && !st.in_flight[0] && st.in_flight[1]);
-  CHECK(fake_backend.graph_set_staging(graph, pygraph_staging_slot(&st, 0)) == cudaSuccess);
-  CHECK(fake_reuse_violations == 0);
-  CHECK(fake_backend.graph_launch(graph, &ran) == cudaSuccess);
-  CHECK(pygraph_staging_launched(&st, &fake_backend, graph) == cudaSuccess);
-
-  /* A ring that forgot to wait (slot 1 still has a pending reader). */
-  st.in_flight[1] = 0;
-  CHECK(pygraph_staging_advance(&st, &fake_backend) == cudaSuccess);
-  CHECK(fake_backend.graph_set_staging(graph, pygraph_staging_slot(&st, 1)) == cudaSuccess);
-  CHECK(fake_reuse_violations == 1);
-
-  fake_log_clear();
-  pygraph_staging_free(&st, &fake_backend, graph);
-  CHECK(count_of(fake_log(), "sync") == (int)PYGRAPH_STAGING_SLOTS - 1);  /* all but slot 1 */
-  CHECK(fake_live_allocs == allocs && fake_live_events == events);
-  CHECK(st.device_block == NULL && st.host == NULL);
-  fake_backend.graph_destroy(graph);
+  unsigned char changed[] = {1, 1, 1};
+  struct pygraph_indirect ind = {0};
+  struct noted n = {{0}};
+  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, changed, 3, 0, note, &n) == 0);
+  CHECK_STR(n.text, "0:indirect; 1:argument block full; 2:argument block full");
+  CHECK(ind.n_nodes == 1 && ind.block_size == big);
   pygraph_indirect_free(&ind);
   pygraph_op_list_free(&ops);
-  free(layout);
+  free(bytes);
+  free(l);
 }
 
-static void test_recapture_replaces_ring(void)
+static void test_recapture_replaces_block(void)
 {
   harness_settings(PYGRAPH_MODE_GRAPH, 1, 8);
   harness_variants(1);                             /* the new graph replaces the old */
   pygraph_region *r = harness_region("recapture", 1);
   fake_reset();
   fake.exec_update_ok = 1;
-  int allocs = fake_live_allocs, events = fake_live_events;
+  int allocs = fake_live_allocs;
   wide_iteration(r, 2, 0);
-  wide_iteration(r, 2, 1);                         /* capture, ring A */
+  wide_iteration(r, 2, 1);                         /* capture, block A */
   wide_iteration(r, 3, 2);                         /* mismatch: warm-up */
   struct pygraph_segment *seg = harness_segment(r, 0);
-  CHECK(fake_live_allocs == allocs + 2);           /* ring A kept with the old graph */
+  CHECK(fake_live_allocs == allocs + 1);           /* block A kept with the old graph */
   fake_log_clear();
-  wide_iteration(r, 3, 3);                         /* capture, ring B; A freed */
-  unsigned a0 = ev(seg, 0);
-  CHECK(count_of(fake_log(), "sync") == 1);        /* A's last reader waited for */
-  CHECK(strstr(fake_log(), "; ind 0@0 1@16 2@32 48B) xupd destroy sync") != NULL);
-  CHECK(fake_live_allocs == allocs + 2);
-  CHECK(fake_live_events == events + (int)PYGRAPH_STAGING_SLOTS);
+  wide_iteration(r, 3, 3);                         /* capture, block B; A freed */
+  /* A's last reader is waited for before its exec is taken over. */
+  CHECK(strstr(fake_log(), "; ind 0@0 1@16 2@32 48B/1L) gsync xupd destroy launch") != NULL);
+  CHECK(fake_live_allocs == allocs + 1);
   CHECK(seg->stats.captures == 2 && seg->stats.indirect_nodes == 3);
   CHECK(fake_block_arg0(2) == 5);
-  (void)a0;
 }
 
 /* ---- faults: eager for good, reason kept, ops exactly once, no leaks -- */
 
 struct baseline {
-  int allocs, events, graphs;
+  int allocs, graphs;
 };
 
 static struct baseline snapshot(void)
 {
-  return (struct baseline){fake_live_allocs, fake_live_events, fake_live_graphs};
+  return (struct baseline){fake_live_allocs, fake_live_graphs};
 }
 
 static int back_to(struct baseline b)
 {
-  return fake_live_allocs == b.allocs && fake_live_events == b.events &&
-         fake_live_graphs == b.graphs;
+  return fake_live_allocs == b.allocs && fake_live_graphs == b.graphs;
 }
 
 static void two(pygraph_region *r, int a)
@@ -510,32 +513,20 @@ static void expect_eager(pygraph_region *r, const char *reason, struct baseline 
   CHECK_STR(seg->fallback, reason);
   CHECK_STR(pygraph_segment_mode_name(seg), "eager");
   CHECK(back_to(b));
-  CHECK(seg->active == NULL);                      /* no graph, no ring */
+  CHECK(seg->active == NULL);                      /* no graph, no block */
   fake_log_clear();
   two(r, 9);
   CHECK_STR(fake_log(), "p:k1(9) p:k2(9)");
 }
 
-static void test_capture_alloc_faults(void)
+static void test_capture_alloc_fault(void)
 {
   struct baseline b;
   pygraph_region *r = before_capture("dalloc_fails", &b);
   fake.fail_device_alloc = 1;
   two(r, 1);
   CHECK_STR(fake_log(), "dalloc! clear k1(1) k2(1)");
-  expect_eager(r, "staging device alloc failed: cudaErrorMemoryAllocation", b);
-
-  r = before_capture("halloc_fails", &b);
-  fake.fail_host_alloc = 1;
-  two(r, 1);
-  CHECK_STR(fake_log(), "halloc! clear k1(1) k2(1)");
-  expect_eager(r, "staging host alloc failed: cudaErrorMemoryAllocation", b);
-
-  r = before_capture("ecreate_fails", &b);
-  fake.fail_event_create_at = 5;
-  two(r, 1);
-  CHECK_STR(fake_log(), "ecreate! clear k1(1) k2(1)");
-  expect_eager(r, "staging event create failed: cudaErrorMemoryAllocation", b);
+  expect_eager(r, "argument block device alloc failed: cudaErrorMemoryAllocation", b);
 }
 
 static void test_capture_graph_faults(void)
@@ -550,29 +541,28 @@ static void test_capture_graph_faults(void)
   r = before_capture("ind_inst_fails", &b);
   fake.fail_instantiate = 1;
   two(r, 1);
-  CHECK_STR(fake_log(), "build(0 1<0; ind 0@0 1@16 32B) inst! clear destroy k1(1) k2(1)");
+  CHECK_STR(fake_log(), "build(0 1<0; ind 0@0 1@16 32B/1L) inst! clear destroy k1(1) k2(1)");
   expect_eager(r, "graph instantiate failed: cudaErrorInvalidValue", b);
 
   r = before_capture("ind_launch_fails", &b);
   fake.fail_launch = 1;
   two(r, 1);
-  CHECK_STR(fake_log(), "build(0 1<0; ind 0@0 1@16 32B) inst launch! clear destroy k1(1) k2(1)");
+  CHECK_STR(fake_log(),
+            "build(0 1<0; ind 0@0 1@16 32B/1L) inst launch! clear gsync destroy k1(1) k2(1)");
   expect_eager(r, "graph launch failed: cudaErrorLaunchFailure", b);
 
-  /* The graph ran, its event could not be recorded: wait for the graph
-   * before freeing the ring, and do not run the ops again. */
-  r = before_capture("ind_record_fails", &b);
-  fake.fail_record_at = 1;
+  /* The launch failed after the graph was enqueued: its work must not run
+   * again, and its block waits for it. */
+  r = before_capture("ind_launch_ran", &b);
+  fake.fail_launch = 1;
+  fake.launch_ran_before_failing = 1;
   two(r, 1);
-  struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK(count_of(fake_log(), "k1(") == 0);
-  CHECK(strstr(fake_log(), "inst launch rec") != NULL);
-  CHECK(ends_with(fake_log(), "! clear gsync destroy"));
-  CHECK(seg->stats.launches_in_graphs == 2);
-  expect_eager(r, "staging event record failed: cudaErrorInvalidValue", b);
+  CHECK(ends_with(fake_log(), "launch! clear gsync destroy"));
+  expect_eager(r, "graph launch failed: cudaErrorLaunchFailure", b);
 }
 
-/* Replays after capture until the ring is full, then a fault. */
+/* Replays after capture, then a fault. */
 static pygraph_region *replaying(const char *name, struct baseline *b, int replays)
 {
   pygraph_region *r = before_capture(name, b);
@@ -586,43 +576,25 @@ static pygraph_region *replaying(const char *name, struct baseline *b, int repla
 static void test_replay_faults(void)
 {
   struct baseline b;
-  pygraph_region *r = replaying("stage_fails", &b, 0);
-  fake.fail_stage_at = 1;
+  pygraph_region *r = replaying("args_fail", &b, 0);
+  fake.fail_args_at = 1;
   two(r, 2);
-  struct pygraph_segment *seg = NULL;
-  CHECK(strncmp(fake_log(), "stage! clear sync", 17) == 0);
-  CHECK(ends_with(fake_log(), "destroy k1(2) k2(2)"));
-  expect_eager(r, "staging update failed: cudaErrorInvalidValue", b);
+  CHECK_STR(fake_log(), "args! clear gsync destroy k1(2) k2(2)");
+  expect_eager(r, "argument update failed: cudaErrorInvalidValue", b);
 
-  r = replaying("sync_fails", &b, (int)PYGRAPH_STAGING_SLOTS - 1);
-  seg = harness_segment(r, 0);
-  CHECK(seg->active->staging.current == PYGRAPH_STAGING_SLOTS - 1);
-  fake.fail_sync = 1;                              /* the wrap-around wait fails */
+  r = replaying("args_fail_later", &b, 20);
+  fake.fail_args_at = fake_args_calls + 1;
   two(r, 50);
-  CHECK(strncmp(fake_log(), "sync", 4) == 0 && strstr(fake_log(), "! clear ") != NULL);
-  CHECK(count_of(fake_log(), "stage") == 0 && count_of(fake_log(), "launch") == 0);
-  CHECK(count_of(fake_log(), "k1(50)") == 1 && count_of(fake_log(), "k2(50)") == 1);
-  CHECK(ends_with(fake_log(), "destroy k1(50) k2(50)"));
-  expect_eager(r, "staging wait failed: cudaErrorLaunchFailure", b);
+  CHECK_STR(fake_log(), "args! clear gsync destroy k1(50) k2(50)");
+  expect_eager(r, "argument update failed: cudaErrorInvalidValue", b);
 
   r = replaying("replay_launch_fails", &b, 2);
   fake.fail_launch = 1;
   two(r, 60);
-  CHECK(strncmp(fake_log(), "stage launch! clear", 19) == 0);
-  CHECK(ends_with(fake_log(), "destroy k1(60) k2(60)"));
-  CHECK(count_of(fake_log(), "k1(") == 1);
+  CHECK_STR(fake_log(), "args launch! clear gsync destroy k1(60) k2(60)");
   expect_eager(r, "graph launch failed: cudaErrorLaunchFailure", b);
 
-  r = replaying("replay_record_fails", &b, 2);
-  fake.fail_record_at = fake_record_calls + 1;
-  two(r, 70);
-  CHECK(strncmp(fake_log(), "stage launch rec", 16) == 0);
-  CHECK(strstr(fake_log(), "! clear gsync") != NULL);
-  CHECK(count_of(fake_log(), "k1(") == 0);       /* the graph ran them */
-  CHECK(ends_with(fake_log(), "destroy"));
-  expect_eager(r, "staging event record failed: cudaErrorInvalidValue", b);
-
-  /* A direct node's update failing frees the ring too. */
+  /* A direct node's update failing frees the block too. */
   harness_settings(PYGRAPH_MODE_GRAPH, 1, 8);
   r = harness_region("direct_update_fails", 1);
   fake_reset();
@@ -639,8 +611,7 @@ static void test_replay_faults(void)
   kernel_twin(1, 9, 1);
   kernel(3, 9);
   end(r);
-  CHECK(strncmp(fake_log(), "upd1! clear sync", 16) == 0);
-  CHECK(ends_with(fake_log(), "destroy k1(9) k3(9)"));
+  CHECK_STR(fake_log(), "upd1! clear gsync destroy k1(9) k3(9)");
   CHECK(back_to(b));
 }
 
@@ -669,13 +640,15 @@ int main(void)
   test_select_reasons_and_packing();
   test_slice_alignment();
   test_node_selection_in_capture();
+  test_auto_takes_waiting_twins();
   test_indirect_off();
   test_change_seen_during_warmup();
   test_replay_is_o1();
-  test_staging_ring_wraps_and_waits();
-  test_staging_module();
-  test_recapture_replaces_ring();
-  test_capture_alloc_faults();
+  test_back_to_back_replays();
+  test_loader_chunks();
+  test_block_full();
+  test_recapture_replaces_block();
+  test_capture_alloc_fault();
   test_capture_graph_faults();
   test_replay_faults();
   test_settings_and_report();

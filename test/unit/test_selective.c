@@ -83,12 +83,16 @@ static void test_cost_table(void)
 
 static void test_capture_policy(void)
 {
-  struct pygraph_settings s = auto_settings();     /* warm-up 2, window 8 */
+  struct pygraph_settings s = auto_settings();     /* warm-up 2, window 12 */
   const char *reason = NULL;
-  struct pygraph_decide_input in = {.stable_iterations = 2, .timing = 1, .eager_samples = 7};
-  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_KEEP_WARMING);   /* window incomplete */
-  in.eager_samples = 8;
+  struct pygraph_decide_input in = {.stable_iterations = 2, .timing = 1, .eager_samples = 2};
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_KEEP_WARMING);   /* first samples missing */
+  in.eager_samples = PYGRAPH_MEASURE_MIN;
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
+  s.measure_iters = 2;                             /* a window below the minimum */
+  in.eager_samples = 2;
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
+  s.measure_iters = 12;
   in.eager_samples = 0;
   in.timing = 0;                                   /* cannot measure: capture as before */
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
@@ -96,6 +100,16 @@ static void test_capture_policy(void)
   in.timing = 1;
   in.stable_iterations = 1;
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
+}
+
+static void test_clear_verdict_table(void)
+{
+  enum pygraph_verdict v = PYGRAPH_VERDICT_EAGER;
+  CHECK(pygraph_clear_verdict(100, 80, &v) && v == PYGRAPH_VERDICT_GRAPH);
+  CHECK(pygraph_clear_verdict(100, 125, &v) && v == PYGRAPH_VERDICT_EAGER);
+  CHECK(!pygraph_clear_verdict(100, 81, &v));      /* close: the full window decides */
+  CHECK(!pygraph_clear_verdict(100, 124, &v));
+  CHECK(!pygraph_clear_verdict(0, 10, &v) && !pygraph_clear_verdict(10, 0, &v));
 }
 
 static void test_behaviour_table(void)
@@ -137,8 +151,8 @@ static void test_graph_faster_is_kept(void)
   pygraph_region *r = harness_region("faster", 1);
   fake_reset();
   timed(10, 5);                                    /* eager 20 us, graph 5 us */
-  for (int i = 0; i < 5; i++)
-    two(r, 0);                                     /* warm-up + 4 eager periods */
+  for (int i = 0; i < 3; i++)
+    two(r, 0);                                     /* warm-up, first 3 eager spans */
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK(seg->phase == PYGRAPH_PHASE_CAPTURE);
   CHECK(strstr(fake_log(), "build") == NULL);
@@ -146,8 +160,14 @@ static void test_graph_faster_is_kept(void)
   two(r, 0);
   CHECK_STR(fake_log(), "build(0 1<0) inst launch");
   CHECK(seg->decision == PYGRAPH_UNDECIDED);
-  for (int i = 0; i < 4; i++)
-    two(r, 0);                                     /* 4 graph periods */
+  /* Interleaved: the eager window fills up while the graph is measured. */
+  fake_log_clear();
+  two(r, 0);
+  CHECK_STR(fake_log(), "k1(0) k2(0)");
+  fake_log_clear();
+  for (int i = 0; i < 3; i++)
+    two(r, 0);                                     /* 3 graph spans: clear */
+  CHECK_STR(fake_log(), "launch launch launch");
   CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
   CHECK_STR(seg->why, "graph faster (5.0 us vs 20.0 us per iteration)");
   /* Measuring stops once decided. */
@@ -159,6 +179,56 @@ static void test_graph_faster_is_kept(void)
   pygraph_report_format_segment(line, sizeof line, seg);
   CHECK(strstr(line, " fallback=\"-\" decision=graph eager_us=20.0 graph_us=5.0 variants=1 "
                      "why=\"graph faster (5.0 us vs 20.0 us per iteration)\"\n") != NULL);
+}
+
+/* Close call: graph 19 us vs eager 20 us.  No verdict on the first samples;
+ * eager and graph iterations alternate until both windows are full. */
+static void test_close_call_interleaves(void)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
+  harness_measure(6, 3);
+  pygraph_region *r = harness_region("close", 1);
+  fake_reset();
+  timed(10, 19);
+  for (int i = 0; i < 4; i++)
+    two(r, 0);                                     /* 3 eager spans, then the capture */
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  fake_log_clear();
+  for (int i = 0; i < 6; i++)
+    two(r, 0);
+  CHECK_STR(fake_log(), "k1(0) k2(0) launch k1(0) k2(0) launch k1(0) k2(0) launch");
+  CHECK(seg->decision == PYGRAPH_UNDECIDED);       /* 6 eager, 3 graph: not yet */
+  fake_log_clear();
+  for (int i = 0; i < 3; i++)
+    two(r, 0);
+  CHECK_STR(fake_log(), "launch launch launch");   /* eager window full: graph only */
+  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK_STR(seg->why, "graph faster (19.0 us vs 20.0 us per iteration)");
+  CHECK(seg->stats.captures == 1);
+}
+
+/* Spans, not periods: another segment's work between two iterations of
+ * segment 0 is not segment 0's cost. */
+static void test_span_excludes_other_segments(void)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
+  harness_measure(4, 3);
+  pygraph_region *r = harness_region("spans", 2);
+  fake_reset();
+  timed(10, 5);
+  for (int i = 0; i < 30; i++) {
+    begin(r, 0);                                   /* 2 ops: 20 us eager */
+    kernel(1, 0);
+    kernel(2, 0);
+    end(r);
+    begin(r, 1);                                   /* 8 ops of other work: 80 us */
+    for (int k = 0; k < 8; k++)
+      kernel(3, i);                                /* args change: replays update */
+    end(r);
+  }
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(seg->eager_us == 20.0 && seg->graph_us == 5.0);
 }
 
 static void test_graph_slower_goes_eager(void)
@@ -578,8 +648,11 @@ int main(void)
 {
   test_cost_table();
   test_capture_policy();
+  test_clear_verdict_table();
   test_behaviour_table();
   test_graph_faster_is_kept();
+  test_close_call_interleaves();
+  test_span_excludes_other_segments();
   test_graph_slower_goes_eager();
   test_capture_cost_is_sunk();
   test_cycle_never_settles();

@@ -30,9 +30,9 @@ static void test_defaults(void)
   CHECK(s.warmup == 2);
   CHECK(s.max_captures == 8);
   CHECK(!s.report && !s.debug && !s.mode_unknown);
-  CHECK(s.indirect == 0);
+  CHECK(s.indirect == PYGRAPH_INDIRECT_AUTO);
   CHECK(pygraph_effective_warmup(&s) == 2);
-  CHECK(s.max_ops == 4096 && s.variants == 4 && s.measure_iters == 8 && s.margin_pct == 3);
+  CHECK(s.max_ops == 4096 && s.variants == 4 && s.measure_iters == 12 && s.margin_pct == 3);
   struct pygraph_settings d;
   pygraph_settings_defaults(&d);
   CHECK(memcmp(&d, &s, sizeof d) == 0);
@@ -47,10 +47,10 @@ static void test_selective_settings(void)
   const char *bad[] = {"PYGRAPH_MAX_OPS", "0", "PYGRAPH_VARIANTS", "17",
                        "PYGRAPH_MEASURE_ITERS", "1", "PYGRAPH_MARGIN", "101", NULL};
   s = parse(bad);
-  CHECK(s.max_ops == 4096 && s.variants == 4 && s.measure_iters == 8 && s.margin_pct == 3);
+  CHECK(s.max_ops == 4096 && s.variants == 4 && s.measure_iters == 12 && s.margin_pct == 3);
   const char *zero_variants[] = {"PYGRAPH_VARIANTS", "0", "PYGRAPH_MEASURE_ITERS", "65", NULL};
   s = parse(zero_variants);
-  CHECK(s.variants == 4 && s.measure_iters == 8);
+  CHECK(s.variants == 4 && s.measure_iters == 12);
 }
 
 static void test_modes(void)
@@ -87,10 +87,12 @@ static void test_numbers_and_flags(void)
   const char *ind_off[] = {"PYGRAPH_INDIRECT", "0", NULL};
   const char *ind_on[] = {"PYGRAPH_INDIRECT", "1", NULL};
   const char *ind_empty[] = {"PYGRAPH_INDIRECT", "", NULL};
-  CHECK(parse(ind_off).indirect == 0);
-  CHECK(parse(ind_on).indirect == 1);
-  CHECK(parse(ind_empty).indirect == 0);
-  CHECK(parse(NULL).indirect == 0);     /* off by default: slower on the H200 */
+  const char *ind_auto[] = {"PYGRAPH_INDIRECT", "auto", NULL};
+  CHECK(parse(ind_off).indirect == PYGRAPH_INDIRECT_OFF);
+  CHECK(parse(ind_on).indirect == PYGRAPH_INDIRECT_ON);
+  CHECK(parse(ind_empty).indirect == PYGRAPH_INDIRECT_AUTO);
+  CHECK(parse(ind_auto).indirect == PYGRAPH_INDIRECT_AUTO);
+  CHECK(parse(NULL).indirect == PYGRAPH_INDIRECT_AUTO);
 }
 
 static void test_decide(void)
