@@ -10,6 +10,7 @@
 #include "op_list.h"
 
 struct pygraph_indirect_graph;
+struct pygraph_arg_block;
 
 /* What the runtime needs to know about an indirect twin (indirect.h). */
 struct pygraph_twin_info {
@@ -68,9 +69,9 @@ struct pygraph_backend {
   cudaError_t (*device_alloc)(void **ptr, size_t size);
   void (*device_free)(void *ptr);
 
-  /* The loaders take the host image (same layout as at build) as their new
-   * parameters: one kernel-node update per chunk. */
-  cudaError_t (*graph_set_args)(void *graph, const unsigned char *host_image);
+  /* The loaders take args->host (the block the graph was built with, same
+   * layout) as their new parameters: one kernel-node update per chunk. */
+  cudaError_t (*graph_set_args)(void *graph, const struct pygraph_arg_block *args);
 
   /* Wait for the graph's launches (before freeing what they read; errors
    * ignored). */

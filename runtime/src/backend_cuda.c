@@ -23,7 +23,6 @@ struct cuda_graph {
   cudaEvent_t join_event;            /* only when several streams are involved */
   /* Parameter indirection: the loader nodes writing the device block. */
   cudaGraphNode_t *loaders;          /* one per chunk; NULL: no indirect nodes */
-  const struct pygraph_arg_block *args;
 };
 
 static cudaError_t execute(const struct pygraph_op *op)
@@ -210,7 +209,6 @@ static cudaError_t add_loaders(struct cuda_graph *g, const struct pygraph_arg_bl
   g->loaders = calloc(ab->n_chunks, sizeof *g->loaders);
   if (!g->loaders)
     return cudaErrorMemoryAllocation;
-  g->args = ab;
   for (size_t c = 0; c < ab->n_chunks; c++) {
     void *params[3], *dst;
     unsigned words;
@@ -221,11 +219,9 @@ static cudaError_t add_loaders(struct cuda_graph *g, const struct pygraph_arg_bl
   return cudaSuccess;
 }
 
-static cudaError_t set_args(void *graph, const unsigned char *host_image)
+static cudaError_t set_args(void *graph, const struct pygraph_arg_block *ab)
 {
   struct cuda_graph *g = graph;
-  const struct pygraph_arg_block *ab = g->args;
-  (void)host_image;                    /* == ab->host: the chunks point into it */
   for (size_t c = 0; c < ab->n_chunks; c++) {
     void *params[3], *dst;
     unsigned words;
@@ -243,11 +239,12 @@ static cudaError_t set_args(void *graph, const unsigned char *host_image)
  * has started, loads its arguments, and waits (griddepcontrol.wait) for the
  * predecessor's completion and memory before running the kernel body. */
 static cudaError_t add_indirect_node(struct cuda_graph *g, const struct pygraph_op_list *ops,
-                                     size_t i, const struct pygraph_indirect_node *in,
+                                     size_t i, const struct pygraph_arg_block *ab,
+                                     const struct pygraph_indirect_node *in,
                                      const struct pygraph_plan_node *pn,
                                      const cudaGraphNode_t *extra, size_t n_extra)
 {
-  void *slice = (unsigned char *)g->args->device_block + in->offset;
+  void *slice = (unsigned char *)ab->device_block + in->offset;
   void *params[1] = {&slice};                /* copied by cudaGraphAddKernelNode */
   struct cudaKernelNodeParams p = kernel_params(&ops->ops[i]);
   p.func = (void *)in->twin;
@@ -299,7 +296,7 @@ static cudaError_t build_nodes(struct cuda_graph *g, const struct pygraph_op_lis
     long in = ind ? ind->node_of_op[i] : -1;
     cudaError_t err;
     if (in >= 0) {
-      err = add_indirect_node(g, ops, i, &ind->nodes[in], pn, extra, n_extra);
+      err = add_indirect_node(g, ops, i, ig->args, &ind->nodes[in], pn, extra, n_extra);
     } else {
       cudaGraphNode_t deps[3 + PYGRAPH_LOADER_MAX_EXTRA];
       size_t n_deps = 0;

@@ -645,7 +645,7 @@ static int replay(struct pygraph_segment *seg, struct pygraph_variant *v)
    * parameters (copied by the update: the image may be rewritten at once). */
   if (refresh) {
     pygraph_indirect_pack(ind, cur, v->args.host);
-    cudaError_t err = seg->backend->graph_set_args(v->graph, v->args.host);
+    cudaError_t err = seg->backend->graph_set_args(v->graph, &v->args);
     if (err != cudaSuccess) {
       graph_fault(seg, "argument update", err);
       execute_all(seg, cur);

@@ -296,7 +296,7 @@ static void fake_event_destroy(cudaEvent_t event)
   fake_live_timing_events--;
 }
 
-static cudaError_t fake_set_args(void *graph, const unsigned char *image)
+static cudaError_t fake_set_args(void *graph, const struct pygraph_arg_block *args)
 {
   struct fake_graph *g = graph;
   if (++fake_args_calls == fake.fail_args_at) {
@@ -304,7 +304,13 @@ static cudaError_t fake_set_args(void *graph, const unsigned char *image)
     return cudaErrorInvalidValue;
   }
   fake_log_append("args ");
-  memcpy(g->params, image, g->size);    /* copied now, as the real update does */
+  /* The block must be the one the graph was built for, and the update
+   * copies the image now, as the real one does. */
+  if (args->device_block != g->block || args->size != g->size) {
+    fake_log_append("args?! ");
+    return cudaErrorInvalidValue;
+  }
+  memcpy(g->params, args->host, g->size);
   fake_gpu_us += fake.update_us;
   return cudaSuccess;
 }
