@@ -153,7 +153,13 @@ for l in "${lines[@]}"; do
   present=()
   for v in "${variants[@]}"; do [[ -x $bin/${name}_${V_EXE[$v]} ]] && present+=("$v"); done
   for ((r = 1; r <= reps; r++)); do
-    for v in "${present[@]}"; do
+    # Each round starts with a different variant, so that none always runs
+    # right after another one (a host-bound run leaves the GPU clocks low).
+    order=()
+    for ((k = 0; k < ${#present[@]}; k++)); do
+      order+=("${present[(k + r - 1) % ${#present[@]}]}")
+    done
+    for v in "${order[@]}"; do
       o=$out/logs/$name.$v.$r
       # shellcheck disable=SC2086  # V_ENV and args are word lists on purpose
       env ${V_ENV[$v]} timeout "$timeout_s" "$bin/${name}_${V_EXE[$v]}" $args >"$o.out" 2>"$o.err"

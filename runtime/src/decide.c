@@ -26,7 +26,8 @@ enum pygraph_decision pygraph_decide(const struct pygraph_settings *settings,
    * (afterwards this signature no longer runs eagerly). */
   unsigned first = settings->measure_iters < PYGRAPH_MEASURE_MIN ? settings->measure_iters
                                                                  : PYGRAPH_MEASURE_MIN;
-  if (settings->mode == PYGRAPH_MODE_AUTO && in->timing && in->eager_samples < first)
+  if (settings->mode == PYGRAPH_MODE_AUTO && in->timing && in->eager_samples < first &&
+      in->backlog < PYGRAPH_BACKLOG_EVENTS)
     return PYGRAPH_KEEP_WARMING;
   return PYGRAPH_CAPTURE_NEXT;
 }

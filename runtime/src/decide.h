@@ -28,13 +28,16 @@ struct pygraph_decide_input {
   unsigned long n_ops;          /* ops in the last iteration */
   /* Cost model (auto mode only; ignored when !timing): */
   int timing;                   /* stream-order timing events are available */
-  unsigned eager_samples;       /* eager periods measured for this signature */
+  unsigned eager_samples;       /* eager spans measured for this signature */
+  unsigned backlog;             /* timing events recorded, not yet readable */
 };
 
 /* Called after every completed (not flushed) iteration that ran eagerly
  * because no graph variant matched it.  On PYGRAPH_GO_EAGER, *reason says
  * why.  In auto mode with timing, a capture also waits for the signature's
- * first eager samples (PYGRAPH_MEASURE_MIN, at most the window). */
+ * first eager samples (PYGRAPH_MEASURE_MIN, at most the window) - unless the
+ * GPU is PYGRAPH_BACKLOG_EVENTS events behind: launch costs are hidden by
+ * the queue then, and samples would come too late to matter. */
 enum pygraph_decision pygraph_decide(const struct pygraph_settings *settings,
                                      const struct pygraph_decide_input *in,
                                      const char **reason);

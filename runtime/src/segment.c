@@ -682,12 +682,14 @@ static int wants_timing(struct pygraph_segment *seg, unsigned long long hash,
 }
 
 /* Interleaved measurement of an undecided variant: every other iteration
- * runs eagerly until the signature has its eager window. */
+ * runs eagerly until the signature has its eager window, unless the GPU is
+ * far behind. */
 static int eager_turn(struct pygraph_segment *seg, struct pygraph_variant *v,
                       unsigned long long hash)
 {
-  if (v->decided || !measuring_mode(seg) || seg->measure.state <= 0)
-    return 0;
+  if (v->decided || !measuring_mode(seg) || seg->measure.state <= 0 ||
+      seg->measure.count >= PYGRAPH_BACKLOG_EVENTS)
+    return 0;                                 /* (far behind: samples come too late) */
   const struct pygraph_sig_stats *s = sig_find(seg, hash);
   if (!s || s->eager.n >= seg->settings.measure_iters)
     return 0;
@@ -867,6 +869,7 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
         .n_ops = (unsigned long)seg->reference->n_ops,
         .timing = auto_mode && pygraph_measure_available(&seg->measure, seg->backend),
         .eager_samples = s ? s->eager.n : 0,
+        .backlog = seg->measure.count,
     };
     const char *reason = NULL;
     switch (pygraph_decide(&seg->settings, &in, &reason)) {
