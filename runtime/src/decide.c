@@ -29,7 +29,17 @@ enum pygraph_decision pygraph_decide(const struct pygraph_settings *settings,
   if (settings->mode == PYGRAPH_MODE_AUTO && in->timing && in->eager_samples < first &&
       in->backlog < PYGRAPH_BACKLOG_EVENTS)
     return PYGRAPH_KEEP_WARMING;
+  /* Too few iterations left to win back the capture, whatever the graph. */
+  if (settings->mode == PYGRAPH_MODE_AUTO && in->eager_us > 0 &&
+      pygraph_capture_estimate_us(in->n_ops) >
+          in->eager_us * (double)pygraph_expected_iterations(in->trip_count, in->iters_observed))
+    return PYGRAPH_KEEP_WARMING;
   return PYGRAPH_CAPTURE_NEXT;
+}
+
+double pygraph_capture_estimate_us(unsigned long n_ops)
+{
+  return 20.0 + 3.0 * (double)n_ops;
 }
 
 unsigned long long pygraph_expected_iterations(long long trip_count,

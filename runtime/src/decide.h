@@ -30,8 +30,18 @@ struct pygraph_decide_input {
   int timing;                   /* stream-order timing events are available */
   unsigned eager_samples;       /* eager spans measured for this signature */
   unsigned backlog;             /* timing events recorded, not yet readable */
+  double eager_us;              /* median eager span so far (0: none) */
+  long long trip_count;         /* pygraph_region.trip_count (-1: unknown) */
+  unsigned long long iters_observed;  /* iterations of the segment so far */
 };
 
+/* What a capture + instantiate is expected to cost before one was timed:
+ * about 3 us per node on an H200 (bench/results.md) plus a fixed part. */
+double pygraph_capture_estimate_us(unsigned long n_ops);
+
+/* (A capture is also put off while it could not pay for itself even if the
+ * graph cost nothing: estimated capture > eager_us * expected iterations
+ * (pygraph_expected_iterations).) */
 /* Called after every completed (not flushed) iteration that ran eagerly
  * because no graph variant matched it.  On PYGRAPH_GO_EAGER, *reason says
  * why.  In auto mode with timing, a capture also waits for the signature's

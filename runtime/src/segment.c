@@ -870,6 +870,9 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
         .timing = auto_mode && pygraph_measure_available(&seg->measure, seg->backend),
         .eager_samples = s ? s->eager.n : 0,
         .backlog = seg->measure.count,
+        .eager_us = s && s->eager.n ? period_us(&s->eager) : 0.0,
+        .trip_count = seg->region->trip_count,
+        .iters_observed = seg->stats.iters,
     };
     const char *reason = NULL;
     switch (pygraph_decide(&seg->settings, &in, &reason)) {

@@ -99,6 +99,28 @@ static void test_capture_policy(void)
   in.backlog = PYGRAPH_BACKLOG_EVENTS;             /* GPU far behind: do not wait */
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
   in.backlog = 0;
+  /* A capture that no remaining iteration count could pay back waits:
+   * 100 ops ~ 320 us of capture against 10 us per eager iteration. */
+  in.eager_samples = PYGRAPH_MEASURE_MIN;
+  in.n_ops = 100;
+  in.eager_us = 10;
+  in.trip_count = 20;                              /* 200 us at most to win */
+  CHECK(pygraph_capture_estimate_us(100) == 320.0);
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_KEEP_WARMING);
+  in.trip_count = 40;                              /* 400 us: may pay */
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
+  in.trip_count = -1;                              /* unknown: what was observed */
+  in.iters_observed = 10;
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_KEEP_WARMING);
+  in.iters_observed = 50;
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
+  s.mode = PYGRAPH_MODE_GRAPH;                     /* graph mode captures regardless */
+  in.iters_observed = 1;
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
+  s.mode = PYGRAPH_MODE_AUTO;
+  in.eager_us = 0;
+  in.n_ops = 0;
+  in.eager_samples = 0;
   in.timing = 0;                                   /* cannot measure: capture as before */
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
   s.mode = PYGRAPH_MODE_GRAPH;                     /* graph mode never waits for timing */
@@ -244,7 +266,8 @@ static void test_graph_slower_goes_eager(void)
   fake_reset();
   int live = fake_live_graphs;
   timed(1, 50);                                    /* eager 2 us, graph 50 us */
-  for (int i = 0; i < 10; i++)
+  /* (The capture, ~26 us, waits until 13 iterations were seen: 2 us each.) */
+  for (int i = 0; i < 30; i++)
     two(r, 0);
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK(seg->decision == PYGRAPH_DECIDED_EAGER);
