@@ -25,6 +25,7 @@ enum pygraph_sample_kind {
 struct pygraph_sample_tag {
   unsigned long long hash;             /* signature of the iteration */
   enum pygraph_sample_kind kind;
+  unsigned long long variant;          /* GRAPH: id of the variant replayed */
   float host_us;                       /* host time inside the runtime */
 };
 

@@ -114,6 +114,7 @@ static void drop_variant(struct pygraph_segment *seg, struct pygraph_variant *v)
     seg->n_variants--;
   }
   v->decided = 0;
+  memset(&v->samples, 0, sizeof v->samples);
   if (seg->active == v) {
     seg->active = NULL;
     for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++)
@@ -213,8 +214,11 @@ static void add_sample(void *ctx, const struct pygraph_sample_tag *tag, double u
   struct pygraph_sig_stats *s = sig_find(seg, tag->hash);
   if (!s || tag->kind == PYGRAPH_SAMPLE_NONE)
     return;
-  struct pygraph_samples *smp = tag->kind == PYGRAPH_SAMPLE_EAGER ? &s->eager : &s->graph;
-  if (smp->n >= seg->settings.measure_iters)
+  struct pygraph_samples *smp = tag->kind == PYGRAPH_SAMPLE_EAGER ? &s->eager : NULL;
+  for (unsigned i = 0; !smp && i < PYGRAPH_MAX_VARIANTS; i++)
+    if (seg->variants[i].graph && seg->variants[i].id == tag->variant)
+      smp = &seg->variants[i].samples;
+  if (!smp || smp->n >= seg->settings.measure_iters)
     return;
   smp->us[smp->n++] = (float)us;
   smp->host_sum += tag->host_us;
@@ -268,43 +272,100 @@ static void graph_fault(struct pygraph_segment *seg, const char *step, cudaError
   go_eager(seg, reason);
 }
 
-/* Compares the variants whose windows are complete with their eager runs. */
+/* The other live, undecided graph of v's signature (its direct rival or
+ * the indirect graph it rivals), or NULL. */
+static struct pygraph_variant *rival_of(struct pygraph_segment *seg,
+                                        const struct pygraph_variant *v)
+{
+  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
+    struct pygraph_variant *r = &seg->variants[i];
+    if (r != v && r->graph && !r->decided && r->hash == v->hash)
+      return r;
+  }
+  return NULL;
+}
+
+/* A variant's signature no longer pays as a graph: it runs eagerly. */
+static void reject_variant(struct pygraph_segment *seg, struct pygraph_variant *v,
+                           struct pygraph_sig_stats *s, double eager_us, double graph_us,
+                           const char *why)
+{
+  s->rejected = 1;
+  s->changed_ops = v->changed_ops;            /* what probes compare against */
+  drop_variant(seg, v);
+  int any_graph = 0;
+  for (unsigned j = 0; j < PYGRAPH_MAX_VARIANTS; j++)
+    any_graph |= seg->variants[j].graph && seg->variants[j].decided;
+  if (!any_graph) {                           /* else the segment stays graph */
+    seg->eager_us = eager_us;
+    seg->graph_us = graph_us;
+  }
+  if (seg->n_variants == 0)
+    go_eager_decided(seg, why);
+  else if (!any_graph)
+    snprintf(seg->why, sizeof seg->why, "%s", why);   /* others still measuring */
+}
+
+/* Compares each undecided signature's graphs (one, or an indirect one and
+ * its direct rival) with each other and with its eager runs.  A clear case
+ * is settled by the first samples; a close one waits for full windows
+ * (taken in turn, see measuring_turn). */
 static void decide_variants(struct pygraph_segment *seg)
 {
   unsigned window = seg->settings.measure_iters;
+  unsigned first = window < PYGRAPH_MEASURE_MIN ? window : PYGRAPH_MEASURE_MIN;
   for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
     struct pygraph_variant *v = &seg->variants[i];
     if (!v->graph || v->decided)
       continue;
+    struct pygraph_variant *r = rival_of(seg, v);
+    if (r && r < v)
+      continue;                               /* the pair is handled from r */
     struct pygraph_sig_stats *s = sig_find(seg, v->hash);
-    unsigned first = window < PYGRAPH_MEASURE_MIN ? window : PYGRAPH_MEASURE_MIN;
-    if (!s || s->graph.n < first)
+    if (!s || v->samples.n < first || (r && r->samples.n < first))
       continue;
+    int graphs_full = v->samples.n >= window && (!r || r->samples.n >= window);
+    double gv = period_us(&v->samples), gr = r ? period_us(&r->samples) : 0.0;
+    enum pygraph_verdict early;
+    /* Which graph: the rival wins only when measured faster. */
+    if (r && !graphs_full && !pygraph_clear_verdict(gv, gr, &early))
+      continue;
+    struct pygraph_variant *best = r && gr < gv ? r : v;
+    char pair[96] = "";
+    if (r) {
+      struct pygraph_variant *loser = best == v ? r : v;
+      snprintf(pair, sizeof pair, "; %s graph %.1f us vs %s %.1f us",
+               best->direct_only ? "direct" : "indirect", best == v ? gv : gr,
+               loser->direct_only ? "direct" : "indirect", best == v ? gr : gv);
+      pygraph_debug_log(&seg->settings, SEG_FMT ": keeping the%s", SEG_ARGS(seg), pair + 1);
+      drop_variant(seg, loser);
+    }
+    double graph_us = best == v ? gv : gr;
     char why[sizeof seg->why];
-    if (s->eager.n == 0 && s->graph.n >= window) {
-      v->decided = 1;
-      set_decision(seg, PYGRAPH_DECIDED_GRAPH, "eager unmeasured");
+    if (s->eager.n == 0 && graphs_full) {
+      best->decided = 1;
+      snprintf(why, sizeof why, "eager unmeasured%s", pair);
+      set_decision(seg, PYGRAPH_DECIDED_GRAPH, why);
       continue;
     }
-    if (s->eager.n < first)
-      continue;
-    /* A clear case is settled by the first samples; a close one waits for
-     * the full window on both sides (interleaved, see eager_turn). */
-    enum pygraph_verdict early;
-    int full = s->graph.n >= window && s->eager.n >= window;
-    if (!full && !pygraph_clear_verdict(period_us(&s->eager), period_us(&s->graph), &early))
+    if (s->eager.n < first ||
+        (!(graphs_full && s->eager.n >= window) &&
+         !pygraph_clear_verdict(period_us(&s->eager), graph_us, &early)))
       continue;
     struct pygraph_cost_input in = {
-        .eager_us = period_us(&s->eager), .graph_us = period_us(&s->graph),
+        .eager_us = period_us(&s->eager), .graph_us = graph_us,
         /* The capture is already paid when this is decided: what counts
-         * from here on is the period (pygraph_decide_cost amortizes a capture
+         * from here on is the span (pygraph_decide_cost amortizes a capture
          * that is still to be paid). */
         .capture_us = 0, .trip_count = seg->region->trip_count,
         .iters_observed = seg->stats.iters};
     enum pygraph_verdict verdict = pygraph_decide_cost(&seg->settings, &in, why, sizeof why);
-    pygraph_debug_log(&seg->settings, SEG_FMT ": variant %u: %s", SEG_ARGS(seg), i, why);
+    size_t len = strlen(why);
+    snprintf(why + len, sizeof why - len, "%s", pair);
+    pygraph_debug_log(&seg->settings, SEG_FMT ": variant %u: %s", SEG_ARGS(seg),
+                      (unsigned)(best - seg->variants), why);
     if (verdict == PYGRAPH_VERDICT_GRAPH) {
-      v->decided = 1;
+      best->decided = 1;
       seg->eager_us = in.eager_us;
       seg->graph_us = in.graph_us;
       seg->has_baseline = 0;
@@ -312,20 +373,7 @@ static void decide_variants(struct pygraph_segment *seg)
       set_decision(seg, PYGRAPH_DECIDED_GRAPH, why);
       continue;
     }
-    s->rejected = 1;
-    s->changed_ops = v->changed_ops;          /* what probes compare against */
-    drop_variant(seg, v);
-    int any_graph = 0;
-    for (unsigned j = 0; j < PYGRAPH_MAX_VARIANTS; j++)
-      any_graph |= seg->variants[j].graph && seg->variants[j].decided;
-    if (!any_graph) {                  /* else the segment stays graph */
-      seg->eager_us = in.eager_us;
-      seg->graph_us = in.graph_us;
-    }
-    if (seg->n_variants == 0)
-      go_eager_decided(seg, why);
-    else if (!any_graph)
-      snprintf(seg->why, sizeof seg->why, "%s", why);   /* others still measuring */
+    reject_variant(seg, best, s, in.eager_us, in.graph_us, why);
   }
 }
 
@@ -353,9 +401,7 @@ static void reevaluate(struct pygraph_segment *seg, const char *what)
     if (!v->graph)
       continue;
     v->decided = 0;
-    struct pygraph_sig_stats *s = sig_find(seg, v->hash);
-    if (s)
-      memset(&s->graph, 0, sizeof s->graph);
+    memset(&v->samples, 0, sizeof v->samples);
   }
 }
 
@@ -486,10 +532,12 @@ static void note_node(void *ctx, size_t index, const struct pygraph_op *op, cons
  * Returns cudaSuccess (possibly with no indirect nodes) or the CUDA error of
  * the failed step (*step), with nothing left allocated. */
 static cudaError_t prepare_indirect(struct pygraph_segment *seg, const struct pygraph_op_list *cur,
-                                    struct pygraph_indirect *ind, struct pygraph_arg_block *ab,
-                                    const char **step)
+                                    int direct_only, struct pygraph_indirect *ind,
+                                    struct pygraph_arg_block *ab, const char **step)
 {
   memset(ab, 0, sizeof *ab);
+  if (direct_only)
+    return cudaSuccess;                       /* the direct rival of an indirect graph */
   if (!seg->settings.indirect) {
     if (cur->n_kernels)
       pygraph_debug_log(&seg->settings, SEG_FMT ": all kernel nodes direct: PYGRAPH_INDIRECT=0",
@@ -525,7 +573,8 @@ static double now_us(const struct pygraph_segment *seg)
 /* The current iteration becomes a new variant (evicting the least recently
  * used one when the cache is full) and is launched.  Returns the variant,
  * or NULL after a fault (the ops then ran exactly once anyway). */
-static struct pygraph_variant *capture(struct pygraph_segment *seg, unsigned long long hash)
+static struct pygraph_variant *capture(struct pygraph_segment *seg, unsigned long long hash,
+                                       int direct_only)
 {
   struct pygraph_op_list *cur = seg->current;
   double t0 = now_us(seg);
@@ -543,7 +592,7 @@ static struct pygraph_variant *capture(struct pygraph_segment *seg, unsigned lon
   struct pygraph_indirect ind = {0};
   struct pygraph_arg_block ab;
   const char *step = NULL;
-  cudaError_t err = prepare_indirect(seg, cur, &ind, &ab, &step);
+  cudaError_t err = prepare_indirect(seg, cur, direct_only, &ind, &ab, &step);
   if (err != cudaSuccess) {
     pygraph_indirect_free(&ind);
     graph_fault(seg, step, err);
@@ -581,6 +630,9 @@ static struct pygraph_variant *capture(struct pygraph_segment *seg, unsigned lon
   v->last_used = ++seg->clock;
   v->decided = !measuring_mode(seg) || seg->measure.state < 0;
   v->changed_ops = -1;
+  v->id = ++seg->variant_ids;
+  v->direct_only = direct_only;
+  memset(&v->samples, 0, sizeof v->samples);
   seg->n_variants++;
   seg->active = v;
   seg->stats.captures++;
@@ -588,7 +640,6 @@ static struct pygraph_variant *capture(struct pygraph_segment *seg, unsigned lon
   seg->stats.indirect_bytes = ind.block_size;
   struct pygraph_sig_stats *s = sig_get(seg, hash);
   s->capture_us = now_us(seg) - t0;
-  memset(&s->graph, 0, sizeof s->graph);
   if (v->decided && seg->decision == PYGRAPH_UNDECIDED)
     set_decision(seg, PYGRAPH_DECIDED_GRAPH,
                  seg->settings.mode == PYGRAPH_MODE_GRAPH ? "PYGRAPH_MODE=graph"
@@ -681,22 +732,43 @@ static int wants_timing(struct pygraph_segment *seg, unsigned long long hash,
   return !s || (!s->rejected && s->eager.n < seg->settings.measure_iters);
 }
 
-/* Interleaved measurement of an undecided variant: every other iteration
- * runs eagerly until the signature has its eager window, unless the GPU is
- * far behind. */
-static int eager_turn(struct pygraph_segment *seg, struct pygraph_variant *v,
-                      unsigned long long hash)
+enum pygraph_turn { TURN_GRAPH, TURN_EAGER, TURN_RIVAL };
+
+/* While v's signature is measured: what runs this iteration.  Eager runs
+ * and each undecided graph of the signature take turns until their windows
+ * are full, so all see the same conditions (v may become the rival); an
+ * indirect graph first gets a direct rival, captured from this iteration.
+ * Not while the GPU is far behind: samples would come too late. */
+static enum pygraph_turn measuring_turn(struct pygraph_segment *seg,
+                                        struct pygraph_variant **pv, unsigned long long hash)
 {
+  struct pygraph_variant *v = *pv;
   if (v->decided || !measuring_mode(seg) || seg->measure.state <= 0 ||
       seg->measure.count >= PYGRAPH_BACKLOG_EVENTS)
-    return 0;                                 /* (far behind: samples come too late) */
-  const struct pygraph_sig_stats *s = sig_find(seg, hash);
-  if (!s || s->eager.n >= seg->settings.measure_iters)
-    return 0;
-  v->eager_turn ^= 1;
-  return v->eager_turn;
+    return TURN_GRAPH;
+  struct pygraph_sig_stats *s = sig_find(seg, hash);
+  if (!s)
+    return TURN_GRAPH;
+  struct pygraph_variant *r = rival_of(seg, v);
+  if (!r && v->indirect.n_nodes && !v->direct_only && !s->challenged &&
+      seg->n_variants < seg->settings.variants) {
+    s->challenged = 1;
+    return TURN_RIVAL;
+  }
+  unsigned window = seg->settings.measure_iters;
+  int needs[3] = {s->eager.n < window, v->samples.n < window, r && r->samples.n < window};
+  for (unsigned k = 0; k < 3; k++) {
+    unsigned c = (s->turn + k) % 3;
+    if (!needs[c])
+      continue;
+    s->turn = c + 1;
+    if (c == 0)
+      return TURN_EAGER;
+    *pv = c == 1 ? v : r;
+    return TURN_GRAPH;
+  }
+  return TURN_GRAPH;
 }
-
 
 /* Probing a decided-eager segment: did its behaviour change? */
 static void end_probe(struct pygraph_segment *seg)
@@ -779,17 +851,24 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
   }
   if (v) {
     seg->distinct_streak = 0;
-    if (eager_turn(seg, v, hash)) {
-      /* Measuring an undecided variant: eager and graph iterations
-       * alternate, so both sides see the same conditions.  The graph's
-       * nodes keep what v->ref holds. */
+    switch (measuring_turn(seg, &v, hash)) {
+    case TURN_EAGER:
+      /* The graphs' nodes keep what their ref lists hold. */
       execute_all(seg, cur);
       tag.kind = PYGRAPH_SAMPLE_EAGER;
-    } else {
+      break;
+    case TURN_RIVAL:
+      if (!capture(seg, hash, 1))             /* its span is not counted */
+        return;                               /* fault: eager for good, ops ran once */
+      break;
+    case TURN_GRAPH:
       if (!replay(seg, v))
         return;                               /* fault: eager for good, ops ran once */
-      if (!v->decided)
+      if (!v->decided) {
         tag.kind = PYGRAPH_SAMPLE_GRAPH;
+        tag.variant = v->id;
+      }
+      break;
     }
   } else {
     miss = 1;
@@ -826,7 +905,7 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
         seg->capture_next = 0;
         seg->has_reference = 0;
         seg->stable_iterations = 0;
-        v = capture(seg, hash);               /* its span is not counted */
+        v = capture(seg, hash, 0);            /* its span is not counted */
         if (!v)
           return;                             /* fault: eager for good, ops ran once */
       } else {

@@ -9,10 +9,11 @@
  *            gets its next iteration captured as a new variant (LRU eviction
  *            beyond PYGRAPH_VARIANTS);
  *   capture  that next iteration: built, instantiated, launched.
- * auto mode measures each signature's iteration period eagerly (before its
- * capture) and as a graph (after), and keeps a variant only when it pays
- * (decide.h); a segment none of whose variants pays runs eagerly (pass-
- * through).  Faults, "signature unstable", "signature never repeats",
+ * auto mode measures each signature's iteration span eagerly (before its
+ * capture and interleaved after it) and as a graph, and keeps a variant only
+ * when it pays (decide.h); a graph with indirect nodes gets a rival captured
+ * without indirection, and the faster of the two stays.  A segment none of
+ * whose variants pays runs eagerly (pass-through).  Faults, "signature unstable", "signature never repeats",
  * "iteration too long" and PYGRAPH_MODE=eager: EAGER for good.
  *
  *   WARMUP --(stable)--> CAPTURE --(graph ok)--> REPLAY (>= 1 variant)
@@ -60,7 +61,11 @@ struct pygraph_samples {
 struct pygraph_sig_stats {
   unsigned long long hash;
   unsigned long long last_used;              /* 0 = free entry */
-  struct pygraph_samples eager, graph;
+  struct pygraph_samples eager;              /* graph spans are per variant */
+  int challenged;                            /* a direct rival of its indirect graph
+                                                was captured (once per signature) */
+  unsigned turn;                             /* measuring: round robin of eager and
+                                                its undecided graphs */
   double capture_us;                         /* host time of capture + instantiate */
   int rejected;                              /* its graph did not pay: eager, never recaptured */
   long changed_ops;                          /* kernel ops with moving args (-1 unknown) */
@@ -75,7 +80,9 @@ struct pygraph_variant {
   struct pygraph_arg_block args;             /* their argument block and loaders */
   unsigned long long last_used;              /* LRU stamp */
   int decided;                               /* 0: still measuring; 1: keeps its graph */
-  int eager_turn;                            /* measuring: this iteration ran eagerly */
+  unsigned long long id;                     /* capture number (samples name it) */
+  int direct_only;                           /* captured without indirection (the rival) */
+  struct pygraph_samples samples;            /* its graph spans while undecided */
   long changed_ops;                          /* ops updated by the last measured replay */
 };
 
@@ -115,6 +122,7 @@ struct pygraph_segment {
   struct pygraph_variant variants[PYGRAPH_MAX_VARIANTS];
   unsigned n_variants;
   struct pygraph_variant *active;            /* last captured or replayed, or NULL */
+  unsigned long long variant_ids;            /* ids handed out */
   unsigned long long clock;                  /* LRU stamps */
 
   /* Selective deployment (auto mode). */

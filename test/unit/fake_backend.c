@@ -244,8 +244,10 @@ static cudaError_t fake_launch(void *graph, int *ran)
   fake_log_append("launch ");
   fake_launch_calls++;
   fake_gpu_us += fake.graph_launch_us;
-  if (g->size)                          /* the loaders run first */
+  if (g->size) {                        /* the loaders run first */
     memcpy(g->block, g->params, g->size);
+    fake_gpu_us += fake.loader_us;
+  }
   last_launched = g;
   return cudaSuccess;
 }

@@ -41,6 +41,7 @@ struct fake_config {
   double eager_op_us;             /* GPU time per eagerly executed op */
   double graph_launch_us;         /* GPU time per graph launch */
   double update_us;               /* GPU time per node update / argument refresh */
+  double loader_us;               /* extra GPU time per launch of a graph with loaders */
   double capture_host_us;         /* host time per graph_build (capture cost) */
 };
 

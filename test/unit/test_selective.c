@@ -258,6 +258,55 @@ static void test_span_excludes_other_segments(void)
   CHECK(seg->eager_us == 20.0 && seg->graph_us == 5.0);
 }
 
+/* Two kernels with twins built for sm_90 whose args change every iteration. */
+static void twins_iteration(pygraph_region *r, int a)
+{
+  begin(r, 0);
+  kernel_twin(1, a, FAKE_WAITING_TWINS);
+  kernel_twin(2, a, FAKE_WAITING_TWINS + 1);
+  end(r);
+}
+
+/* An indirect graph gets a direct rival captured from the next iteration;
+ * eager runs and both graphs take turns; the faster graph stays (here the
+ * loader costs more than two node updates) and is compared with eager. */
+static void test_direct_rival(double loader_us, const char *kept, const char *why)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
+  harness_indirect(PYGRAPH_INDIRECT_AUTO);
+  harness_measure(4, 3);
+  pygraph_region *r = harness_region(kept, 1);
+  fake_reset();
+  timed(10, 5);                                    /* eager 20 us */
+  fake.update_us = 2;                              /* direct: 5 + 2 x 2 = 9 us */
+  fake.loader_us = loader_us;                      /* indirect: 5 + 2 + loader */
+  int live = fake_live_graphs, a = 0;
+  for (int i = 0; i < 4; i++)
+    twins_iteration(r, a++);                       /* 3 eager spans, capture */
+  CHECK(strstr(fake_log(), "build(0 1<0; ind 0@0w 1@16w 32B/1L) inst launch") != NULL);
+  fake_log_clear();
+  twins_iteration(r, a++);                         /* the rival */
+  CHECK_STR(fake_log(), "build(0 1<0) inst launch");
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(pygraph_segment_variants(seg) == 2 && fake_live_graphs == live + 2);
+  fake_log_clear();
+  for (int i = 0; i < 3; i++)
+    twins_iteration(r, a++);                       /* eager, indirect, direct */
+  CHECK(strncmp(fake_log(), "k1(", 3) == 0);
+  CHECK(strstr(fake_log(), "args launch upd0 upd1 launch") != NULL);
+  for (int i = 0; i < 12 && seg->decision == PYGRAPH_UNDECIDED; i++)
+    twins_iteration(r, a++);
+  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK_STR(seg->why, why);
+  CHECK(pygraph_segment_variants(seg) == 1 && fake_live_graphs == live + 1);
+  CHECK(seg->active->direct_only == (strcmp(kept, "direct") == 0));
+  fake_log_clear();                                /* decided: the winner only */
+  twins_iteration(r, a++);
+  CHECK_STR(fake_log(), strcmp(kept, "direct") == 0 ? "upd0 upd1 launch" : "args launch");
+  fake.loader_us = 0;
+  fake.update_us = 0;
+}
+
 static void test_graph_slower_goes_eager(void)
 {
   harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
@@ -682,6 +731,12 @@ int main(void)
   test_graph_faster_is_kept();
   test_close_call_interleaves();
   test_span_excludes_other_segments();
+  test_direct_rival(0, "indirect",
+                    "graph faster (7.0 us vs 20.0 us per iteration); "
+                    "indirect graph 7.0 us vs direct 9.0 us");
+  test_direct_rival(5, "direct",
+                    "graph faster (9.0 us vs 20.0 us per iteration); "
+                    "direct graph 9.0 us vs indirect 12.0 us");
   test_graph_slower_goes_eager();
   test_capture_cost_is_sunk();
   test_cycle_never_settles();
