@@ -1,11 +1,11 @@
-/* measure.h - iteration spans in stream order, read without blocking.
+/* measure.h - iteration costs in stream order, read without blocking.
  *
- * While a segment is measuring, an iteration's work is bracketed by two
- * events on its launch stream: one recorded before its first op (or update
- * and graph launch), one after.  The span elapsed(start, end) is GPU time
- * when the GPU is the bottleneck (the start waits behind earlier work) and
- * host time when the CPU is (the GPU idles while the ops are issued); work
- * of other segments or of the program between iterations never counts.
+ * A FIFO of timing events recorded on a segment's launch stream; each event
+ * may close a sample that started at the previous one (a chain).  The
+ * segment decides what the samples are (segment.c, start_timing): periods
+ * between the end events of back-to-back iterations, or spans bracketing
+ * one iteration's work.  Either is GPU time when the GPU is the bottleneck
+ * and host time when the host is (the GPU then idles between the events).
  * Events are read later with cudaEventQuery + cudaEventElapsedTime, at
  * region ends, oldest first; one not ready yet is simply tried again at a
  * later region end.  Nothing here ever synchronizes. */

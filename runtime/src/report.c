@@ -16,6 +16,9 @@ int pygraph_report_format_segment_thread(char *buf, size_t cap,
 {
   const pygraph_region *r = seg->region;
   const struct pygraph_segment_stats *s = &seg->stats;
+  /* Indirection of the graph in use (the last one captured when none). */
+  unsigned long long ind_nodes = seg->active ? seg->active->indirect.n_nodes : s->indirect_nodes;
+  unsigned long long ind_bytes = seg->active ? seg->active->indirect.block_size : s->indirect_bytes;
   int n = snprintf(buf, cap,
                    "pygraph: region %s %s:%u-%u seg %u: mode=%s iters=%llu replays=%llu "
                    "captures=%llu updates=%llu flushes=%llu mismatches=%llu "
@@ -24,7 +27,7 @@ int pygraph_report_format_segment_thread(char *buf, size_t cap,
                    r->function ? r->function : "?", r->file ? r->file : "?", r->line_begin,
                    r->line_end, seg->index, pygraph_segment_mode_name(seg), s->iters,
                    s->replays, s->captures, s->updates, s->flushes, s->mismatches,
-                   s->indirect_nodes, s->indirect_bytes, seg->fallback[0] ? seg->fallback : "-",
+                   ind_nodes, ind_bytes, seg->fallback[0] ? seg->fallback : "-",
                    pygraph_segment_decision_name(seg), seg->eager_us, seg->graph_us,
                    pygraph_segment_variants(seg), seg->why[0] ? seg->why : "-");
   /* Flushes are worth a reason too; kept after the fixed fields. */

@@ -8,10 +8,11 @@
 #include "segment.h"
 
 /* One line (with '\n') for a segment; returns snprintf's length.
- * indirect=<n> block=<bytes>B describe the last graph captured: its
- * indirect nodes and the device block refreshed per replay (indirect.h).
+ * indirect=<n> block=<bytes>B describe the graph in use (else the last one
+ * captured): its indirect nodes and the device block refreshed per replay
+ * (indirect.h).
  * Then decision=<graph|eager> eager_us=<x> graph_us=<y> variants=<n>
- * why="<reason>": the selective-deployment verdict, the measured periods
+ * why="<reason>": the selective-deployment verdict, the measured costs
  * it compared (0.0 when unmeasured; graph_us includes the amortized
  * capture cost only in why), the live graph variants, and why ("-" while
  * undecided without graphs). */

@@ -735,10 +735,11 @@ static int wants_timing(struct pygraph_segment *seg, unsigned long long hash,
 enum pygraph_turn { TURN_GRAPH, TURN_EAGER, TURN_RIVAL };
 
 /* While v's signature is measured: what runs this iteration.  Eager runs
- * and each undecided graph of the signature take turns until their windows
- * are full, so all see the same conditions (v may become the rival); an
- * indirect graph first gets a direct rival, captured from this iteration.
- * Not while the GPU is far behind: samples would come too late. */
+ * and each undecided graph of the signature take turns, in runs of
+ * PYGRAPH_TURN_RUN iterations, until their windows are full, so all see
+ * the same conditions (*pv may become the rival); an indirect graph first
+ * gets a direct rival, captured from this iteration.  Not while the GPU is
+ * far behind: samples would come too late. */
 static enum pygraph_turn measuring_turn(struct pygraph_segment *seg,
                                         struct pygraph_variant **pv, unsigned long long hash)
 {
@@ -755,18 +756,31 @@ static enum pygraph_turn measuring_turn(struct pygraph_segment *seg,
     s->challenged = 1;
     return TURN_RIVAL;
   }
-  unsigned window = seg->settings.measure_iters;
-  int needs[3] = {s->eager.n < window, v->samples.n < window, r && r->samples.n < window};
-  for (unsigned k = 0; k < 3; k++) {
-    unsigned c = (s->turn + k) % 3;
-    if (!needs[c])
-      continue;
-    s->turn = c + 1;
-    if (c == 0)
-      return TURN_EAGER;
-    *pv = c == 1 ? v : r;
-    return TURN_GRAPH;
+  /* Sides by identity: 0 eager, 1 the indirect graph, 2 its direct rival
+   * (or the only graph as side 1). */
+  struct pygraph_variant *side[3] = {NULL, v, r};
+  if (r && r->direct_only == 0) {
+    side[1] = r;
+    side[2] = v;
   }
+  unsigned window = seg->settings.measure_iters;
+  int needs[3] = {s->eager.n < window, side[1]->samples.n < window,
+                  side[2] && side[2]->samples.n < window};
+  unsigned c = s->turn % 3;
+  if (!(s->run_left && needs[c])) {           /* next side that still needs samples */
+    unsigned k;
+    for (k = 1; k <= 3 && !needs[(s->turn + k) % 3]; k++)
+      ;
+    if (k > 3)
+      return TURN_GRAPH;                      /* all full: samples still in flight */
+    c = (s->turn + k) % 3;
+    s->turn = c;
+    s->run_left = PYGRAPH_TURN_RUN;
+  }
+  s->run_left--;
+  if (c == 0)
+    return TURN_EAGER;
+  *pv = side[c];
   return TURN_GRAPH;
 }
 
@@ -805,9 +819,39 @@ static void end_probe(struct pygraph_segment *seg)
     reevaluate(seg, what);
 }
 
+/* Segment iterations ended by this thread: a segment whose previous
+ * iteration was the thread's previous one runs back to back (solo). */
+static _Thread_local unsigned long long iteration_clock;
+
+/* Before the work of a timed iteration.  Back to back with a timed
+ * iteration of the same signature and kind (and graph), the sample is the
+ * period between their end events: what an iteration costs in steady
+ * state, host work between iterations included.  Otherwise it is a span:
+ * an event before its work, one after, so other segments' or signatures'
+ * work never counts - except when only the kind changed (a new run of
+ * measuring turns): that iteration gives no sample, its end event starts
+ * the next periods. */
+static void start_timing(struct pygraph_segment *seg, cudaStream_t stream, int solo,
+                         const struct pygraph_sample_tag *planned)
+{
+  int run = solo && seg->measure.chain && seg->timed_iter + 1 == seg->stats.iters &&
+            seg->timed_hash == planned->hash;
+  if (run && planned->kind != PYGRAPH_SAMPLE_NONE && seg->timed_kind == planned->kind &&
+      seg->timed_variant == planned->variant)
+    return;                                   /* a period */
+  pygraph_measure_break(&seg->measure);
+  if (!run) {                                 /* a span */
+    struct pygraph_sample_tag start = {.hash = planned->hash, .kind = PYGRAPH_SAMPLE_NONE};
+    pygraph_measure_record(&seg->measure, seg->backend, stream, &start);
+  }
+}
+
 void pygraph_segment_end_iteration(struct pygraph_segment *seg)
 {
   seg->stats.iters++;
+  unsigned long long clock = ++iteration_clock;
+  int solo = seg->last_clock + 1 == clock;
+  seg->last_clock = clock;
   if (seg->too_long && !seg->final) {
     char reason[64];
     snprintf(reason, sizeof reason, "iteration too long (%zu ops)", seg->too_long);
@@ -841,17 +885,25 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
   int decide_capture = 0, miss = 0;
 
   struct pygraph_variant *v = find_variant(seg, hash, cur);
-  /* Measuring spans this iteration's own work in stream order: an event
-   * before it, one after (other segments' work in between never counts). */
+  enum pygraph_turn turn = v ? measuring_turn(seg, &v, hash) : TURN_GRAPH;
+  int same = !v && seg->has_reference && pygraph_same_signature(cur, seg->reference);
   int timing = auto_mode && wants_timing(seg, hash, v);
   if (timing) {
-    struct pygraph_sample_tag start = {.hash = hash, .kind = PYGRAPH_SAMPLE_NONE};
+    /* What the iteration will be sampled as (NONE: a capture). */
+    struct pygraph_sample_tag planned = {.hash = hash, .kind = PYGRAPH_SAMPLE_EAGER};
+    if (v && turn == TURN_GRAPH && !v->decided) {
+      planned.kind = PYGRAPH_SAMPLE_GRAPH;
+      planned.variant = v->id;
+    } else if ((v && turn != TURN_EAGER) || (!v && seg->capture_next && same)) {
+      planned.kind = PYGRAPH_SAMPLE_NONE;
+    }
+    start_timing(seg, stream, solo, &planned);
+  } else {
     pygraph_measure_break(&seg->measure);
-    pygraph_measure_record(&seg->measure, seg->backend, stream, &start);
   }
   if (v) {
     seg->distinct_streak = 0;
-    switch (measuring_turn(seg, &v, hash)) {
+    switch (turn) {
     case TURN_EAGER:
       /* The graphs' nodes keep what their ref lists hold. */
       execute_all(seg, cur);
@@ -891,7 +943,6 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
     }
     struct pygraph_sig_stats *s = auto_mode ? sig_get(seg, hash) : NULL;
     int rejected = s && s->rejected;
-    int same = seg->has_reference && pygraph_same_signature(cur, seg->reference);
     if (same && s)
       s->changed_ops = count_changed(cur, seg->reference);
     if (rejected) {
@@ -932,7 +983,10 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
     if (timing) {
       tag.host_us = (float)(now_us(seg) - t0);
       pygraph_measure_record(&seg->measure, seg->backend, stream, &tag);
-      pygraph_measure_break(&seg->measure);
+      seg->timed_iter = seg->stats.iters;
+      seg->timed_hash = hash;
+      seg->timed_kind = tag.kind;
+      seg->timed_variant = tag.variant;
     }
     if (seg->measure.count)
       pygraph_measure_poll(&seg->measure, seg->backend, add_sample, seg);

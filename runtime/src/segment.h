@@ -64,8 +64,9 @@ struct pygraph_sig_stats {
   struct pygraph_samples eager;              /* graph spans are per variant */
   int challenged;                            /* a direct rival of its indirect graph
                                                 was captured (once per signature) */
-  unsigned turn;                             /* measuring: round robin of eager and
-                                                its undecided graphs */
+  unsigned turn, run_left;                   /* measuring: eager and its undecided
+                                                graphs take turns, runs of
+                                                PYGRAPH_TURN_RUN iterations */
   double capture_us;                         /* host time of capture + instantiate */
   int rejected;                              /* its graph did not pay: eager, never recaptured */
   long changed_ops;                          /* kernel ops with moving args (-1 unknown) */
@@ -127,6 +128,11 @@ struct pygraph_segment {
 
   /* Selective deployment (auto mode). */
   struct pygraph_measure measure;
+  unsigned long long last_clock;             /* thread's iteration clock at our last end */
+  unsigned long long timed_iter;             /* the last timed iteration (stats.iters) ... */
+  unsigned long long timed_hash;             /* ... its signature ... */
+  enum pygraph_sample_kind timed_kind;       /* ... what it ran as ... */
+  unsigned long long timed_variant;          /* ... and which graph */
   struct pygraph_sig_stats sigs[PYGRAPH_SIG_STATS];
   enum pygraph_decision_state decision;
   double eager_us, graph_us;                 /* of the last cost decision */
