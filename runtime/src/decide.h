@@ -29,7 +29,8 @@ struct pygraph_decide_input {
   /* Cost model (auto mode only; ignored when !timing): */
   int timing;                   /* stream-order timing events are available */
   unsigned eager_samples;       /* eager spans measured for this signature */
-  unsigned backlog;             /* timing events recorded, not yet readable */
+  unsigned backlog;             /* timing events recorded, not yet readable
+                                   (0 when the segment is no longer young) */
   double eager_us;              /* median eager span so far (0: none) */
   long long trip_count;         /* pygraph_region.trip_count (-1: unknown) */
   unsigned long long iters_observed;  /* iterations of the segment so far */
@@ -46,8 +47,9 @@ double pygraph_capture_estimate_us(unsigned long n_ops);
  * because no graph variant matched it.  On PYGRAPH_GO_EAGER, *reason says
  * why.  In auto mode with timing, a capture also waits for the signature's
  * first eager samples (PYGRAPH_MEASURE_MIN, at most the window) - unless the
- * GPU is PYGRAPH_BACKLOG_EVENTS events behind: launch costs are hidden by
- * the queue then, and samples would come too late to matter. */
+ * GPU is PYGRAPH_BACKLOG_EVENTS events behind a young segment: launch costs
+ * are hidden by the queue then, and a short loop would be over before the
+ * samples came back. */
 enum pygraph_decision pygraph_decide(const struct pygraph_settings *settings,
                                      const struct pygraph_decide_input *in,
                                      const char **reason);

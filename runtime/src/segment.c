@@ -331,15 +331,16 @@ static void decide_variants(struct pygraph_segment *seg)
     if (r && !graphs_full && !pygraph_clear_verdict(gv, gr, &early))
       continue;
     struct pygraph_variant *best = r && gr < gv ? r : v;
-    char pair[96] = "";
     if (r) {
       struct pygraph_variant *loser = best == v ? r : v;
-      snprintf(pair, sizeof pair, "; %s graph %.1f us vs %s %.1f us",
+      snprintf(best->rival, sizeof best->rival, "; %s graph %.1f us vs %s %.1f us",
                best->direct_only ? "direct" : "indirect", best == v ? gv : gr,
                loser->direct_only ? "direct" : "indirect", best == v ? gr : gv);
-      pygraph_debug_log(&seg->settings, SEG_FMT ": keeping the%s", SEG_ARGS(seg), pair + 1);
+      pygraph_debug_log(&seg->settings, SEG_FMT ": keeping the%s", SEG_ARGS(seg),
+                        best->rival + 1);
       drop_variant(seg, loser);
     }
+    const char *pair = best->rival;           /* kept for the verdict on eager */
     double graph_us = best == v ? gv : gr;
     char why[sizeof seg->why];
     if (s->eager.n == 0 && graphs_full) {
@@ -632,6 +633,7 @@ static struct pygraph_variant *capture(struct pygraph_segment *seg, unsigned lon
   v->changed_ops = -1;
   v->id = ++seg->variant_ids;
   v->direct_only = direct_only;
+  v->rival[0] = '\0';
   memset(&v->samples, 0, sizeof v->samples);
   seg->n_variants++;
   seg->active = v;
@@ -732,6 +734,15 @@ static int wants_timing(struct pygraph_segment *seg, unsigned long long hash,
   return !s || (!s->rejected && s->eager.n < seg->settings.measure_iters);
 }
 
+/* A young segment (its first PYGRAPH_YOUNG_ITERS iterations) whose timing
+ * events lag PYGRAPH_BACKLOG_EVENTS behind: the GPU is busy with earlier
+ * work, launch costs hide in its queue, and a short loop would be over
+ * before samples came back.  Older segments just wait for their samples. */
+static int far_behind(const struct pygraph_segment *seg)
+{
+  return seg->measure.count >= PYGRAPH_BACKLOG_EVENTS && seg->stats.iters < PYGRAPH_YOUNG_ITERS;
+}
+
 enum pygraph_turn { TURN_GRAPH, TURN_EAGER, TURN_RIVAL };
 
 /* While v's signature is measured: what runs this iteration.  Eager runs
@@ -744,8 +755,7 @@ static enum pygraph_turn measuring_turn(struct pygraph_segment *seg,
                                         struct pygraph_variant **pv, unsigned long long hash)
 {
   struct pygraph_variant *v = *pv;
-  if (v->decided || !measuring_mode(seg) || seg->measure.state <= 0 ||
-      seg->measure.count >= PYGRAPH_BACKLOG_EVENTS)
+  if (v->decided || !measuring_mode(seg) || seg->measure.state <= 0 || far_behind(seg))
     return TURN_GRAPH;
   struct pygraph_sig_stats *s = sig_find(seg, hash);
   if (!s)
@@ -1002,7 +1012,7 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
         .n_ops = (unsigned long)seg->reference->n_ops,
         .timing = auto_mode && pygraph_measure_available(&seg->measure, seg->backend),
         .eager_samples = s ? s->eager.n : 0,
-        .backlog = seg->measure.count,
+        .backlog = far_behind(seg) ? seg->measure.count : 0,
         .eager_us = s && s->eager.n ? period_us(&s->eager) : 0.0,
         .trip_count = seg->region->trip_count,
         .iters_observed = seg->stats.iters,

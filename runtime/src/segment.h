@@ -83,7 +83,9 @@ struct pygraph_variant {
   int decided;                               /* 0: still measuring; 1: keeps its graph */
   unsigned long long id;                     /* capture number (samples name it) */
   int direct_only;                           /* captured without indirection (the rival) */
-  struct pygraph_samples samples;            /* its graph spans while undecided */
+  struct pygraph_samples samples;            /* its graph samples while undecided */
+  char rival[80];                            /* "; indirect graph x us vs direct y us"
+                                                once it beat its rival, else "" */
   long changed_ops;                          /* ops updated by the last measured replay */
 };
 

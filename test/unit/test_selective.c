@@ -406,6 +406,36 @@ static void test_events_not_ready_decided_later(void)
   CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
 }
 
+/* Far behind only matters while the segment is young: a long GPU-bound loop
+ * still gets its rival and its eager turns, measured once samples return. */
+static void test_far_behind_only_when_young(void)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
+  harness_indirect(PYGRAPH_INDIRECT_AUTO);
+  harness_measure(4, 3);
+  pygraph_region *r = harness_region("old_and_behind", 1);
+  fake_reset();
+  timed(10, 5);
+  fake.update_us = 2;
+  fake.events_pending = 1;
+  int a = 0;
+  for (unsigned i = 0; i < PYGRAPH_YOUNG_ITERS - 1; i++)
+    twins_iteration(r, a++);
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->stats.captures == 1 && strstr(fake_log(), "k1(2)") == NULL);
+  fake_log_clear();
+  for (int i = 0; i < 3; i++)
+    twins_iteration(r, a++);                       /* grown up: the rival, then turns */
+  CHECK(seg->stats.captures == 2);
+  CHECK(strstr(fake_log(), "build(0 1<0) inst launch") != NULL);
+  fake.events_pending = 0;
+  for (int i = 0; i < 40 && seg->decision == PYGRAPH_UNDECIDED; i++)
+    twins_iteration(r, a++);
+  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(strstr(seg->why, "; indirect graph 7.0 us vs direct 9.0 us") != NULL);
+  fake.update_us = 0;
+}
+
 static void test_no_timing_keeps_old_policy(void)
 {
   harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
@@ -741,6 +771,7 @@ int main(void)
   test_capture_cost_is_sunk();
   test_cycle_never_settles();
   test_events_not_ready_decided_later();
+  test_far_behind_only_when_young();
   test_no_timing_keeps_old_policy();
   test_alternating_signatures_become_two_variants();
   test_variant_that_never_pays_is_dropped();
