@@ -887,7 +887,11 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
   if (cur->n_ops == 0)
     return;                                   /* empty iteration: nothing to do */
   int auto_mode = measuring_mode(seg);
-  double t0 = auto_mode ? now_us(seg) : 0.0;
+  /* The host clock is read only while something may be measured: a decided
+   * segment replaying its graphs reads no clock (in a VM a clock read can
+   * cost a syscall, on every iteration of a host-bound loop). */
+  int may_time = auto_mode && !(seg->decision == PYGRAPH_DECIDED_GRAPH && all_decided(seg));
+  double t0 = may_time ? now_us(seg) : 0.0;
   pygraph_op_list_materialize(cur);
   unsigned long long hash = pygraph_signature_hash(cur);
   cudaStream_t stream = cur->ops[0].stream;
@@ -991,7 +995,7 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
 
   if (auto_mode) {
     if (timing) {
-      tag.host_us = (float)(now_us(seg) - t0);
+      tag.host_us = may_time ? (float)(now_us(seg) - t0) : 0.0f;
       pygraph_measure_record(&seg->measure, seg->backend, stream, &tag);
       seg->timed_iter = seg->stats.iters;
       seg->timed_hash = hash;

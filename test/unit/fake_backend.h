@@ -56,6 +56,7 @@ extern int fake_live_timing_events;
 extern int fake_timing_records, fake_timing_queries;
 extern double fake_gpu_us;        /* the fake GPU clock: timing events record it */
 extern double fake_host_us;       /* the fake host clock (now_us) */
+extern int fake_clock_reads;      /* now_us calls */
 
 /* Func ids: 1..63 have (int, long long) parameters, 64 has none,
  * FAKE_NO_LAYOUT cannot be described. */

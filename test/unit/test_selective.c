@@ -195,11 +195,12 @@ static void test_graph_faster_is_kept(void)
   CHECK_STR(fake_log(), "launch launch launch launch");
   CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
   CHECK_STR(seg->why, "graph faster (5.0 us vs 20.0 us per iteration)");
-  /* Measuring stops once decided. */
-  int records = fake_timing_records;
+  /* Measuring stops once decided: no events, not even a host clock read. */
+  int records = fake_timing_records, reads = fake_clock_reads;
   for (int i = 0; i < 20; i++)
     two(r, 0);
   CHECK(fake_timing_records == records);
+  CHECK(fake_clock_reads == reads);
   char line[1024];
   pygraph_report_format_segment(line, sizeof line, seg);
   CHECK(strstr(line, " fallback=\"-\" decision=graph eager_us=20.0 graph_us=5.0 variants=1 "
