@@ -3,6 +3,8 @@
  * shim clones the body. */
 #include "indirect_twins.h"
 
+#include "pygraph_layout_tag.h"
+
 #include <llvm-c/Analysis.h>
 #include "../shim/pygraph_shim.h"
 
@@ -148,6 +150,18 @@ static void build_ptx_barrier(LLVMContextRef ctx, LLVMBuilderRef b, const char *
                            LLVMCreateEnumAttribute(ctx, attr_kind("nounwind"), 0));
 }
 
+/* The layout tag of k's parameters (pygraph_layout_tag.h). */
+static unsigned layout_tag(const pg_param_slot *slots, unsigned n) {
+  unsigned long long *pairs = calloc(2 * (size_t)n + 1, sizeof *pairs);
+  for (unsigned i = 0; i < n; ++i) {
+    pairs[2 * i] = slots[i].offset;
+    pairs[2 * i + 1] = slots[i].size;
+  }
+  unsigned tag = pygraph_layout_tag_bytes(pairs, n);
+  free(pairs);
+  return tag;
+}
+
 /* Builds the twin of kernel k; NULL when it exists already or cloning failed.
  * From sm_90 on the twin takes part in programmatic dependent launch (see
  * indirect_twins.h): it lets its successor launch at once, reads its
@@ -170,8 +184,13 @@ static LLVMValueRef make_twin(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef k)
 
   LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
   LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
+  /* (args, tag): the tag is an unused byval byte array whose size names the
+   * layout read from args (pygraph_layout_tag.h); the runtime compares it
+   * with the driver's layout of k before it lets the twin run. */
+  LLVMTypeRef twin_params[2] = {ptr, ptr};
   LLVMValueRef twin =
-      LLVMAddFunction(m, name, LLVMFunctionType(LLVMVoidTypeInContext(ctx), &ptr, 1, 0));
+      LLVMAddFunction(m, name, LLVMFunctionType(LLVMVoidTypeInContext(ctx), twin_params, 2, 0));
+  LLVMSetValueName2(LLVMGetParam(twin, 1), "layout_tag", 10);
   LLVMValueRef args = LLVMGetParam(twin, 0);
   LLVMSetValueName2(args, "args", 4);
   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(ctx, twin, "args");
@@ -249,6 +268,11 @@ static LLVMValueRef make_twin(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef k)
     /* Nor does k's nosync: the twin synchronizes with its predecessor grids. */
     if (pdl)
       LLVMRemoveEnumAttributeAtIndex(twin, LLVMAttributeFunctionIndex, attr_kind("nosync"));
+    /* After the clone, which sets the twin's attribute list from k's. */
+    LLVMAddAttributeAtIndex(twin, 2,
+                            LLVMCreateTypeAttribute(ctx, attr_kind("byval"),
+                                                    LLVMArrayType2(i8, layout_tag(slots, n))));
+    LLVMAddAttributeAtIndex(twin, 2, LLVMCreateEnumAttribute(ctx, attr_kind("align"), 1));
     if (n) {
       add_param_attr(ctx, twin, "noalias", 0);
       add_param_attr(ctx, twin, "readonly", 0);

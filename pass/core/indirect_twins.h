@@ -1,8 +1,11 @@
 /* indirect_twins.h - device side of parameter indirection.
  *
  * For every kernel K defined in the device module, a kernel
- * "<mangled K>__pygraph_ind"(ptr %args) is added that loads K's parameters
- * from the argument block at %args and runs a clone of K's body.  The block
+ * "<mangled K>__pygraph_ind"(ptr %args, ptr byval([T x i8]) %tag) is added
+ * that loads K's parameters from the argument block at %args and runs a
+ * clone of K's body.  %tag is never read: its size T is the layout tag of
+ * the block's layout (pygraph_layout_tag.h), which the runtime checks
+ * against the layout the driver reports for K before using the twin.  The block
  * has the layout of K's own parameter buffer: parameter i sits at
  *   offset_i = align_up(end_{i-1}, align_i),  end_i = offset_i + size_i
  * where, for a byval(T) parameter, size and ABI alignment are T's (alignment

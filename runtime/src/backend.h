@@ -16,6 +16,7 @@ struct pygraph_arg_block;
 struct pygraph_twin_info {
   int max_threads_per_block;
   int max_dynamic_smem;                  /* cudaFuncAttributeMaxDynamicSharedMemorySize */
+  unsigned layout_tag;                   /* size of its layout-tag parameter (0: none) */
   int waits;                             /* compiled for sm_90+: lets its successor start
                                             early and waits for its predecessors
                                             (griddepcontrol), so it may be the target of a

@@ -12,6 +12,7 @@
 #include "driver_api.h"
 #include "graph_plan.h"
 #include "indirect.h"
+#include "pygraph_layout_tag.h"
 
 struct cuda_graph {
   cudaGraph_t graph;
@@ -244,8 +245,9 @@ static cudaError_t add_indirect_node(struct cuda_graph *g, const struct pygraph_
                                      const struct pygraph_plan_node *pn,
                                      const cudaGraphNode_t *extra, size_t n_extra)
 {
+  static const unsigned char tag_bytes[PYGRAPH_LAYOUT_TAG_MAX];   /* unused by the twin */
   void *slice = (unsigned char *)ab->device_block + in->offset;
-  void *params[1] = {&slice};                /* copied by cudaGraphAddKernelNode */
+  void *params[2] = {&slice, (void *)tag_bytes};   /* copied by cudaGraphAddKernelNode */
   struct cudaKernelNodeParams p = kernel_params(&ops->ops[i]);
   p.func = (void *)in->twin;
   p.kernelParams = params;
@@ -436,12 +438,16 @@ static const char *twin_check(const void *twin, struct pygraph_twin_info *info)
     (void)cudaGetLastError();
     return cudaGetErrorName(err);
   }
-  /* When the driver can tell, the twin must take exactly one pointer. */
+  /* When the driver can tell: (pointer, layout tag) - the tag is the size
+   * of the second parameter (pygraph_layout_tag.h); a twin of an older
+   * plugin takes the pointer alone and has no tag (0). */
   struct pygraph_param_layout *layout = param_layout(twin);
-  int one_pointer = !layout || (layout->n_params == 1 && layout->params[0].size == sizeof(void *));
+  int shape_ok = !layout || (layout->n_params >= 1 && layout->n_params <= 2 &&
+                             layout->params[0].size == sizeof(void *));
+  info->layout_tag = layout && layout->n_params == 2 ? (unsigned)layout->params[1].size : 0;
   free(layout);
-  if (!one_pointer)
-    return "twin does not take exactly one pointer";
+  if (!shape_ok)
+    return "twin does not take (pointer, layout tag)";
   /* Without the loaders there is no way to fill the argument block. */
   err = loaders_ready();
   if (err != cudaSuccess)

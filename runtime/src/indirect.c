@@ -2,6 +2,7 @@
  * per-twin usability cache. */
 #include "grow.h"
 #include "indirect.h"
+#include "pygraph_layout_tag.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -107,6 +108,10 @@ static const char *why_direct(const struct pygraph_backend *backend, const struc
     *detail = problem;
     return "twin unusable";
   }
+  /* The twin reads the layout the plugin computed; the block is filled in
+   * the one the driver reports.  They must be the same. */
+  if (info.layout_tag && info.layout_tag != pygraph_param_layout_tag(op->layout))
+    return "twin's parameter layout differs from the driver's";
   *waits = info.waits;
   if (only_waiting && !info.waits)
     return "twin cannot start early (built for a GPU older than sm_90)";
@@ -119,6 +124,28 @@ static const char *why_direct(const struct pygraph_backend *backend, const struc
   if (op->shmem > 0 && op->shmem > (size_t)(info.max_dynamic_smem > 0 ? info.max_dynamic_smem : 0))
     return "dynamic shared memory above the twin's limit";
   return NULL;
+}
+
+unsigned pygraph_param_layout_tag(const struct pygraph_param_layout *layout)
+{
+  unsigned long long pairs[2 * 64];
+  if (layout->n_params > 64) {             /* rare: no fixed-size buffer */
+    unsigned long long *heap = malloc(2 * layout->n_params * sizeof *heap);
+    if (!heap)
+      return 0;                            /* never a valid tag: stays direct */
+    for (size_t i = 0; i < layout->n_params; i++) {
+      heap[2 * i] = layout->params[i].offset;
+      heap[2 * i + 1] = layout->params[i].size;
+    }
+    unsigned tag = pygraph_layout_tag_bytes(heap, layout->n_params);
+    free(heap);
+    return tag;
+  }
+  for (size_t i = 0; i < layout->n_params; i++) {
+    pairs[2 * i] = layout->params[i].offset;
+    pairs[2 * i + 1] = layout->params[i].size;
+  }
+  return pygraph_layout_tag_bytes(pairs, layout->n_params);
 }
 
 size_t pygraph_indirect_slice_align(const struct pygraph_param_layout *layout)

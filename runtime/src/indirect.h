@@ -63,6 +63,10 @@ int pygraph_indirect_select(struct pygraph_indirect *ind, const struct pygraph_b
                             size_t n_changed, int only_waiting, pygraph_indirect_note_fn note,
                             void *ctx);
 
+/* The layout tag (pygraph_layout_tag.h) of a kernel's parameter layout as
+ * the driver reports it; a twin carrying another tag is not used. */
+unsigned pygraph_param_layout_tag(const struct pygraph_param_layout *layout);
+
 /* The alignment a slice for `layout` gets (see above). */
 size_t pygraph_indirect_slice_align(const struct pygraph_param_layout *layout);
 

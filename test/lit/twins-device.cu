@@ -33,7 +33,7 @@ __global__ void noparams() {}
 
 // scalars: int@0 float@4 double@8 char@16 ptr@24, 32 bytes.  The kernel's
 // memory(argmem: write) does not carry over.
-// CHECK: define dso_local ptx_kernel void @_Z7scalarsifdcPi__pygraph_ind(ptr noalias noundef nonnull readonly align 8 dereferenceable(32) %0) {{.*}}#[[PLAIN:[0-9]+]]
+// CHECK: define dso_local ptx_kernel void @_Z7scalarsifdcPi__pygraph_ind(ptr noalias noundef nonnull readonly align 8 dereferenceable(32) %0, ptr byval([{{[0-9]+}} x i8]) align 1 %1) {{.*}}#[[PLAIN:[0-9]+]]
 // CHECK-NEXT: call void asm sideeffect "griddepcontrol.launch_dependents;", "~{memory}"()
 // CHECK-NEXT: load i32, ptr %0, align 4
 // CHECK-NEXT: [[F:%[0-9]+]] = getelementptr inbounds i8, ptr %0, i64 4
@@ -50,7 +50,7 @@ __global__ void noparams() {}
 // CHECK: store i32 {{.*}}, ptr [[OP]]
 // CHECK-NEXT: ret void
 
-// CHECK-LABEL: define dso_local ptx_kernel void @_Z4ptrsPfPKfi__pygraph_ind(ptr noalias noundef nonnull readonly align 8 dereferenceable(20) %0)
+// CHECK-LABEL: define dso_local ptx_kernel void @_Z4ptrsPfPKfi__pygraph_ind(ptr noalias noundef nonnull readonly align 8 dereferenceable(20) %0, ptr byval([341 x i8]) align 1 %1)
 // CHECK-NEXT: call void asm sideeffect "griddepcontrol.launch_dependents;", "~{memory}"()
 // CHECK-NEXT: load ptr, ptr %0, align 8
 // CHECK: getelementptr inbounds i8, ptr %0, i64 8
@@ -59,7 +59,7 @@ __global__ void noparams() {}
 // CHECK-NEXT: load i32, ptr [[N]], align 4
 
 // A read-only struct is read in place: Params@0 (16 bytes), ptr@16.
-// CHECK-LABEL: define dso_local ptx_kernel void @_Z8bystruct6ParamsPd__pygraph_ind(ptr noalias noundef nonnull readonly align 8 dereferenceable(24) %0)
+// CHECK-LABEL: define dso_local ptx_kernel void @_Z8bystruct6ParamsPd__pygraph_ind(ptr noalias noundef nonnull readonly align 8 dereferenceable(24) %0, ptr byval([{{[0-9]+}} x i8]) align 1 %1)
 // CHECK-NEXT: call void asm sideeffect "griddepcontrol.launch_dependents;", "~{memory}"()
 // CHECK-NEXT: [[O:%[0-9]+]] = getelementptr inbounds i8, ptr %0, i64 16
 // CHECK-NEXT: load ptr, ptr [[O]], align 8
@@ -74,7 +74,7 @@ __global__ void noparams() {}
 // CHECK: store float 1.000000e+00, ptr
 
 // char@0 A16@16 bool@32 float4@48 ptr@64: 72 bytes, block aligned to 16.
-// CHECK-LABEL: define dso_local ptx_kernel void @_Z7alignedc3A16b6float4Pi__pygraph_ind(ptr noalias noundef nonnull readonly align 16 dereferenceable(72) %0)
+// CHECK-LABEL: define dso_local ptx_kernel void @_Z7alignedc3A16b6float4Pi__pygraph_ind(ptr noalias noundef nonnull readonly align 16 dereferenceable(72) %0, ptr byval([{{[0-9]+}} x i8]) align 1 %1)
 // CHECK-NEXT: call void asm sideeffect "griddepcontrol.launch_dependents;", "~{memory}"()
 // CHECK-NEXT: load i8, ptr %0, align 1
 // CHECK-NEXT: getelementptr inbounds i8, ptr %0, i64 16
@@ -85,20 +85,20 @@ __global__ void noparams() {}
 // CHECK-NEXT: load ptr, ptr [[O]], align 8
 
 // Template kernels keep their linkage and comdat.
-// CHECK-LABEL: define dso_local ptx_kernel void @_Z4tmplIdEvPT_S0___pygraph_ind(ptr noalias noundef nonnull readonly align 8 dereferenceable(16) %0) {{.*}}comdat($_Z4tmplIdEvPT_S0_)
+// CHECK-LABEL: define dso_local ptx_kernel void @_Z4tmplIdEvPT_S0___pygraph_ind(ptr noalias noundef nonnull readonly align 8 dereferenceable(16) %0, ptr byval([{{[0-9]+}} x i8]) align 1 %1) {{.*}}comdat($_Z4tmplIdEvPT_S0_)
 // CHECK: [[V:%[0-9]+]] = getelementptr inbounds i8, ptr %0, i64 8
 // CHECK-NEXT: load double, ptr [[V]], align 8
 
-// CHECK: define dso_local ptx_kernel void @_Z3dynPfi__pygraph_ind(ptr noalias noundef nonnull readonly align 8 dereferenceable(12) %0) {{.*}}#[[CONV:[0-9]+]]
+// CHECK: define dso_local ptx_kernel void @_Z3dynPfi__pygraph_ind(ptr noalias noundef nonnull readonly align 8 dereferenceable(12) %0, ptr byval([{{[0-9]+}} x i8]) align 1 %1) {{.*}}#[[CONV:[0-9]+]]
 // CHECK: getelementptr inbounds nuw float, ptr addrspacecast (ptr addrspace(3) @smem to ptr)
 // CHECK: call void @llvm.nvvm.barrier
 
-// CHECK: define dso_local ptx_kernel void @_Z7boundedPfc__pygraph_ind(ptr noalias noundef nonnull readonly align 8 dereferenceable(9) %0) {{.*}}#[[BOUNDS:[0-9]+]]
+// CHECK: define dso_local ptx_kernel void @_Z7boundedPfc__pygraph_ind(ptr noalias noundef nonnull readonly align 8 dereferenceable(9) %0, ptr byval([{{[0-9]+}} x i8]) align 1 %1) {{.*}}#[[BOUNDS:[0-9]+]]
 // CHECK: [[C:%[0-9]+]] = getelementptr inbounds i8, ptr %0, i64 8
 // CHECK-NEXT: load i8, ptr [[C]], align 1
 
 // A kernel without parameters has a twin that ignores the block.
-// CHECK-LABEL: define dso_local ptx_kernel void @_Z8noparamsv__pygraph_ind(ptr %0)
+// CHECK-LABEL: define dso_local ptx_kernel void @_Z8noparamsv__pygraph_ind(ptr %0, ptr byval([345 x i8]) align 1 %1)
 // CHECK-NEXT: call void asm sideeffect "griddepcontrol.launch_dependents;", "~{memory}"()
 // CHECK-NEXT: call void asm sideeffect "griddepcontrol.wait;", "~{memory}"()
 // CHECK-NEXT: ret void
@@ -109,7 +109,7 @@ __global__ void noparams() {}
 
 // -O0: same layout; byval structs the kernel may write (no readonly at -O0)
 // are copied, and the kernel's allocas stay in the entry block.
-// O0-LABEL: define dso_local ptx_kernel void @_Z7scalarsifdcPi__pygraph_ind(ptr noalias noundef nonnull readonly align 8 dereferenceable(32) %0) #0
+// O0-LABEL: define dso_local ptx_kernel void @_Z7scalarsifdcPi__pygraph_ind(ptr noalias noundef nonnull readonly align 8 dereferenceable(32) %0, ptr byval([{{[0-9]+}} x i8]) align 1 %1) #0
 // O0-NEXT: call void asm sideeffect "griddepcontrol.launch_dependents;", "~{memory}"()
 // O0-NEXT: load i32, ptr %0, align 4
 // O0-NEXT: getelementptr inbounds i8, ptr %0, i64 4
@@ -139,12 +139,15 @@ __global__ void noparams() {}
 // O0: attributes #[[B0]] = { {{.*}}"nvvm.maxntid"="128" "nvvm.minctasm"="4"
 
 // PTX: .visible .entry _Z7scalarsifdcPi__pygraph_ind(
-// PTX-NEXT: .param .u64 .ptr .align 8 _Z7scalarsifdcPi__pygraph_ind_param_0
+// PTX-NEXT: .param .u64 .ptr .align 8 _Z7scalarsifdcPi__pygraph_ind_param_0,
+// The layout tag: what cuFuncGetParamInfo reports as the second parameter's size.
+// PTX-NEXT: .param .align 1 .b8 _Z7scalarsifdcPi__pygraph_ind_param_1[{{[0-9]+}}]
 // PTX-NEXT: )
 // PTX: .visible .entry _Z7alignedc3A16b6float4Pi__pygraph_ind(
 // PTX-NEXT: .param .u64 .ptr .align 16 _Z7alignedc3A16b6float4Pi__pygraph_ind_param_0
 // PTX: .visible .entry _Z7boundedPfc__pygraph_ind(
-// PTX-NEXT: .param .u64 .ptr .align 8 _Z7boundedPfc__pygraph_ind_param_0
+// PTX-NEXT: .param .u64 .ptr .align 8 _Z7boundedPfc__pygraph_ind_param_0,
+// PTX-NEXT: .param .align 1 .b8 _Z7boundedPfc__pygraph_ind_param_1[{{[0-9]+}}]
 // PTX-NEXT: )
 // PTX-NEXT: .maxntid 128
 // PTX-NEXT: .minnctapersm 4

@@ -37,7 +37,7 @@ __global__ void noparams() {}
 
 // float@0 ptr@8 ptr@16 int@24: launch_dependents, the loads, wait, the body.
 // CHECK-LABEL: define dso_local ptx_kernel void @_Z4axpyfPKfPfi__pygraph_ind(
-// CHECK-SAME: ptr noalias noundef nonnull readonly align 8 dereferenceable(28) %0) {{.*}}#[[TWIN:[0-9]+]]
+// CHECK-SAME: ptr noalias noundef nonnull readonly align 8 dereferenceable(28) %0, ptr byval([{{[0-9]+}} x i8]) align 1 %1) {{.*}}#[[TWIN:[0-9]+]]
 // CHECK-NEXT: call void asm sideeffect "griddepcontrol.launch_dependents;", "~{memory}"() #[[ASM:[0-9]+]]
 // CHECK-NEXT: [[A:%[0-9]+]] = load float, ptr %0, align 4
 // CHECK-NEXT: getelementptr inbounds i8, ptr %0, i64 8
@@ -77,7 +77,7 @@ __global__ void noparams() {}
 // CHECK-NOT: griddepcontrol
 // CHECK: ret void
 
-// CHECK-LABEL: define dso_local ptx_kernel void @_Z8noparamsv__pygraph_ind(ptr %0)
+// CHECK-LABEL: define dso_local ptx_kernel void @_Z8noparamsv__pygraph_ind(ptr %0, ptr byval([345 x i8]) align 1 %1)
 // CHECK-NEXT: call void asm sideeffect "griddepcontrol.launch_dependents;", "~{memory}"() #[[ASM]]
 // CHECK-NEXT: call void asm sideeffect "griddepcontrol.wait;", "~{memory}"() #[[ASM]]
 // CHECK-NEXT: ret void
@@ -142,7 +142,7 @@ __global__ void noparams() {}
 
 // OLDER: define dso_local ptx_kernel void @_Z4axpyfPKfPfi__pygraph_ind(
 // OLDER-NEXT: load float, ptr %0, align 4
-// OLDER: define dso_local ptx_kernel void @_Z8noparamsv__pygraph_ind(ptr %0)
+// OLDER: define dso_local ptx_kernel void @_Z8noparamsv__pygraph_ind(ptr %0, ptr byval([345 x i8]) align 1 %1)
 // OLDER-NEXT: ret void
 // OLDER: attributes #{{[0-9]+}} = { mustprogress nofree noinline norecurse nosync nounwind willreturn "frame-pointer"
 

@@ -8,6 +8,7 @@
 
 #include "graph_plan.h"
 #include "indirect.h"
+#include "pygraph_layout_tag.h"
 
 struct fake_config fake;
 int fake_live_graphs;
@@ -272,6 +273,11 @@ static const char *fake_twin_check(const void *twin, struct pygraph_twin_info *i
   info->max_threads_per_block = fake.twin_max_threads ? fake.twin_max_threads : 1024;
   info->max_dynamic_smem = fake.twin_max_smem ? fake.twin_max_smem : 48 * 1024;
   info->waits = (unsigned long)twin >= (unsigned long)FAKE_TWIN(FAKE_WAITING_TWINS);
+  static const unsigned long long standard[] = {0, 4, 8, 8};   /* int, long long */
+  unsigned tag = pygraph_layout_tag_bytes(standard, 2);
+  info->layout_tag = twin == FAKE_TWIN(FAKE_TAGGED_TWIN)      ? tag
+                     : twin == FAKE_TWIN(FAKE_MISTAGGED_TWIN) ? tag % PYGRAPH_LAYOUT_TAG_MAX + 1
+                                                              : 0;
   return NULL;
 }
 

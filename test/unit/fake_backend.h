@@ -68,6 +68,11 @@ extern int fake_clock_reads;      /* now_us calls */
 /* Twins FAKE_TWIN(FAKE_WAITING_TWINS) and up were "built for sm_90+": they
  * wait for their predecessors (fixed per id: the runtime caches twin facts). */
 #define FAKE_WAITING_TWINS 20
+/* Twins carrying a layout tag (others carry none, as an older plugin's):
+ * TAGGED has the tag of the (int, long long) layout of funcs 1..63,
+ * MISTAGGED another one. */
+#define FAKE_TAGGED_TWIN 40
+#define FAKE_MISTAGGED_TWIN 41
 
 /* The int parameter (arg0) of the indirect node for op `op` of the last
  * graph launched, as the device block holds it after the fake loaders

@@ -7,6 +7,7 @@
 #include "indirect.h"
 #include "report.h"
 #include "arg_loader.h"
+#include "pygraph_layout_tag.h"
 
 #define TWIN_BAD 15                      /* only ever used as the rejected twin */
 
@@ -84,8 +85,12 @@ static void test_select_reasons_and_packing(void)
   add_kernel(&ops, l20, &twin, 512, 0, 17);       /* 7: block above the twin's limit */
   add_kernel(&ops, l20, &twin, 32, 4096, 18);     /* 8: shmem above the twin's limit */
   add_kernel(&ops, l20, &twin, 32, 512, 19);      /* 9: indirect @32 */
+  pygraph_site tagged = {.kernel = "k", .indirect_twin = FAKE_TWIN(FAKE_TAGGED_TWIN)};
+  pygraph_site mistagged = {.kernel = "k", .indirect_twin = FAKE_TWIN(FAKE_MISTAGGED_TWIN)};
+  add_kernel(&ops, l20, &tagged, 32, 0, 20);      /* 10: tag matches: indirect @64 */
+  add_kernel(&ops, l20, &mistagged, 32, 0, 21);   /* 11: another layout: direct */
   pygraph_op_list_materialize(&ops);
-  unsigned char changed[] = {1, 0, 1, 1, 1, 1, 1, 1, 1, 1};
+  unsigned char changed[] = {1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 
   struct pygraph_indirect ind = {0};
   struct noted n = {{0}};
@@ -95,16 +100,17 @@ static void test_select_reasons_and_packing(void)
                     "4:twin unusable=cudaErrorInvalidDeviceFunction; "
                     "6:empty parameter layout; "
                     "7:block larger than the twin's max threads per block; "
-                    "8:dynamic shared memory above the twin's limit; 9:indirect");
-  CHECK(ind.n_nodes == 2);
+                    "8:dynamic shared memory above the twin's limit; 9:indirect; 10:indirect; "
+                    "11:twin's parameter layout differs from the driver's");
+  CHECK(ind.n_nodes == 3 && ind.nodes[2].op == 10 && ind.nodes[2].offset == 64);
   CHECK(ind.nodes[0].op == 0 && ind.nodes[0].offset == 0 && ind.nodes[0].size == 20);
   CHECK(ind.nodes[1].op == 9 && ind.nodes[1].offset == 32 && ind.nodes[1].size == 20);
   CHECK(ind.nodes[1].twin == FAKE_TWIN(1));
-  CHECK(ind.block_size == 52);
-  CHECK(ind.n_ops == 10 && ind.node_of_op[0] == 0 && ind.node_of_op[9] == 1);
+  CHECK(ind.block_size == 84);
+  CHECK(ind.n_ops == 12 && ind.node_of_op[0] == 0 && ind.node_of_op[9] == 1);
   CHECK(ind.node_of_op[1] == -1 && ind.node_of_op[5] == -1 && ind.node_of_op[8] == -1);
 
-  unsigned char block[52];
+  unsigned char block[84];
   memset(block, 0xee, sizeof block);
   pygraph_indirect_pack(&ind, &ops, block);
   int a0;
@@ -139,6 +145,37 @@ static void test_select_reasons_and_packing(void)
   pygraph_op_list_free(&ops);
   free(l20);
   free(none);
+}
+
+/* The tag the runtime computes from the driver's layout must be the one the
+ * plugin gives the twin: test/lit/twins-device.cu checks that
+ * ptrs(float*, const float*, int) gets byval([341 x i8]) and a kernel
+ * without parameters byval([345 x i8]). */
+static void test_layout_tag(void)
+{
+  struct pygraph_param_layout *l = pygraph_param_layout_alloc(3);
+  size_t offsets[] = {0, 8, 16}, sizes[] = {8, 8, 4};
+  for (int i = 0; i < 3; i++) {
+    l->params[i].offset = offsets[i];
+    l->params[i].size = sizes[i];
+  }
+  l->total_size = 20;
+  CHECK(pygraph_param_layout_tag(l) == 341);
+  l->params[2].size = 8;                 /* any difference changes the tag */
+  CHECK(pygraph_param_layout_tag(l) != 341);
+  l->n_params = 0;
+  CHECK(pygraph_param_layout_tag(l) == 345);
+  free(l);
+  /* Past 64 parameters the runtime hashes from the heap: same function. */
+  struct pygraph_param_layout *big = pygraph_param_layout_alloc(70);
+  unsigned long long pairs[140];
+  for (int i = 0; i < 70; i++) {
+    big->params[i].offset = pairs[2 * i] = 4 * (unsigned long long)i;
+    big->params[i].size = pairs[2 * i + 1] = 4;
+  }
+  CHECK(pygraph_param_layout_tag(big) == pygraph_layout_tag_bytes(pairs, 70));
+  CHECK(pygraph_param_layout_tag(big) >= 1 && pygraph_param_layout_tag(big) <= PYGRAPH_LAYOUT_TAG_MAX);
+  free(big);
 }
 
 static void test_slice_alignment(void)
@@ -638,6 +675,7 @@ int main(void)
 {
   harness_indirect_default = 1;
   test_select_reasons_and_packing();
+  test_layout_tag();
   test_slice_alignment();
   test_node_selection_in_capture();
   test_auto_takes_waiting_twins();
