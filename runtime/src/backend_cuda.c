@@ -24,6 +24,7 @@ struct cuda_graph {
   cudaEvent_t join_event;            /* only when several streams are involved */
   /* Parameter indirection: the loader nodes writing the device block. */
   cudaGraphNode_t *loaders;          /* one per chunk; NULL: no indirect nodes */
+  size_t n_loaders;
 };
 
 static cudaError_t execute(const struct pygraph_op *op)
@@ -210,6 +211,7 @@ static cudaError_t add_loaders(struct cuda_graph *g, const struct pygraph_arg_bl
   g->loaders = calloc(ab->n_chunks, sizeof *g->loaders);
   if (!g->loaders)
     return cudaErrorMemoryAllocation;
+  g->n_loaders = ab->n_chunks;
   for (size_t c = 0; c < ab->n_chunks; c++) {
     void *params[3], *dst;
     unsigned words;
@@ -236,8 +238,9 @@ static cudaError_t set_args(void *graph, const struct pygraph_arg_block *ab)
 
 /* An indirect op: its twin with one parameter, the address of its slice.
  * A twin that waits for its predecessors is reached from kernel nodes by
- * programmatic edges: it is launched once every block of the predecessor
- * has started, loads its arguments, and waits (griddepcontrol.wait) for the
+ * programmatic edges (programmatic port): it is launched once every block
+ * of the predecessor has triggered (a twin does so first thing) or exited,
+ * loads its arguments, and waits (griddepcontrol.wait) for the
  * predecessor's completion and memory before running the kernel body. */
 static cudaError_t add_indirect_node(struct cuda_graph *g, const struct pygraph_op_list *ops,
                                      size_t i, const struct pygraph_arg_block *ab,
@@ -347,7 +350,11 @@ static cudaError_t build(const struct pygraph_op_list *ops,
 static cudaError_t instantiate(void *graph, void *previous)
 {
   struct cuda_graph *g = graph, *prev = previous;
-  if (prev && prev->exec) {
+  /* cudaGraphExecUpdate pairs nodes by shape: a loader (a kernel without
+   * dependencies) could pair with a user's root kernel.  The node arrays
+   * are swapped below assuming node i pairs with node i, so only graphs
+   * with as many op nodes and as many loaders are updated in place. */
+  if (prev && prev->exec && prev->n_nodes == g->n_nodes && prev->n_loaders == g->n_loaders) {
     cudaGraphExecUpdateResultInfo info;
     if (cudaGraphExecUpdate(prev->exec, g->graph, &info) == cudaSuccess) {
       /* Node handles for Exec*SetParams must come from the graph the
@@ -360,7 +367,7 @@ static cudaError_t instantiate(void *graph, void *previous)
       g->exec = prev->exec;
       /* Same topology, so prev has as many loader nodes as g; the
        * parameters (g's) are what the exec now holds. */
-      g->loaders = prev->loaders;
+      g->loaders = prev->loaders;             /* (n_loaders equal) */
       prev->graph = new_graph;
       prev->nodes = new_nodes;
       prev->loaders = new_loaders;

@@ -312,6 +312,15 @@ static void reject_variant(struct pygraph_segment *seg, struct pygraph_variant *
  * (taken in turn, see measuring_turn). */
 static void decide_variants(struct pygraph_segment *seg)
 {
+  if (seg->measure.state < 0) {
+    /* Timing broke after a capture: keep what runs, unmeasured. */
+    for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++)
+      if (seg->variants[i].graph && !seg->variants[i].decided) {
+        seg->variants[i].decided = 1;
+        set_decision(seg, PYGRAPH_DECIDED_GRAPH, "unmeasured: no timing events");
+      }
+    return;
+  }
   unsigned window = seg->settings.measure_iters;
   unsigned first = window < PYGRAPH_MEASURE_MIN ? window : PYGRAPH_MEASURE_MIN;
   for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
@@ -406,11 +415,16 @@ static void reevaluate(struct pygraph_segment *seg, const char *what)
   }
 }
 
+/* Are all variants decided?  One whose signature has not come for
+ * PYGRAPH_BEHAVIOUR_BLOCK iterations does not count: measuring resumes if
+ * it comes back, rather than timing every iteration until then. */
 static int all_decided(const struct pygraph_segment *seg)
 {
-  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++)
-    if (seg->variants[i].graph && !seg->variants[i].decided)
+  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
+    const struct pygraph_variant *v = &seg->variants[i];
+    if (v->graph && !v->decided && seg->stats.iters - v->seen_iter <= PYGRAPH_BEHAVIOUR_BLOCK)
       return 0;
+  }
   return 1;
 }
 
@@ -632,12 +646,14 @@ static struct pygraph_variant *capture(struct pygraph_segment *seg, unsigned lon
   v->decided = !measuring_mode(seg) || seg->measure.state < 0;
   v->changed_ops = -1;
   v->id = ++seg->variant_ids;
+  v->seen_iter = seg->stats.iters;
   v->direct_only = direct_only;
   v->rival[0] = '\0';
   memset(&v->samples, 0, sizeof v->samples);
   seg->n_variants++;
   seg->active = v;
   seg->stats.captures++;
+  seg->stats.rivals += (unsigned long long)direct_only;
   seg->stats.indirect_nodes = ind.n_nodes;
   seg->stats.indirect_bytes = ind.block_size;
   struct pygraph_sig_stats *s = sig_get(seg, hash);
@@ -899,6 +915,10 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
   int decide_capture = 0, miss = 0;
 
   struct pygraph_variant *v = find_variant(seg, hash, cur);
+  if (v)
+    for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++)   /* its rival too */
+      if (seg->variants[i].graph && seg->variants[i].hash == hash)
+        seg->variants[i].seen_iter = seg->stats.iters;
   enum pygraph_turn turn = v ? measuring_turn(seg, &v, hash) : TURN_GRAPH;
   int same = !v && seg->has_reference && pygraph_same_signature(cur, seg->reference);
   int timing = auto_mode && wants_timing(seg, hash, v);
@@ -920,6 +940,7 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
     switch (turn) {
     case TURN_EAGER:
       /* The graphs' nodes keep what their ref lists hold. */
+      v->last_used = ++seg->clock;            /* being measured: not the LRU victim */
       execute_all(seg, cur);
       tag.kind = PYGRAPH_SAMPLE_EAGER;
       break;
@@ -1012,7 +1033,8 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
     struct pygraph_sig_stats *s = auto_mode ? sig_find(seg, hash) : NULL;
     struct pygraph_decide_input in = {
         .stable_iterations = seg->stable_iterations,
-        .captures = (unsigned)seg->stats.captures,
+        /* Rivals do not use up PYGRAPH_MAX_CAPTURES: that bounds signatures. */
+        .captures = (unsigned)(seg->stats.captures - seg->stats.rivals),
         .n_ops = (unsigned long)seg->reference->n_ops,
         .timing = auto_mode && pygraph_measure_available(&seg->measure, seg->backend),
         .eager_samples = s ? s->eager.n : 0,

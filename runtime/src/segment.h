@@ -43,6 +43,7 @@ enum pygraph_phase {
 
 struct pygraph_segment_stats {
   unsigned long long iters, replays, captures, updates, flushes, mismatches;
+  unsigned long long rivals;                 /* captures of direct rivals (among captures) */
   unsigned long long launches_in_graphs;     /* kernel ops run through graphs */
   unsigned long long refreshes;              /* argument block (loader node) updates */
   unsigned long long indirect_nodes;         /* of the last graph captured */
@@ -82,6 +83,7 @@ struct pygraph_variant {
   unsigned long long last_used;              /* LRU stamp */
   int decided;                               /* 0: still measuring; 1: keeps its graph */
   unsigned long long id;                     /* capture number (samples name it) */
+  unsigned long long seen_iter;              /* stats.iters when its signature last came */
   int direct_only;                           /* captured without indirection (the rival) */
   struct pygraph_samples samples;            /* its graph samples while undecided */
   char rival[80];                            /* "; indirect graph x us vs direct y us"

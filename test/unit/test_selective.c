@@ -437,6 +437,91 @@ static void test_far_behind_only_when_young(void)
   fake.update_us = 0;
 }
 
+/* Direct rivals do not use up PYGRAPH_MAX_CAPTURES (it bounds signatures):
+ * with a limit of 2, an indirect graph, its rival and a second signature. */
+static void test_rivals_do_not_count(void)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, 2, 2);
+  harness_indirect(PYGRAPH_INDIRECT_AUTO);
+  harness_measure(4, 3);
+  pygraph_region *r = harness_region("rival_budget", 1);
+  fake_reset();
+  timed(10, 5);
+  fake.update_us = 2;
+  int a = 0;
+  for (int i = 0; i < 20; i++)
+    twins_iteration(r, a++);                       /* captured, rival, decided */
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->stats.captures == 2 && seg->stats.rivals == 1);
+  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
+  for (int i = 0; i < 20; i++) {                   /* another signature */
+    begin(r, 0);
+    kernel(5, 0);
+    kernel(6, 0);
+    kernel(7, 0);
+    end(r);
+  }
+  CHECK(seg->stats.captures == 3);
+  CHECK_STR(seg->fallback, "");                    /* not "signature unstable" */
+  CHECK(pygraph_segment_variants(seg) == 2);
+  fake.update_us = 0;
+}
+
+/* A variant left undecided when its signature stops coming does not keep
+ * the segment timing every iteration. */
+static void test_stale_variant_stops_timing(void)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
+  harness_measure(4, 3);
+  pygraph_region *r = harness_region("stale", 1);
+  fake_reset();
+  timed(10, 5);
+  for (int i = 0; i < 4; i++)
+    two(r, 0);                                     /* X: 3 eager samples, capture */
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->stats.captures == 1 && seg->decision == PYGRAPH_UNDECIDED);
+  for (int i = 0; i < 150; i++) {                  /* then only Y */
+    begin(r, 0);
+    kernel(5, 0);
+    kernel(6, 0);
+    kernel(7, 0);
+    end(r);
+  }
+  CHECK(seg->stats.captures == 2);
+  CHECK(!seg->variants[0].decided);                /* X: never measured */
+  int records = fake_timing_records, reads = fake_clock_reads;
+  for (int i = 0; i < 20; i++) {
+    begin(r, 0);
+    kernel(5, 0);
+    kernel(6, 0);
+    kernel(7, 0);
+    end(r);
+  }
+  CHECK(fake_timing_records == records && fake_clock_reads == reads);
+  fake_log_clear();
+  for (int i = 0; i < 4; i++)
+    two(r, 0);                                     /* X comes back: measured again */
+  CHECK(fake_timing_records > records);
+}
+
+/* Timing breaking after a capture settles the undecided graphs. */
+static void test_timing_lost_after_capture(void)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
+  harness_measure(4, 3);
+  pygraph_region *r = harness_region("timing_lost", 1);
+  fake_reset();
+  timed(10, 5);
+  for (int i = 0; i < 4; i++)
+    two(r, 0);
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->decision == PYGRAPH_UNDECIDED);
+  seg->measure.state = -1;                         /* as after a failed event call */
+  two(r, 0);
+  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK_STR(seg->why, "unmeasured: no timing events");
+}
+
 static void test_no_timing_keeps_old_policy(void)
 {
   harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
@@ -773,6 +858,9 @@ int main(void)
   test_cycle_never_settles();
   test_events_not_ready_decided_later();
   test_far_behind_only_when_young();
+  test_rivals_do_not_count();
+  test_stale_variant_stops_timing();
+  test_timing_lost_after_capture();
   test_no_timing_keeps_old_policy();
   test_alternating_signatures_become_two_variants();
   test_variant_that_never_pays_is_dropped();
