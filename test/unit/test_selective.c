@@ -437,6 +437,16 @@ static void test_far_behind_only_when_young(void)
   fake.update_us = 0;
 }
 
+/* A second signature: three kernels with fixed arguments. */
+static void other_signature(pygraph_region *r)
+{
+  begin(r, 0);
+  kernel(5, 0);
+  kernel(6, 0);
+  kernel(7, 0);
+  end(r);
+}
+
 /* Direct rivals do not use up PYGRAPH_MAX_CAPTURES (it bounds signatures):
  * with a limit of 2, an indirect graph, its rival and a second signature. */
 static void test_rivals_do_not_count(void)
@@ -454,13 +464,8 @@ static void test_rivals_do_not_count(void)
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK(seg->stats.captures == 2 && seg->stats.rivals == 1);
   CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
-  for (int i = 0; i < 20; i++) {                   /* another signature */
-    begin(r, 0);
-    kernel(5, 0);
-    kernel(6, 0);
-    kernel(7, 0);
-    end(r);
-  }
+  for (int i = 0; i < 20; i++)
+    other_signature(r);                            /* another signature */
   CHECK(seg->stats.captures == 3);
   CHECK_STR(seg->fallback, "");                    /* not "signature unstable" */
   CHECK(pygraph_segment_variants(seg) == 2);
@@ -480,23 +485,13 @@ static void test_stale_variant_stops_timing(void)
     two(r, 0);                                     /* X: 3 eager samples, capture */
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK(seg->stats.captures == 1 && seg->decision == PYGRAPH_UNDECIDED);
-  for (int i = 0; i < 150; i++) {                  /* then only Y */
-    begin(r, 0);
-    kernel(5, 0);
-    kernel(6, 0);
-    kernel(7, 0);
-    end(r);
-  }
+  for (int i = 0; i < 150; i++)
+    other_signature(r);                            /* then only Y */
   CHECK(seg->stats.captures == 2);
   CHECK(!seg->variants[0].decided);                /* X: never measured */
   int records = fake_timing_records, reads = fake_clock_reads;
-  for (int i = 0; i < 20; i++) {
-    begin(r, 0);
-    kernel(5, 0);
-    kernel(6, 0);
-    kernel(7, 0);
-    end(r);
-  }
+  for (int i = 0; i < 20; i++)
+    other_signature(r);
   CHECK(fake_timing_records == records && fake_clock_reads == reads);
   fake_log_clear();
   for (int i = 0; i < 4; i++)
