@@ -128,24 +128,17 @@ static const char *why_direct(const struct pygraph_backend *backend, const struc
 
 unsigned pygraph_param_layout_tag(const struct pygraph_param_layout *layout)
 {
-  unsigned long long pairs[2 * 64];
-  if (layout->n_params > 64) {             /* rare: no fixed-size buffer */
-    unsigned long long *heap = malloc(2 * layout->n_params * sizeof *heap);
-    if (!heap)
-      return 0;                            /* never a valid tag: stays direct */
-    for (size_t i = 0; i < layout->n_params; i++) {
-      heap[2 * i] = layout->params[i].offset;
-      heap[2 * i + 1] = layout->params[i].size;
-    }
-    unsigned tag = pygraph_layout_tag_bytes(heap, layout->n_params);
-    free(heap);
-    return tag;
-  }
+  unsigned long long local[2 * 64], *pairs = local;
+  if (layout->n_params > 64 && !(pairs = malloc(2 * layout->n_params * sizeof *pairs)))
+    return 0;                              /* never a valid tag: stays direct */
   for (size_t i = 0; i < layout->n_params; i++) {
     pairs[2 * i] = layout->params[i].offset;
     pairs[2 * i + 1] = layout->params[i].size;
   }
-  return pygraph_layout_tag_bytes(pairs, layout->n_params);
+  unsigned tag = pygraph_layout_tag_bytes(pairs, layout->n_params);
+  if (pairs != local)
+    free(pairs);
+  return tag;
 }
 
 size_t pygraph_indirect_slice_align(const struct pygraph_param_layout *layout)
