@@ -1,5 +1,6 @@
 /* segment.c - what happens at the end of each iteration: hit, miss or
- * capture; measuring and deciding (auto mode); faults. */
+ * capture; graph variants; faults.  What auto mode measures and decides is
+ * in selection.c. */
 #include "segment.h"
 
 #include <stdio.h>
@@ -7,13 +8,9 @@
 #include <string.h>
 
 #include "debug_log.h"
+#include "segment_internal.h"
 #include "signature.h"
 
-#define SEG_FMT "%s %s:%u-%u seg %u"
-#define SEG_ARGS(seg)                                                         \
-  (seg)->region->function ? (seg)->region->function : "?",                   \
-      (seg)->region->file ? (seg)->region->file : "?", (seg)->region->line_begin, \
-      (seg)->region->line_end, (seg)->index
 
 void pygraph_segment_init(struct pygraph_segment *seg, const struct pygraph_backend *backend,
                           const struct pygraph_settings *settings,
@@ -55,7 +52,7 @@ void pygraph_segment_release(struct pygraph_segment *seg)
   atomic_flag_clear_explicit(&seg->busy, memory_order_release);
 }
 
-static int measuring_mode(const struct pygraph_segment *seg)
+int pygraph_seg_measuring_mode(const struct pygraph_segment *seg)
 {
   return seg->settings.mode == PYGRAPH_MODE_AUTO;
 }
@@ -84,7 +81,7 @@ int pygraph_segment_begin_iteration(struct pygraph_segment *seg)
   return 0;
 }
 
-static void swap_lists(struct pygraph_op_list **a, struct pygraph_op_list **b)
+void pygraph_seg_swap_lists(struct pygraph_op_list **a, struct pygraph_op_list **b)
 {
   struct pygraph_op_list *t = *a;
   *a = *b;
@@ -93,7 +90,7 @@ static void swap_lists(struct pygraph_op_list **a, struct pygraph_op_list **b)
 
 /* Errors are deliberately ignored: they stay CUDA's (sticky) last error,
  * exactly as if the user had made these calls. */
-static void execute_all(struct pygraph_segment *seg, const struct pygraph_op_list *list)
+void pygraph_seg_execute_all(struct pygraph_segment *seg, const struct pygraph_op_list *list)
 {
   for (size_t i = 0; i < list->n_ops; i++)
     (void)seg->backend->execute(&list->ops[i]);
@@ -103,7 +100,7 @@ static void execute_all(struct pygraph_segment *seg, const struct pygraph_op_lis
 
 /* The argument block may still be read by queued launches of v->graph:
  * free it while the graph is alive (it waits for them). */
-static void drop_variant(struct pygraph_segment *seg, struct pygraph_variant *v)
+void pygraph_seg_drop_variant(struct pygraph_segment *seg, struct pygraph_variant *v)
 {
   if (v->args.device_block)
     pygraph_arg_block_free(&v->args, seg->backend, v->graph);
@@ -123,11 +120,11 @@ static void drop_variant(struct pygraph_segment *seg, struct pygraph_variant *v)
   }
 }
 
-static void drop_all_variants(struct pygraph_segment *seg)
+void pygraph_seg_drop_all_variants(struct pygraph_segment *seg)
 {
   for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++)
     if (seg->variants[i].graph)
-      drop_variant(seg, &seg->variants[i]);
+      pygraph_seg_drop_variant(seg, &seg->variants[i]);
 }
 
 static struct pygraph_variant *find_variant(struct pygraph_segment *seg, unsigned long long hash,
@@ -143,124 +140,27 @@ static struct pygraph_variant *find_variant(struct pygraph_segment *seg, unsigne
 
 /* ---- signature statistics -------------------------------------------- */
 
-static struct pygraph_sig_stats *sig_find(struct pygraph_segment *seg, unsigned long long hash)
-{
-  for (unsigned i = 0; i < PYGRAPH_SIG_STATS; i++)
-    if (seg->sigs[i].last_used && seg->sigs[i].hash == hash)
-      return &seg->sigs[i];
-  return NULL;
-}
 
-static int has_live_variant(const struct pygraph_segment *seg, unsigned long long hash)
-{
-  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++)
-    if (seg->variants[i].graph && seg->variants[i].hash == hash)
-      return 1;
-  return 0;
-}
 
-static struct pygraph_sig_stats *sig_get(struct pygraph_segment *seg, unsigned long long hash)
-{
-  struct pygraph_sig_stats *s = sig_find(seg, hash), *victim = NULL;
-  if (!s) {
-    for (unsigned i = 0; i < PYGRAPH_SIG_STATS; i++) {
-      struct pygraph_sig_stats *c = &seg->sigs[i];
-      if (!c->last_used) {
-        victim = c;
-        break;
-      }
-      if (has_live_variant(seg, c->hash))
-        continue;
-      if (!victim || c->last_used < victim->last_used)
-        victim = c;
-    }
-    if (!victim)
-      victim = &seg->sigs[0];
-    s = victim;
-    memset(s, 0, sizeof *s);
-    s->hash = hash;
-    s->changed_ops = -1;
-  }
-  s->last_used = ++seg->clock;
-  return s;
-}
 
-static double median(const struct pygraph_samples *s)
-{
-  float v[PYGRAPH_MAX_MEASURE_ITERS];
-  unsigned n = s->n;
-  memcpy(v, s->us, n * sizeof v[0]);
-  for (unsigned i = 1; i < n; i++)       /* n <= 64: insertion sort */
-    for (unsigned j = i; j > 0 && v[j - 1] > v[j]; j--) {
-      float t = v[j];
-      v[j] = v[j - 1];
-      v[j - 1] = t;
-    }
-  return n ? (n % 2 ? v[n / 2] : 0.5 * ((double)v[n / 2 - 1] + v[n / 2])) : 0.0;
-}
 
-/* The cost of an iteration: its stream-order period, but never less than
- * the host time the runtime itself spent on it. */
-static double period_us(const struct pygraph_samples *s)
-{
-  double p = median(s);
-  double host = s->n ? s->host_sum / s->n : 0.0;
-  return host > p ? host : p;
-}
 
-static void add_sample(void *ctx, const struct pygraph_sample_tag *tag, double us)
-{
-  struct pygraph_segment *seg = ctx;
-  struct pygraph_sig_stats *s = sig_find(seg, tag->hash);
-  if (!s || tag->kind == PYGRAPH_SAMPLE_NONE)
-    return;
-  struct pygraph_samples *smp = tag->kind == PYGRAPH_SAMPLE_EAGER ? &s->eager : NULL;
-  for (unsigned i = 0; !smp && i < PYGRAPH_MAX_VARIANTS; i++)
-    if (seg->variants[i].graph && seg->variants[i].id == tag->variant)
-      smp = &seg->variants[i].samples;
-  if (!smp || smp->n >= seg->settings.measure_iters)
-    return;
-  smp->us[smp->n++] = (float)us;
-  smp->host_sum += tag->host_us;
-}
 
 /* ---- decisions ------------------------------------------------------- */
 
-static void set_decision(struct pygraph_segment *seg, enum pygraph_decision_state d,
-                         const char *why)
-{
-  if (seg->decision != PYGRAPH_UNDECIDED && seg->decision != d)
-    seg->flips++;
-  seg->decision = d;
-  snprintf(seg->why, sizeof seg->why, "%s", why);
-}
 
 /* Eager for good: drop every graph, stop measuring and recording. */
 static void go_eager(struct pygraph_segment *seg, const char *reason)
 {
   snprintf(seg->fallback, sizeof seg->fallback, "%s", reason);
-  drop_all_variants(seg);
+  pygraph_seg_drop_all_variants(seg);
   pygraph_measure_free(&seg->measure, seg->backend);
   seg->phase = PYGRAPH_PHASE_EAGER;
   seg->final = 1;
-  set_decision(seg, PYGRAPH_DECIDED_EAGER, reason);
+  pygraph_seg_set_decision(seg, PYGRAPH_DECIDED_EAGER, reason);
   pygraph_debug_log(&seg->settings, SEG_FMT ": eager for good: %s", SEG_ARGS(seg), reason);
 }
 
-/* No variant pays: pass through, probing now and then for a change. */
-static void go_eager_decided(struct pygraph_segment *seg, const char *why)
-{
-  drop_all_variants(seg);
-  seg->phase = PYGRAPH_PHASE_EAGER;
-  seg->final = seg->reevaluations >= PYGRAPH_MAX_FLIPS;
-  seg->probe_countdown = 0;
-  seg->probe_state = 0;
-  seg->has_reference = 0;
-  seg->capture_next = 0;
-  pygraph_measure_break(&seg->measure);
-  set_decision(seg, PYGRAPH_DECIDED_EAGER, why);
-  pygraph_debug_log(&seg->settings, SEG_FMT ": eager by decision: %s", SEG_ARGS(seg), why);
-}
 
 /* A graph call failed: the segment stops using graphs.  The caller still
  * owes the iteration's ops one eager execution unless the graph ran. */
@@ -272,186 +172,11 @@ static void graph_fault(struct pygraph_segment *seg, const char *step, cudaError
   go_eager(seg, reason);
 }
 
-/* The other live, undecided graph of v's signature (its direct rival or
- * the indirect graph it rivals), or NULL. */
-static struct pygraph_variant *rival_of(struct pygraph_segment *seg,
-                                        const struct pygraph_variant *v)
-{
-  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
-    struct pygraph_variant *r = &seg->variants[i];
-    if (r != v && r->graph && !r->decided && r->hash == v->hash)
-      return r;
-  }
-  return NULL;
-}
 
-/* A variant's signature no longer pays as a graph: it runs eagerly. */
-static void reject_variant(struct pygraph_segment *seg, struct pygraph_variant *v,
-                           struct pygraph_sig_stats *s, double eager_us, double graph_us,
-                           const char *why)
-{
-  s->rejected = 1;
-  s->changed_ops = v->changed_ops;            /* what probes compare against */
-  drop_variant(seg, v);
-  int any_graph = 0;
-  for (unsigned j = 0; j < PYGRAPH_MAX_VARIANTS; j++)
-    any_graph |= seg->variants[j].graph && seg->variants[j].decided;
-  if (!any_graph) {                           /* else the segment stays graph */
-    seg->eager_us = eager_us;
-    seg->graph_us = graph_us;
-  }
-  if (seg->n_variants == 0)
-    go_eager_decided(seg, why);
-  else if (!any_graph)
-    snprintf(seg->why, sizeof seg->why, "%s", why);   /* others still measuring */
-}
 
-/* Compares each undecided signature's graphs (one, or an indirect one and
- * its direct rival) with each other and with its eager runs.  A clear case
- * is settled by the first samples; a close one waits for full windows
- * (taken in turn, see measuring_turn). */
-static void decide_variants(struct pygraph_segment *seg)
-{
-  if (seg->measure.state < 0) {
-    /* Timing broke after a capture: keep what runs, unmeasured. */
-    for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++)
-      if (seg->variants[i].graph && !seg->variants[i].decided) {
-        seg->variants[i].decided = 1;
-        set_decision(seg, PYGRAPH_DECIDED_GRAPH, "unmeasured: no timing events");
-      }
-    return;
-  }
-  unsigned window = seg->settings.measure_iters;
-  unsigned first = window < PYGRAPH_MEASURE_MIN ? window : PYGRAPH_MEASURE_MIN;
-  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
-    struct pygraph_variant *v = &seg->variants[i];
-    if (!v->graph || v->decided)
-      continue;
-    struct pygraph_variant *r = rival_of(seg, v);
-    if (r && r < v)
-      continue;                               /* the pair is handled from r */
-    struct pygraph_sig_stats *s = sig_find(seg, v->hash);
-    if (!s || v->samples.n < first || (r && r->samples.n < first))
-      continue;
-    int graphs_full = v->samples.n >= window && (!r || r->samples.n >= window);
-    double gv = period_us(&v->samples), gr = r ? period_us(&r->samples) : 0.0;
-    enum pygraph_verdict early;
-    /* Which graph: the rival wins only when measured faster. */
-    if (r && !graphs_full && !pygraph_clear_verdict(gv, gr, &early))
-      continue;
-    struct pygraph_variant *best = r && gr < gv ? r : v;
-    if (r) {
-      struct pygraph_variant *loser = best == v ? r : v;
-      snprintf(best->rival, sizeof best->rival, "; %s graph %.1f us vs %s %.1f us",
-               best->direct_only ? "direct" : "indirect", best == v ? gv : gr,
-               loser->direct_only ? "direct" : "indirect", best == v ? gr : gv);
-      pygraph_debug_log(&seg->settings, SEG_FMT ": keeping the%s", SEG_ARGS(seg),
-                        best->rival + 1);
-      drop_variant(seg, loser);
-    }
-    const char *pair = best->rival;           /* kept for the verdict on eager */
-    double graph_us = best == v ? gv : gr;
-    char why[sizeof seg->why];
-    if (s->eager.n == 0 && graphs_full) {
-      best->decided = 1;
-      snprintf(why, sizeof why, "eager unmeasured%s", pair);
-      set_decision(seg, PYGRAPH_DECIDED_GRAPH, why);
-      continue;
-    }
-    if (s->eager.n < first ||
-        (!(graphs_full && s->eager.n >= window) &&
-         !pygraph_clear_verdict(period_us(&s->eager), graph_us, &early)))
-      continue;
-    struct pygraph_cost_input in = {
-        .eager_us = period_us(&s->eager), .graph_us = graph_us,
-        /* The capture is already paid when this is decided: what counts
-         * from here on is the span (pygraph_decide_cost amortizes a capture
-         * that is still to be paid). */
-        .capture_us = 0, .trip_count = seg->region->trip_count,
-        .iters_observed = seg->stats.iters};
-    enum pygraph_verdict verdict = pygraph_decide_cost(&seg->settings, &in, why, sizeof why);
-    size_t len = strlen(why);
-    snprintf(why + len, sizeof why - len, "%s", pair);
-    pygraph_debug_log(&seg->settings, SEG_FMT ": variant %u: %s", SEG_ARGS(seg),
-                      (unsigned)(best - seg->variants), why);
-    if (verdict == PYGRAPH_VERDICT_GRAPH) {
-      best->decided = 1;
-      seg->eager_us = in.eager_us;
-      seg->graph_us = in.graph_us;
-      seg->has_baseline = 0;
-      seg->block_iters = seg->block_updates = seg->block_misses = 0;
-      set_decision(seg, PYGRAPH_DECIDED_GRAPH, why);
-      continue;
-    }
-    reject_variant(seg, best, s, in.eager_us, in.graph_us, why);
-  }
-}
 
-/* Start measuring again (bounded: PYGRAPH_MAX_FLIPS per segment). */
-static void reevaluate(struct pygraph_segment *seg, const char *what)
-{
-  seg->reevaluations++;
-  seg->has_baseline = 0;
-  seg->block_iters = seg->block_updates = seg->block_misses = 0;
-  pygraph_debug_log(&seg->settings, SEG_FMT ": behaviour changed (%s), re-evaluating (%u/%u)",
-                    SEG_ARGS(seg), what, seg->reevaluations, PYGRAPH_MAX_FLIPS);
-  if (seg->phase == PYGRAPH_PHASE_EAGER) {
-    /* From decided-eager: measure everything afresh, eager first. */
-    memset(seg->sigs, 0, sizeof seg->sigs);
-    seg->phase = PYGRAPH_PHASE_WARMUP;
-    seg->stable_iterations = 0;
-    seg->has_reference = 0;
-    seg->capture_next = 0;
-    seg->n_recent = seg->distinct_streak = 0;
-    return;
-  }
-  /* From decided-graph: re-measure the graphs against the eager periods. */
-  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
-    struct pygraph_variant *v = &seg->variants[i];
-    if (!v->graph)
-      continue;
-    v->decided = 0;
-    memset(&v->samples, 0, sizeof v->samples);
-  }
-}
 
-/* Are all variants decided?  One whose signature has not come for
- * PYGRAPH_BEHAVIOUR_BLOCK iterations does not count: measuring resumes if
- * it comes back, rather than timing every iteration until then. */
-static int all_decided(const struct pygraph_segment *seg)
-{
-  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
-    const struct pygraph_variant *v = &seg->variants[i];
-    if (v->graph && !v->decided && seg->stats.iters - v->seen_iter <= PYGRAPH_BEHAVIOUR_BLOCK)
-      return 0;
-  }
-  return 1;
-}
 
-/* Hysteresis for a segment decided graph: per block of iterations, the
- * node updates per iteration and the share of misses; a marked change from
- * the block after the decision re-measures. */
-static void note_behaviour(struct pygraph_segment *seg, int miss)
-{
-  if (!measuring_mode(seg) || seg->decision != PYGRAPH_DECIDED_GRAPH || !all_decided(seg))
-    return;
-  seg->block_iters++;
-  seg->block_updates += seg->iter_updates;
-  seg->block_misses += (unsigned long long)miss;
-  if (seg->block_iters < PYGRAPH_BEHAVIOUR_BLOCK)
-    return;
-  struct pygraph_behaviour now = {
-      .updates_per_iter = (double)seg->block_updates / (double)seg->block_iters,
-      .miss_share = (double)seg->block_misses / (double)seg->block_iters};
-  seg->block_iters = seg->block_updates = seg->block_misses = 0;
-  if (!seg->has_baseline) {
-    seg->baseline = now;
-    seg->has_baseline = 1;
-    return;
-  }
-  if (seg->reevaluations < PYGRAPH_MAX_FLIPS && pygraph_behaviour_changed(&seg->baseline, &now))
-    reevaluate(seg, "updates or signature mix");
-}
 
 /* ---- warm-up / misses ---------------------------------------------- */
 
@@ -483,7 +208,7 @@ static void note_arg_changes(struct pygraph_segment *seg, const struct pygraph_o
       seg->arg_changed[i] = 1;
 }
 
-static long count_changed(const struct pygraph_op_list *a, const struct pygraph_op_list *b)
+long pygraph_seg_count_changed(const struct pygraph_op_list *a, const struct pygraph_op_list *b)
 {
   long n = 0;
   for (size_t i = 0; i < a->n_ops; i++)
@@ -518,7 +243,7 @@ static int launch_variant(struct pygraph_segment *seg, struct pygraph_variant *v
   if (err != cudaSuccess) {
     graph_fault(seg, "graph launch", err);
     if (!ran)
-      execute_all(seg, list);
+      pygraph_seg_execute_all(seg, list);
     return 0;
   }
   seg->stats.launches_in_graphs += list->n_kernels;
@@ -611,7 +336,7 @@ static struct pygraph_variant *capture(struct pygraph_segment *seg, unsigned lon
   if (err != cudaSuccess) {
     pygraph_indirect_free(&ind);
     graph_fault(seg, step, err);
-    execute_all(seg, cur);
+    pygraph_seg_execute_all(seg, cur);
     return NULL;
   }
   struct pygraph_indirect_graph ind_graph = {.ind = &ind, .args = &ab};
@@ -643,7 +368,7 @@ static struct pygraph_variant *capture(struct pygraph_segment *seg, unsigned lon
   v->args = ab;
   v->hash = hash;
   v->last_used = ++seg->clock;
-  v->decided = !measuring_mode(seg) || seg->measure.state < 0;
+  v->decided = !pygraph_seg_measuring_mode(seg) || seg->measure.state < 0;
   v->changed_ops = -1;
   v->id = ++seg->variant_ids;
   v->seen_iter = seg->stats.iters;
@@ -656,17 +381,17 @@ static struct pygraph_variant *capture(struct pygraph_segment *seg, unsigned lon
   seg->stats.rivals += (unsigned long long)direct_only;
   seg->stats.indirect_nodes = ind.n_nodes;
   seg->stats.indirect_bytes = ind.block_size;
-  struct pygraph_sig_stats *s = sig_get(seg, hash);
+  struct pygraph_sig_stats *s = pygraph_seg_sig_get(seg, hash);
   s->capture_us = now_us(seg) - t0;
   if (v->decided && seg->decision == PYGRAPH_UNDECIDED)
-    set_decision(seg, PYGRAPH_DECIDED_GRAPH,
+    pygraph_seg_set_decision(seg, PYGRAPH_DECIDED_GRAPH,
                  seg->settings.mode == PYGRAPH_MODE_GRAPH ? "PYGRAPH_MODE=graph"
                                                           : "unmeasured: no timing events");
   pygraph_debug_log(&seg->settings, SEG_FMT ": captured graph #%llu with %zu ops (%u variants)",
                     SEG_ARGS(seg), seg->stats.captures, cur->n_ops, seg->n_variants);
   if (!launch_variant(seg, v, cur))
     return NULL;
-  swap_lists(&seg->current, &v->ref);
+  pygraph_seg_swap_lists(&seg->current, &v->ref);
   seg->hint = v->ref;
   seg->phase = PYGRAPH_PHASE_REPLAY;
   return v;
@@ -677,7 +402,7 @@ fail:
   if (ab.device_block)
     pygraph_arg_block_free(&ab, seg->backend, NULL);  /* never launched */
   pygraph_indirect_free(&ind);
-  execute_all(seg, cur);
+  pygraph_seg_execute_all(seg, cur);
   return NULL;
 }
 
@@ -704,7 +429,7 @@ static int replay(struct pygraph_segment *seg, struct pygraph_variant *v)
     cudaError_t err = seg->backend->graph_update_node(v->graph, i, &cur->ops[i]);
     if (err != cudaSuccess) {
       graph_fault(seg, "graph update", err);
-      execute_all(seg, cur);
+      pygraph_seg_execute_all(seg, cur);
       return 0;
     }
     seg->stats.updates++;
@@ -717,7 +442,7 @@ static int replay(struct pygraph_segment *seg, struct pygraph_variant *v)
     cudaError_t err = seg->backend->graph_set_args(v->graph, &v->args);
     if (err != cudaSuccess) {
       graph_fault(seg, "argument update", err);
-      execute_all(seg, cur);
+      pygraph_seg_execute_all(seg, cur);
       return 0;
     }
     seg->stats.refreshes++;
@@ -730,154 +455,24 @@ static int replay(struct pygraph_segment *seg, struct pygraph_variant *v)
   seg->stats.replays++;
   v->last_used = ++seg->clock;
   seg->active = v;
-  swap_lists(&seg->current, &v->ref);
+  pygraph_seg_swap_lists(&seg->current, &v->ref);
   seg->hint = v->ref;
   return 1;
 }
 
 /* ---- the end of an iteration ------------------------------------------ */
 
-/* Is this iteration worth timing?  While a variant is undecided, or while
- * this signature (not a graph yet, not rejected) lacks eager samples. */
-static int wants_timing(struct pygraph_segment *seg, unsigned long long hash,
-                        const struct pygraph_variant *v)
-{
-  if (!all_decided(seg))
-    return 1;
-  if (v)
-    return 0;
-  const struct pygraph_sig_stats *s = sig_find(seg, hash);
-  return !s || (!s->rejected && s->eager.n < seg->settings.measure_iters);
-}
 
-/* A young segment (its first PYGRAPH_YOUNG_ITERS iterations) whose timing
- * events lag PYGRAPH_BACKLOG_EVENTS behind: the GPU is busy with earlier
- * work, launch costs hide in its queue, and a short loop would be over
- * before samples came back.  Older segments just wait for their samples. */
-static int far_behind(const struct pygraph_segment *seg)
-{
-  return seg->measure.count >= PYGRAPH_BACKLOG_EVENTS && seg->stats.iters < PYGRAPH_YOUNG_ITERS;
-}
 
-enum pygraph_turn { TURN_GRAPH, TURN_EAGER, TURN_RIVAL };
 
-/* While v's signature is measured: what runs this iteration.  Eager runs
- * and each undecided graph of the signature take turns, in runs of
- * PYGRAPH_TURN_RUN iterations, until their windows are full, so all see
- * the same conditions (*pv may become the rival); an indirect graph first
- * gets a direct rival, captured from this iteration.  Not while the GPU is
- * far behind: samples would come too late. */
-static enum pygraph_turn measuring_turn(struct pygraph_segment *seg,
-                                        struct pygraph_variant **pv, unsigned long long hash)
-{
-  struct pygraph_variant *v = *pv;
-  if (v->decided || !measuring_mode(seg) || seg->measure.state <= 0 || far_behind(seg))
-    return TURN_GRAPH;
-  struct pygraph_sig_stats *s = sig_find(seg, hash);
-  if (!s)
-    return TURN_GRAPH;
-  struct pygraph_variant *r = rival_of(seg, v);
-  if (!r && v->indirect.n_nodes && !v->direct_only && !s->challenged &&
-      seg->n_variants < seg->settings.variants) {
-    s->challenged = 1;
-    return TURN_RIVAL;
-  }
-  /* Sides by identity: 0 eager, 1 the indirect graph, 2 its direct rival
-   * (or the only graph as side 1). */
-  struct pygraph_variant *side[3] = {NULL, v, r};
-  if (r && r->direct_only == 0) {
-    side[1] = r;
-    side[2] = v;
-  }
-  unsigned window = seg->settings.measure_iters;
-  int needs[3] = {s->eager.n < window, side[1]->samples.n < window,
-                  side[2] && side[2]->samples.n < window};
-  unsigned c = s->turn % 3;
-  if (!(s->run_left && needs[c])) {           /* next side that still needs samples */
-    unsigned k;
-    for (k = 1; k <= 3 && !needs[(s->turn + k) % 3]; k++)
-      ;
-    if (k > 3)
-      return TURN_GRAPH;                      /* all full: samples still in flight */
-    c = (s->turn + k) % 3;
-    s->turn = c;
-    s->run_left = PYGRAPH_TURN_RUN;
-  }
-  s->run_left--;
-  if (c == 0)
-    return TURN_EAGER;
-  *pv = side[c];
-  return TURN_GRAPH;
-}
 
-/* Probing a decided-eager segment: did its behaviour change? */
-static void end_probe(struct pygraph_segment *seg)
-{
-  struct pygraph_op_list *cur = seg->current;
-  if (cur->n_ops == 0) {
-    seg->probe_state = 0;                     /* nothing to look at */
-    return;
-  }
-  pygraph_op_list_materialize(cur);
-  execute_all(seg, cur);
-  if (seg->probe_state == 1) {
-    swap_lists(&seg->current, &seg->reference);
-    seg->hint = seg->reference;
-    seg->probe_state = 2;
-    return;
-  }
-  seg->probe_state = 0;
-  const struct pygraph_op_list *prev = seg->reference;
-  unsigned long long hash = pygraph_signature_hash(cur);
-  struct pygraph_sig_stats *s = sig_find(seg, hash);
-  const char *what = NULL;
-  if (!s || !s->rejected)
-    what = "new signature";
-  else if (pygraph_same_signature(cur, prev) && s->changed_ops >= 0) {
-    long now = count_changed(cur, prev), then = s->changed_ops;
-    long d = now > then ? now - then : then - now;
-    if (d >= 1 && 2 * d >= then)
-      what = "argument updates";
-  }
-  swap_lists(&seg->current, &seg->reference);
-  seg->hint = seg->reference;
-  if (what && seg->reevaluations < PYGRAPH_MAX_FLIPS)
-    reevaluate(seg, what);
-}
 
-/* Segment iterations ended by this thread: a segment whose previous
- * iteration was the thread's previous one runs back to back (solo). */
-static _Thread_local unsigned long long iteration_clock;
 
-/* Before the work of a timed iteration.  Back to back with a timed
- * iteration of the same signature and kind (and graph), the sample is the
- * period between their end events: what an iteration costs in steady
- * state, host work between iterations included.  Otherwise it is a span:
- * an event before its work, one after, so other segments' or signatures'
- * work never counts - except when only the kind changed (a new run of
- * measuring turns): that iteration gives no sample, its end event starts
- * the next periods. */
-static void start_timing(struct pygraph_segment *seg, cudaStream_t stream, int solo,
-                         const struct pygraph_sample_tag *planned)
-{
-  int run = solo && seg->measure.chain && seg->timed_iter + 1 == seg->stats.iters &&
-            seg->timed_hash == planned->hash;
-  if (run && planned->kind != PYGRAPH_SAMPLE_NONE && seg->timed_kind == planned->kind &&
-      seg->timed_variant == planned->variant)
-    return;                                   /* a period */
-  pygraph_measure_break(&seg->measure);
-  if (!run) {                                 /* a span */
-    struct pygraph_sample_tag start = {.hash = planned->hash, .kind = PYGRAPH_SAMPLE_NONE};
-    pygraph_measure_record(&seg->measure, seg->backend, stream, &start);
-  }
-}
 
 void pygraph_segment_end_iteration(struct pygraph_segment *seg)
 {
   seg->stats.iters++;
-  unsigned long long clock = ++iteration_clock;
-  int solo = seg->last_clock + 1 == clock;
-  seg->last_clock = clock;
+  int solo = pygraph_seg_solo(seg);
   if (seg->too_long && !seg->final) {
     char reason[64];
     snprintf(reason, sizeof reason, "iteration too long (%zu ops)", seg->too_long);
@@ -896,17 +491,18 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
   }
   if (seg->phase == PYGRAPH_PHASE_EAGER) {
     if (seg->probe_state == 1 || seg->probe_state == 3)
-      end_probe(seg);
+      pygraph_seg_end_probe(seg);
     return;
   }
   struct pygraph_op_list *cur = seg->current;
   if (cur->n_ops == 0)
     return;                                   /* empty iteration: nothing to do */
-  int auto_mode = measuring_mode(seg);
+  int auto_mode = pygraph_seg_measuring_mode(seg);
   /* The host clock is read only while something may be measured: a decided
    * segment replaying its graphs reads no clock (in a VM a clock read can
    * cost a syscall, on every iteration of a host-bound loop). */
-  int may_time = auto_mode && !(seg->decision == PYGRAPH_DECIDED_GRAPH && all_decided(seg));
+  int may_time = auto_mode && !(seg->decision == PYGRAPH_DECIDED_GRAPH &&
+                                pygraph_seg_all_decided(seg));
   double t0 = may_time ? now_us(seg) : 0.0;
   pygraph_op_list_materialize(cur);
   unsigned long long hash = pygraph_signature_hash(cur);
@@ -919,9 +515,9 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
     for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++)   /* its rival too */
       if (seg->variants[i].graph && seg->variants[i].hash == hash)
         seg->variants[i].seen_iter = seg->stats.iters;
-  enum pygraph_turn turn = v ? measuring_turn(seg, &v, hash) : TURN_GRAPH;
+  enum pygraph_turn turn = v ? pygraph_seg_measuring_turn(seg, &v, hash) : TURN_GRAPH;
   int same = !v && seg->has_reference && pygraph_same_signature(cur, seg->reference);
-  int timing = auto_mode && wants_timing(seg, hash, v);
+  int timing = auto_mode && pygraph_seg_wants_timing(seg, hash, v);
   if (timing) {
     /* What the iteration will be sampled as (NONE: a capture). */
     struct pygraph_sample_tag planned = {.hash = hash, .kind = PYGRAPH_SAMPLE_EAGER};
@@ -931,7 +527,7 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
     } else if ((v && turn != TURN_EAGER) || (!v && seg->capture_next && same)) {
       planned.kind = PYGRAPH_SAMPLE_NONE;
     }
-    start_timing(seg, stream, solo, &planned);
+    pygraph_seg_start_timing(seg, stream, solo, &planned);
   } else {
     pygraph_measure_break(&seg->measure);
   }
@@ -941,7 +537,7 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
     case TURN_EAGER:
       /* The graphs' nodes keep what their ref lists hold. */
       v->last_used = ++seg->clock;            /* being measured: not the LRU victim */
-      execute_all(seg, cur);
+      pygraph_seg_execute_all(seg, cur);
       tag.kind = PYGRAPH_SAMPLE_EAGER;
       break;
     case TURN_RIVAL:
@@ -964,7 +560,7 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
     int had_variants = seg->n_variants != 0;
     if (never_repeats(seg, hash)) {
       seg->stats.mismatches += (unsigned long long)had_variants;
-      execute_all(seg, cur);
+      pygraph_seg_execute_all(seg, cur);
       go_eager(seg, "signature never repeats");
       return;
     }
@@ -972,17 +568,17 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
      * launch sequences) never get captured: stop paying for recording. */
     if (!had_variants && seg->stats.captures == 0 &&
         seg->stats.iters >= PYGRAPH_SETTLE_ITERS) {
-      execute_all(seg, cur);
+      pygraph_seg_execute_all(seg, cur);
       go_eager(seg, "launch sequence never settles");
       return;
     }
-    struct pygraph_sig_stats *s = auto_mode ? sig_get(seg, hash) : NULL;
+    struct pygraph_sig_stats *s = auto_mode ? pygraph_seg_sig_get(seg, hash) : NULL;
     int rejected = s && s->rejected;
     if (same && s)
-      s->changed_ops = count_changed(cur, seg->reference);
+      s->changed_ops = pygraph_seg_count_changed(cur, seg->reference);
     if (rejected) {
       seg->stats.mismatches += (unsigned long long)had_variants;
-      execute_all(seg, cur);                  /* known not to pay */
+      pygraph_seg_execute_all(seg, cur);                  /* known not to pay */
     } else {
       seg->stable_iterations = same ? seg->stable_iterations + 1 : 1;
       if (seg->settings.indirect)
@@ -997,9 +593,9 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
       } else {
         seg->stats.mismatches += (unsigned long long)had_variants;
         seg->capture_next = 0;
-        execute_all(seg, cur);
+        pygraph_seg_execute_all(seg, cur);
         tag.kind = PYGRAPH_SAMPLE_EAGER;
-        swap_lists(&seg->current, &seg->reference);
+        pygraph_seg_swap_lists(&seg->current, &seg->reference);
         seg->hint = seg->reference;
         seg->has_reference = 1;
         seg->candidate_seen = seg->stats.iters;
@@ -1007,7 +603,7 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
       }
     }
     if (rejected) {
-      swap_lists(&seg->current, &seg->reference);   /* keep the pool a permutation */
+      pygraph_seg_swap_lists(&seg->current, &seg->reference);   /* keep the pool a permutation */
       seg->hint = seg->reference;
       seg->has_reference = 0;
       seg->stable_iterations = 0;
@@ -1024,13 +620,13 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
       seg->timed_variant = tag.variant;
     }
     if (seg->measure.count)
-      pygraph_measure_poll(&seg->measure, seg->backend, add_sample, seg);
-    decide_variants(seg);
+      pygraph_measure_poll(&seg->measure, seg->backend, pygraph_seg_add_sample, seg);
+    pygraph_seg_decide_variants(seg);
     if (seg->phase == PYGRAPH_PHASE_EAGER)
       return;
   }
   if (decide_capture) {
-    struct pygraph_sig_stats *s = auto_mode ? sig_find(seg, hash) : NULL;
+    struct pygraph_sig_stats *s = auto_mode ? pygraph_seg_sig_find(seg, hash) : NULL;
     struct pygraph_decide_input in = {
         .stable_iterations = seg->stable_iterations,
         /* Rivals do not use up PYGRAPH_MAX_CAPTURES: that bounds signatures. */
@@ -1038,8 +634,8 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
         .n_ops = (unsigned long)seg->reference->n_ops,
         .timing = auto_mode && pygraph_measure_available(&seg->measure, seg->backend),
         .eager_samples = s ? s->eager.n : 0,
-        .backlog = far_behind(seg) ? seg->measure.count : 0,
-        .eager_us = s && s->eager.n ? period_us(&s->eager) : 0.0,
+        .backlog = pygraph_seg_far_behind(seg) ? seg->measure.count : 0,
+        .eager_us = s && s->eager.n ? pygraph_seg_period_us(&s->eager) : 0.0,
         .trip_count = seg->region->trip_count,
         .iters_observed = seg->stats.iters,
     };
@@ -1059,13 +655,13 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
       return;
     }
   }
-  note_behaviour(seg, miss);
+  pygraph_seg_note_behaviour(seg, miss);
 }
 
 void pygraph_segment_flush(struct pygraph_segment *seg, const char *reason)
 {
   pygraph_op_list_materialize(seg->current);
-  execute_all(seg, seg->current);
+  pygraph_seg_execute_all(seg, seg->current);
   seg->flushed = 1;
   seg->stats.flushes++;
   seg->last_flush_reason = reason;

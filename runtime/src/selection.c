@@ -1,0 +1,450 @@
+/* selection.c - auto mode (selective deployment): per-signature samples,
+ * what each iteration runs while measured (eager, or which graph), how it
+ * is timed (period or span), and the decisions: keep a graph, which of an
+ * indirect graph and its direct rival, or run eagerly; hysteresis and
+ * probes.  The policy's pure parts are in decide.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "debug_log.h"
+#include "segment_internal.h"
+#include "signature.h"
+
+/* ---- signature statistics -------------------------------------------- */
+
+struct pygraph_sig_stats *pygraph_seg_sig_find(struct pygraph_segment *seg,
+                                               unsigned long long hash)
+{
+  for (unsigned i = 0; i < PYGRAPH_SIG_STATS; i++)
+    if (seg->sigs[i].last_used && seg->sigs[i].hash == hash)
+      return &seg->sigs[i];
+  return NULL;
+}
+
+static int has_live_variant(const struct pygraph_segment *seg, unsigned long long hash)
+{
+  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++)
+    if (seg->variants[i].graph && seg->variants[i].hash == hash)
+      return 1;
+  return 0;
+}
+
+struct pygraph_sig_stats *pygraph_seg_sig_get(struct pygraph_segment *seg,
+                                              unsigned long long hash)
+{
+  struct pygraph_sig_stats *s = pygraph_seg_sig_find(seg, hash), *victim = NULL;
+  if (!s) {
+    for (unsigned i = 0; i < PYGRAPH_SIG_STATS; i++) {
+      struct pygraph_sig_stats *c = &seg->sigs[i];
+      if (!c->last_used) {
+        victim = c;
+        break;
+      }
+      if (has_live_variant(seg, c->hash))
+        continue;
+      if (!victim || c->last_used < victim->last_used)
+        victim = c;
+    }
+    if (!victim)
+      victim = &seg->sigs[0];
+    s = victim;
+    memset(s, 0, sizeof *s);
+    s->hash = hash;
+    s->changed_ops = -1;
+  }
+  s->last_used = ++seg->clock;
+  return s;
+}
+
+static double median(const struct pygraph_samples *s)
+{
+  float v[PYGRAPH_MAX_MEASURE_ITERS];
+  unsigned n = s->n;
+  memcpy(v, s->us, n * sizeof v[0]);
+  for (unsigned i = 1; i < n; i++)       /* n <= 64: insertion sort */
+    for (unsigned j = i; j > 0 && v[j - 1] > v[j]; j--) {
+      float t = v[j];
+      v[j] = v[j - 1];
+      v[j - 1] = t;
+    }
+  return n ? (n % 2 ? v[n / 2] : 0.5 * ((double)v[n / 2 - 1] + v[n / 2])) : 0.0;
+}
+
+/* The cost of an iteration: its stream-order period, but never less than
+ * the host time the runtime itself spent on it. */
+double pygraph_seg_period_us(const struct pygraph_samples *s)
+{
+  double p = median(s);
+  double host = s->n ? s->host_sum / s->n : 0.0;
+  return host > p ? host : p;
+}
+
+void pygraph_seg_add_sample(void *ctx, const struct pygraph_sample_tag *tag, double us)
+{
+  struct pygraph_segment *seg = ctx;
+  struct pygraph_sig_stats *s = pygraph_seg_sig_find(seg, tag->hash);
+  if (!s || tag->kind == PYGRAPH_SAMPLE_NONE)
+    return;
+  struct pygraph_samples *smp = tag->kind == PYGRAPH_SAMPLE_EAGER ? &s->eager : NULL;
+  for (unsigned i = 0; !smp && i < PYGRAPH_MAX_VARIANTS; i++)
+    if (seg->variants[i].graph && seg->variants[i].id == tag->variant)
+      smp = &seg->variants[i].samples;
+  if (!smp || smp->n >= seg->settings.measure_iters)
+    return;
+  smp->us[smp->n++] = (float)us;
+  smp->host_sum += tag->host_us;
+}
+
+/* ---- decisions ------------------------------------------------------- */
+
+void pygraph_seg_set_decision(struct pygraph_segment *seg, enum pygraph_decision_state d,
+                         const char *why)
+{
+  if (seg->decision != PYGRAPH_UNDECIDED && seg->decision != d)
+    seg->flips++;
+  seg->decision = d;
+  snprintf(seg->why, sizeof seg->why, "%s", why);
+}
+
+/* No variant pays: pass through, probing now and then for a change. */
+static void go_eager_decided(struct pygraph_segment *seg, const char *why)
+{
+  pygraph_seg_drop_all_variants(seg);
+  seg->phase = PYGRAPH_PHASE_EAGER;
+  seg->final = seg->reevaluations >= PYGRAPH_MAX_FLIPS;
+  seg->probe_countdown = 0;
+  seg->probe_state = 0;
+  seg->has_reference = 0;
+  seg->capture_next = 0;
+  pygraph_measure_break(&seg->measure);
+  pygraph_seg_set_decision(seg, PYGRAPH_DECIDED_EAGER, why);
+  pygraph_debug_log(&seg->settings, SEG_FMT ": eager by decision: %s", SEG_ARGS(seg), why);
+}
+
+/* The other live, undecided graph of v's signature (its direct rival or
+ * the indirect graph it rivals), or NULL. */
+static struct pygraph_variant *rival_of(struct pygraph_segment *seg,
+                                        const struct pygraph_variant *v)
+{
+  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
+    struct pygraph_variant *r = &seg->variants[i];
+    if (r != v && r->graph && !r->decided && r->hash == v->hash)
+      return r;
+  }
+  return NULL;
+}
+
+/* A variant's signature no longer pays as a graph: it runs eagerly. */
+static void reject_variant(struct pygraph_segment *seg, struct pygraph_variant *v,
+                           struct pygraph_sig_stats *s, double eager_us, double graph_us,
+                           const char *why)
+{
+  s->rejected = 1;
+  s->changed_ops = v->changed_ops;            /* what probes compare against */
+  pygraph_seg_drop_variant(seg, v);
+  int any_graph = 0;
+  for (unsigned j = 0; j < PYGRAPH_MAX_VARIANTS; j++)
+    any_graph |= seg->variants[j].graph && seg->variants[j].decided;
+  if (!any_graph) {                           /* else the segment stays graph */
+    seg->eager_us = eager_us;
+    seg->graph_us = graph_us;
+  }
+  if (seg->n_variants == 0)
+    go_eager_decided(seg, why);
+  else if (!any_graph)
+    snprintf(seg->why, sizeof seg->why, "%s", why);   /* others still measuring */
+}
+
+/* Compares each undecided signature's graphs (one, or an indirect one and
+ * its direct rival) with each other and with its eager runs.  A clear case
+ * is settled by the first samples; a close one waits for full windows
+ * (taken in turn, see pygraph_seg_measuring_turn). */
+void pygraph_seg_decide_variants(struct pygraph_segment *seg)
+{
+  if (seg->measure.state < 0) {
+    /* Timing broke after a capture: keep what runs, unmeasured. */
+    for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++)
+      if (seg->variants[i].graph && !seg->variants[i].decided) {
+        seg->variants[i].decided = 1;
+        pygraph_seg_set_decision(seg, PYGRAPH_DECIDED_GRAPH, "unmeasured: no timing events");
+      }
+    return;
+  }
+  unsigned window = seg->settings.measure_iters;
+  unsigned first = window < PYGRAPH_MEASURE_MIN ? window : PYGRAPH_MEASURE_MIN;
+  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
+    struct pygraph_variant *v = &seg->variants[i];
+    if (!v->graph || v->decided)
+      continue;
+    struct pygraph_variant *r = rival_of(seg, v);
+    if (r && r < v)
+      continue;                               /* the pair is handled from r */
+    struct pygraph_sig_stats *s = pygraph_seg_sig_find(seg, v->hash);
+    if (!s || v->samples.n < first || (r && r->samples.n < first))
+      continue;
+    int graphs_full = v->samples.n >= window && (!r || r->samples.n >= window);
+    double gv = pygraph_seg_period_us(&v->samples);
+    double gr = r ? pygraph_seg_period_us(&r->samples) : 0.0;
+    enum pygraph_verdict early;
+    /* Which graph: the rival wins only when measured faster. */
+    if (r && !graphs_full && !pygraph_clear_verdict(gv, gr, &early))
+      continue;
+    struct pygraph_variant *best = r && gr < gv ? r : v;
+    if (r) {
+      struct pygraph_variant *loser = best == v ? r : v;
+      snprintf(best->rival, sizeof best->rival, "; %s graph %.1f us vs %s %.1f us",
+               best->direct_only ? "direct" : "indirect", best == v ? gv : gr,
+               loser->direct_only ? "direct" : "indirect", best == v ? gr : gv);
+      pygraph_debug_log(&seg->settings, SEG_FMT ": keeping the%s", SEG_ARGS(seg),
+                        best->rival + 1);
+      pygraph_seg_drop_variant(seg, loser);
+    }
+    const char *pair = best->rival;           /* kept for the verdict on eager */
+    double graph_us = best == v ? gv : gr;
+    char why[sizeof seg->why];
+    if (s->eager.n == 0 && graphs_full) {
+      best->decided = 1;
+      snprintf(why, sizeof why, "eager unmeasured%s", pair);
+      pygraph_seg_set_decision(seg, PYGRAPH_DECIDED_GRAPH, why);
+      continue;
+    }
+    if (s->eager.n < first ||
+        (!(graphs_full && s->eager.n >= window) &&
+         !pygraph_clear_verdict(pygraph_seg_period_us(&s->eager), graph_us, &early)))
+      continue;
+    struct pygraph_cost_input in = {
+        .eager_us = pygraph_seg_period_us(&s->eager), .graph_us = graph_us,
+        /* The capture is already paid when this is decided: what counts
+         * from here on is the span (pygraph_decide_cost amortizes a capture
+         * that is still to be paid). */
+        .capture_us = 0, .trip_count = seg->region->trip_count,
+        .iters_observed = seg->stats.iters};
+    enum pygraph_verdict verdict = pygraph_decide_cost(&seg->settings, &in, why, sizeof why);
+    size_t len = strlen(why);
+    snprintf(why + len, sizeof why - len, "%s", pair);
+    pygraph_debug_log(&seg->settings, SEG_FMT ": variant %u: %s", SEG_ARGS(seg),
+                      (unsigned)(best - seg->variants), why);
+    if (verdict == PYGRAPH_VERDICT_GRAPH) {
+      best->decided = 1;
+      seg->eager_us = in.eager_us;
+      seg->graph_us = in.graph_us;
+      seg->has_baseline = 0;
+      seg->block_iters = seg->block_updates = seg->block_misses = 0;
+      pygraph_seg_set_decision(seg, PYGRAPH_DECIDED_GRAPH, why);
+      continue;
+    }
+    reject_variant(seg, best, s, in.eager_us, in.graph_us, why);
+  }
+}
+
+/* Start measuring again (bounded: PYGRAPH_MAX_FLIPS per segment). */
+static void reevaluate(struct pygraph_segment *seg, const char *what)
+{
+  seg->reevaluations++;
+  seg->has_baseline = 0;
+  seg->block_iters = seg->block_updates = seg->block_misses = 0;
+  pygraph_debug_log(&seg->settings, SEG_FMT ": behaviour changed (%s), re-evaluating (%u/%u)",
+                    SEG_ARGS(seg), what, seg->reevaluations, PYGRAPH_MAX_FLIPS);
+  if (seg->phase == PYGRAPH_PHASE_EAGER) {
+    /* From decided-eager: measure everything afresh, eager first. */
+    memset(seg->sigs, 0, sizeof seg->sigs);
+    seg->phase = PYGRAPH_PHASE_WARMUP;
+    seg->stable_iterations = 0;
+    seg->has_reference = 0;
+    seg->capture_next = 0;
+    seg->n_recent = seg->distinct_streak = 0;
+    return;
+  }
+  /* From decided-graph: re-measure the graphs against the eager periods. */
+  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
+    struct pygraph_variant *v = &seg->variants[i];
+    if (!v->graph)
+      continue;
+    v->decided = 0;
+    memset(&v->samples, 0, sizeof v->samples);
+  }
+}
+
+/* Are all variants decided?  One whose signature has not come for
+ * PYGRAPH_BEHAVIOUR_BLOCK iterations does not count: measuring resumes if
+ * it comes back, rather than timing every iteration until then. */
+int pygraph_seg_all_decided(const struct pygraph_segment *seg)
+{
+  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
+    const struct pygraph_variant *v = &seg->variants[i];
+    if (v->graph && !v->decided && seg->stats.iters - v->seen_iter <= PYGRAPH_BEHAVIOUR_BLOCK)
+      return 0;
+  }
+  return 1;
+}
+
+/* Hysteresis for a segment decided graph: per block of iterations, the
+ * node updates per iteration and the share of misses; a marked change from
+ * the block after the decision re-measures. */
+void pygraph_seg_note_behaviour(struct pygraph_segment *seg, int miss)
+{
+  if (!pygraph_seg_measuring_mode(seg) || seg->decision != PYGRAPH_DECIDED_GRAPH ||
+      !pygraph_seg_all_decided(seg))
+    return;
+  seg->block_iters++;
+  seg->block_updates += seg->iter_updates;
+  seg->block_misses += (unsigned long long)miss;
+  if (seg->block_iters < PYGRAPH_BEHAVIOUR_BLOCK)
+    return;
+  struct pygraph_behaviour now = {
+      .updates_per_iter = (double)seg->block_updates / (double)seg->block_iters,
+      .miss_share = (double)seg->block_misses / (double)seg->block_iters};
+  seg->block_iters = seg->block_updates = seg->block_misses = 0;
+  if (!seg->has_baseline) {
+    seg->baseline = now;
+    seg->has_baseline = 1;
+    return;
+  }
+  if (seg->reevaluations < PYGRAPH_MAX_FLIPS && pygraph_behaviour_changed(&seg->baseline, &now))
+    reevaluate(seg, "updates or signature mix");
+}
+
+/* ---- what runs while measuring, and how it is timed ------------------ */
+
+/* Is this iteration worth timing?  While a variant is undecided, or while
+ * this signature (not a graph yet, not rejected) lacks eager samples. */
+int pygraph_seg_wants_timing(struct pygraph_segment *seg, unsigned long long hash,
+                        const struct pygraph_variant *v)
+{
+  if (!pygraph_seg_all_decided(seg))
+    return 1;
+  if (v)
+    return 0;
+  const struct pygraph_sig_stats *s = pygraph_seg_sig_find(seg, hash);
+  return !s || (!s->rejected && s->eager.n < seg->settings.measure_iters);
+}
+
+/* A young segment (its first PYGRAPH_YOUNG_ITERS iterations) whose timing
+ * events lag PYGRAPH_BACKLOG_EVENTS behind: the GPU is busy with earlier
+ * work, launch costs hide in its queue, and a short loop would be over
+ * before samples came back.  Older segments just wait for their samples. */
+int pygraph_seg_far_behind(const struct pygraph_segment *seg)
+{
+  return seg->measure.count >= PYGRAPH_BACKLOG_EVENTS && seg->stats.iters < PYGRAPH_YOUNG_ITERS;
+}
+
+/* While v's signature is measured: what runs this iteration.  Eager runs
+ * and each undecided graph of the signature take turns, in runs of
+ * PYGRAPH_TURN_RUN iterations, until their windows are full, so all see
+ * the same conditions (*pv may become the rival); an indirect graph first
+ * gets a direct rival, captured from this iteration.  Not while the GPU is
+ * far behind: samples would come too late. */
+enum pygraph_turn pygraph_seg_measuring_turn(struct pygraph_segment *seg,
+                                        struct pygraph_variant **pv, unsigned long long hash)
+{
+  struct pygraph_variant *v = *pv;
+  if (v->decided || !pygraph_seg_measuring_mode(seg) || seg->measure.state <= 0 ||
+      pygraph_seg_far_behind(seg))
+    return TURN_GRAPH;
+  struct pygraph_sig_stats *s = pygraph_seg_sig_find(seg, hash);
+  if (!s)
+    return TURN_GRAPH;
+  struct pygraph_variant *r = rival_of(seg, v);
+  if (!r && v->indirect.n_nodes && !v->direct_only && !s->challenged &&
+      seg->n_variants < seg->settings.variants) {
+    s->challenged = 1;
+    return TURN_RIVAL;
+  }
+  /* Sides by identity: 0 eager, 1 the indirect graph, 2 its direct rival
+   * (or the only graph as side 1). */
+  struct pygraph_variant *side[3] = {NULL, v, r};
+  if (r && r->direct_only == 0) {
+    side[1] = r;
+    side[2] = v;
+  }
+  unsigned window = seg->settings.measure_iters;
+  int needs[3] = {s->eager.n < window, side[1]->samples.n < window,
+                  side[2] && side[2]->samples.n < window};
+  unsigned c = s->turn % 3;
+  if (!(s->run_left && needs[c])) {           /* next side that still needs samples */
+    unsigned k;
+    for (k = 1; k <= 3 && !needs[(s->turn + k) % 3]; k++)
+      ;
+    if (k > 3)
+      return TURN_GRAPH;                      /* all full: samples still in flight */
+    c = (s->turn + k) % 3;
+    s->turn = c;
+    s->run_left = PYGRAPH_TURN_RUN;
+  }
+  s->run_left--;
+  if (c == 0)
+    return TURN_EAGER;
+  *pv = side[c];
+  return TURN_GRAPH;
+}
+
+/* Probing a decided-eager segment: did its behaviour change? */
+void pygraph_seg_end_probe(struct pygraph_segment *seg)
+{
+  struct pygraph_op_list *cur = seg->current;
+  if (cur->n_ops == 0) {
+    seg->probe_state = 0;                     /* nothing to look at */
+    return;
+  }
+  pygraph_op_list_materialize(cur);
+  pygraph_seg_execute_all(seg, cur);
+  if (seg->probe_state == 1) {
+    pygraph_seg_swap_lists(&seg->current, &seg->reference);
+    seg->hint = seg->reference;
+    seg->probe_state = 2;
+    return;
+  }
+  seg->probe_state = 0;
+  const struct pygraph_op_list *prev = seg->reference;
+  unsigned long long hash = pygraph_signature_hash(cur);
+  struct pygraph_sig_stats *s = pygraph_seg_sig_find(seg, hash);
+  const char *what = NULL;
+  if (!s || !s->rejected)
+    what = "new signature";
+  else if (pygraph_same_signature(cur, prev) && s->changed_ops >= 0) {
+    long now = pygraph_seg_count_changed(cur, prev), then = s->changed_ops;
+    long d = now > then ? now - then : then - now;
+    if (d >= 1 && 2 * d >= then)
+      what = "argument updates";
+  }
+  pygraph_seg_swap_lists(&seg->current, &seg->reference);
+  seg->hint = seg->reference;
+  if (what && seg->reevaluations < PYGRAPH_MAX_FLIPS)
+    reevaluate(seg, what);
+}
+
+/* Before the work of a timed iteration.  Back to back with a timed
+ * iteration of the same signature and kind (and graph), the sample is the
+ * period between their end events: what an iteration costs in steady
+ * state, host work between iterations included.  Otherwise it is a span:
+ * an event before its work, one after, so other segments' or signatures'
+ * work never counts - except when only the kind changed (a new run of
+ * measuring turns): that iteration gives no sample, its end event starts
+ * the next periods. */
+void pygraph_seg_start_timing(struct pygraph_segment *seg, cudaStream_t stream, int solo,
+                         const struct pygraph_sample_tag *planned)
+{
+  int run = solo && seg->measure.chain && seg->timed_iter + 1 == seg->stats.iters &&
+            seg->timed_hash == planned->hash;
+  if (run && planned->kind != PYGRAPH_SAMPLE_NONE && seg->timed_kind == planned->kind &&
+      seg->timed_variant == planned->variant)
+    return;                                   /* a period */
+  pygraph_measure_break(&seg->measure);
+  if (!run) {                                 /* a span */
+    struct pygraph_sample_tag start = {.hash = planned->hash, .kind = PYGRAPH_SAMPLE_NONE};
+    pygraph_measure_record(&seg->measure, seg->backend, stream, &start);
+  }
+}
+
+/* Segment iterations ended by this thread: a segment whose previous
+ * iteration was the thread's previous one runs back to back (solo). */
+static _Thread_local unsigned long long iteration_clock;
+
+int pygraph_seg_solo(struct pygraph_segment *seg)
+{
+  unsigned long long clock = ++iteration_clock;
+  int solo = seg->last_clock + 1 == clock;
+  seg->last_clock = clock;
+  return solo;
+}
