@@ -88,7 +88,7 @@ enum pygraph_verdict pygraph_decide_cost(const struct pygraph_settings *settings
 int pygraph_clear_verdict(double eager_us, double graph_us, enum pygraph_verdict *verdict);
 
 /* Hysteresis: has the behaviour a decision was based on changed markedly?
- * Compares per-iteration node updates (direct updates + staging refreshes)
+ * Compares per-iteration node updates (direct updates + argument refreshes)
  * and the share of iterations no variant matched, over a block of
  * iterations, with the block the decision was made on. */
 struct pygraph_behaviour {

@@ -11,7 +11,6 @@
 #include "segment_internal.h"
 #include "signature.h"
 
-
 void pygraph_segment_init(struct pygraph_segment *seg, const struct pygraph_backend *backend,
                           const struct pygraph_settings *settings,
                           const pygraph_region *region, unsigned index)
@@ -140,14 +139,7 @@ static struct pygraph_variant *find_variant(struct pygraph_segment *seg, unsigne
 
 /* ---- signature statistics -------------------------------------------- */
 
-
-
-
-
-
-
 /* ---- decisions ------------------------------------------------------- */
-
 
 /* Eager for good: drop every graph, stop measuring and recording. */
 static void go_eager(struct pygraph_segment *seg, const char *reason)
@@ -161,7 +153,6 @@ static void go_eager(struct pygraph_segment *seg, const char *reason)
   pygraph_debug_log(&seg->settings, SEG_FMT ": eager for good: %s", SEG_ARGS(seg), reason);
 }
 
-
 /* A graph call failed: the segment stops using graphs.  The caller still
  * owes the iteration's ops one eager execution unless the graph ran. */
 static void graph_fault(struct pygraph_segment *seg, const char *step, cudaError_t err)
@@ -171,12 +162,6 @@ static void graph_fault(struct pygraph_segment *seg, const char *step, cudaError
   snprintf(reason, sizeof reason, "%s failed: %s", step, seg->backend->error_name(err));
   go_eager(seg, reason);
 }
-
-
-
-
-
-
 
 /* ---- warm-up / misses ---------------------------------------------- */
 
@@ -462,13 +447,6 @@ static int replay(struct pygraph_segment *seg, struct pygraph_variant *v)
 
 /* ---- the end of an iteration ------------------------------------------ */
 
-
-
-
-
-
-
-
 void pygraph_segment_end_iteration(struct pygraph_segment *seg)
 {
   seg->stats.iters++;
@@ -578,7 +556,7 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
       s->changed_ops = pygraph_seg_count_changed(cur, seg->reference);
     if (rejected) {
       seg->stats.mismatches += (unsigned long long)had_variants;
-      pygraph_seg_execute_all(seg, cur);                  /* known not to pay */
+      pygraph_seg_execute_all(seg, cur);      /* known not to pay */
     } else {
       seg->stable_iterations = same ? seg->stable_iterations + 1 : 1;
       if (seg->settings.indirect)
@@ -603,7 +581,8 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
       }
     }
     if (rejected) {
-      pygraph_seg_swap_lists(&seg->current, &seg->reference);   /* keep the pool a permutation */
+      /* keep the pool a permutation */
+      pygraph_seg_swap_lists(&seg->current, &seg->reference);
       seg->hint = seg->reference;
       seg->has_reference = 0;
       seg->stable_iterations = 0;

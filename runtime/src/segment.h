@@ -2,19 +2,20 @@
  *
  * Every recorded iteration ends in exactly one of:
  *   hit      its launch-sequence signature matches a cached graph variant:
- *            changed nodes are updated (or the staging block refreshed) and
+ *            changed nodes are updated (or the argument block refreshed) and
  *            the variant is launched;
  *   miss     no variant matches: its ops run eagerly, in order, once; a
  *            signature missed PYGRAPH_WARMUP times in a row (graph mode: once)
  *            gets its next iteration captured as a new variant (LRU eviction
  *            beyond PYGRAPH_VARIANTS);
  *   capture  that next iteration: built, instantiated, launched.
- * auto mode measures each signature's iteration span eagerly (before its
- * capture and interleaved after it) and as a graph, and keeps a variant only
+ * auto mode (selection.c) measures each signature eagerly (before its
+ * capture and in turns after it) and as a graph, and keeps a variant only
  * when it pays (decide.h); a graph with indirect nodes gets a rival captured
  * without indirection, and the faster of the two stays.  A segment none of
- * whose variants pays runs eagerly (pass-through).  Faults, "signature unstable", "signature never repeats",
- * "iteration too long" and PYGRAPH_MODE=eager: EAGER for good.
+ * whose variants pays runs eagerly (pass-through).  Faults, "signature
+ * unstable", "signature never repeats", "iteration too long" and
+ * PYGRAPH_MODE=eager: EAGER for good.
  *
  *   WARMUP --(stable)--> CAPTURE --(graph ok)--> REPLAY (>= 1 variant)
  *   REPLAY --(no variant left)--> WARMUP, or EAGER (cost decision, probed)
