@@ -99,7 +99,7 @@ void pygraph_seg_add_sample(void *ctx, const struct pygraph_sample_tag *tag, dou
 /* ---- decisions ------------------------------------------------------- */
 
 void pygraph_seg_set_decision(struct pygraph_segment *seg, enum pygraph_decision_state d,
-                         const char *why)
+                              const char *why)
 {
   if (seg->decision != PYGRAPH_UNDECIDED && seg->decision != d)
     seg->flips++;
@@ -310,7 +310,7 @@ void pygraph_seg_note_behaviour(struct pygraph_segment *seg, int miss)
 /* Is this iteration worth timing?  While a variant is undecided, or while
  * this signature (not a graph yet, not rejected) lacks eager samples. */
 int pygraph_seg_wants_timing(struct pygraph_segment *seg, unsigned long long hash,
-                        const struct pygraph_variant *v)
+                             const struct pygraph_variant *v)
 {
   if (!pygraph_seg_all_decided(seg))
     return 1;
@@ -336,7 +336,7 @@ int pygraph_seg_far_behind(const struct pygraph_segment *seg)
  * gets a direct rival, captured from this iteration.  Not while the GPU is
  * far behind: samples would come too late. */
 enum pygraph_turn pygraph_seg_measuring_turn(struct pygraph_segment *seg,
-                                        struct pygraph_variant **pv, unsigned long long hash)
+                                             struct pygraph_variant **pv, unsigned long long hash)
 {
   struct pygraph_variant *v = *pv;
   if (v->decided || !pygraph_seg_measuring_mode(seg) || seg->measure.state <= 0 ||
@@ -423,7 +423,7 @@ void pygraph_seg_end_probe(struct pygraph_segment *seg)
  * measuring turns): that iteration gives no sample, its end event starts
  * the next periods. */
 void pygraph_seg_start_timing(struct pygraph_segment *seg, cudaStream_t stream, int solo,
-                         const struct pygraph_sample_tag *planned)
+                              const struct pygraph_sample_tag *planned)
 {
   int run = solo && seg->measure.chain && seg->timed_iter + 1 == seg->stats.iters &&
             seg->timed_hash == planned->hash;
