@@ -137,9 +137,7 @@ static struct pygraph_variant *find_variant(struct pygraph_segment *seg, unsigne
   return NULL;
 }
 
-/* ---- signature statistics -------------------------------------------- */
-
-/* ---- decisions ------------------------------------------------------- */
+/* ---- eager for good -------------------------------------------------- */
 
 /* Eager for good: drop every graph, stop measuring and recording. */
 static void go_eager(struct pygraph_segment *seg, const char *reason)
