@@ -91,30 +91,25 @@ cudaError_t pygraph_arg_block_create(struct pygraph_arg_block *ab,
   if (size == 0)
     return cudaErrorInvalidValue;
   ab->size = size;
-  ab->n_chunks = pygraph_loader_chunks(size, NULL, 0);
-  ab->chunks = calloc(ab->n_chunks ? ab->n_chunks : 1, sizeof *ab->chunks);
+  ab->n_chunks = pygraph_loader_chunks(size, NULL, 0);      /* >= 1 */
+  ab->chunks = calloc(ab->n_chunks, sizeof *ab->chunks);
+  cudaError_t err = cudaErrorMemoryAllocation;
   if (!ab->chunks)
-    return cudaErrorMemoryAllocation;
+    goto fail;
   pygraph_loader_chunks(size, ab->chunks, ab->n_chunks);
   const struct pygraph_loader_chunk *last = &ab->chunks[ab->n_chunks - 1];
   ab->host_size = last->offset + class_bytes[last->cls];
-  ab->host = calloc(1, ab->host_size);
-  if (!ab->host) {
-    free(ab->chunks);
-    memset(ab, 0, sizeof *ab);
-    return cudaErrorMemoryAllocation;
-  }
+  if (!(ab->host = calloc(1, ab->host_size)))
+    goto fail;
   *step = "argument block device alloc";
   void *p = NULL;
-  cudaError_t err = backend->device_alloc(&p, round16(size));
-  if (err != cudaSuccess) {
-    free(ab->host);
-    free(ab->chunks);
-    memset(ab, 0, sizeof *ab);
-    return err;
-  }
+  if ((err = backend->device_alloc(&p, round16(size))) != cudaSuccess)
+    goto fail;
   ab->device_block = p;
   return cudaSuccess;
+fail:
+  pygraph_arg_block_free(ab, backend, NULL);   /* no device block yet: nothing waits */
+  return err;
 }
 
 void pygraph_arg_block_free(struct pygraph_arg_block *ab, const struct pygraph_backend *backend,
