@@ -28,7 +28,8 @@ struct pygraph_decide_input {
   unsigned long n_ops;          /* ops in the last iteration */
   /* Cost model (auto mode only; ignored when !timing): */
   int timing;                   /* stream-order timing events are available */
-  unsigned eager_samples;       /* eager spans measured for this signature */
+  unsigned eager_samples;       /* eager samples of this signature, read or
+                                   still in flight */
   unsigned backlog;             /* timing events recorded, not yet readable
                                    (0 when the segment is no longer young) */
   double eager_us;              /* median eager span so far (0: none) */

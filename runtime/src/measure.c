@@ -46,6 +46,20 @@ void pygraph_measure_record(struct pygraph_measure *m, const struct pygraph_back
   m->chain = 1;
 }
 
+unsigned pygraph_measure_in_flight(const struct pygraph_measure *m,
+                                   const struct pygraph_sample_tag *tag)
+{
+  unsigned n = 0;
+  /* The head's own sample (with the event before it) was already read. */
+  for (unsigned i = 1; i < m->count; i++) {
+    unsigned slot = (m->head + i) % PYGRAPH_MEASURE_RING;
+    const struct pygraph_sample_tag *t = &m->tags[slot];
+    n += m->has_prev[slot] && t->hash == tag->hash && t->kind == tag->kind &&
+         (t->kind != PYGRAPH_SAMPLE_GRAPH || t->variant == tag->variant);
+  }
+  return n;
+}
+
 void pygraph_measure_break(struct pygraph_measure *m)
 {
   m->chain = 0;

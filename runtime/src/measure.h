@@ -50,6 +50,13 @@ int pygraph_measure_available(struct pygraph_measure *m, const struct pygraph_ba
 void pygraph_measure_record(struct pygraph_measure *m, const struct pygraph_backend *backend,
                             cudaStream_t stream, const struct pygraph_sample_tag *tag);
 
+/* Samples recorded for `tag`'s side (same hash and kind, and for GRAPH the
+ * same variant) whose events are not read yet: each will reach the sink.
+ * Measuring plans by it, so a GPU far behind does not make it take turns
+ * for as long as the queue is deep. */
+unsigned pygraph_measure_in_flight(const struct pygraph_measure *m,
+                                   const struct pygraph_sample_tag *tag);
+
 /* The next event starts a new chain. */
 void pygraph_measure_break(struct pygraph_measure *m);
 

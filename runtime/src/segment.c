@@ -610,7 +610,7 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
         .captures = (unsigned)(seg->stats.captures - seg->stats.rivals),
         .n_ops = (unsigned long)seg->reference->n_ops,
         .timing = auto_mode && pygraph_measure_available(&seg->measure, seg->backend),
-        .eager_samples = s ? s->eager.n : 0,
+        .eager_samples = s ? pygraph_seg_eager_planned(seg, hash) : 0,
         .backlog = pygraph_seg_far_behind(seg) ? seg->measure.count : 0,
         .eager_us = s && s->eager.n ? pygraph_seg_period_us(&s->eager) : 0.0,
         .trip_count = seg->region->trip_count,

@@ -33,6 +33,8 @@ int pygraph_seg_all_decided(const struct pygraph_segment *seg);
 void pygraph_seg_note_behaviour(struct pygraph_segment *seg, int miss);
 int pygraph_seg_wants_timing(struct pygraph_segment *seg, unsigned long long hash,
                              const struct pygraph_variant *v);
+/* Eager samples of a signature read or still in flight. */
+unsigned pygraph_seg_eager_planned(const struct pygraph_segment *seg, unsigned long long hash);
 int pygraph_seg_far_behind(const struct pygraph_segment *seg);
 
 enum pygraph_turn { TURN_GRAPH, TURN_EAGER, TURN_RIVAL };

@@ -317,7 +317,29 @@ int pygraph_seg_wants_timing(struct pygraph_segment *seg, unsigned long long has
   if (v)
     return 0;
   const struct pygraph_sig_stats *s = pygraph_seg_sig_find(seg, hash);
-  return !s || (!s->rejected && s->eager.n < seg->settings.measure_iters);
+  return !s ||
+         (!s->rejected && pygraph_seg_eager_planned(seg, hash) < seg->settings.measure_iters);
+}
+
+unsigned pygraph_seg_eager_planned(const struct pygraph_segment *seg, unsigned long long hash)
+{
+  const struct pygraph_sig_stats *s = pygraph_seg_sig_find((struct pygraph_segment *)seg, hash);
+  struct pygraph_sample_tag tag = {.hash = hash, .kind = PYGRAPH_SAMPLE_EAGER};
+  return (s ? s->eager.n : 0) + pygraph_measure_in_flight(&seg->measure, &tag);
+}
+
+/* Does one side of a measuring turn still need timed iterations?  Samples
+ * recorded but not read yet count as taken (a GPU far behind would else
+ * keep the sides taking turns for as long as its queue is deep), and the
+ * first PYGRAPH_MEASURE_MIN are awaited before more are planned: a clear
+ * case needs no more. */
+static int side_needs(const struct pygraph_segment *seg, const struct pygraph_samples *smp,
+                      const struct pygraph_sample_tag *tag)
+{
+  unsigned window = seg->settings.measure_iters;
+  unsigned first = window < PYGRAPH_MEASURE_MIN ? window : PYGRAPH_MEASURE_MIN;
+  unsigned target = smp->n >= first ? window : first;
+  return smp->n + pygraph_measure_in_flight(&seg->measure, tag) < target;
 }
 
 /* A young segment (its first PYGRAPH_YOUNG_ITERS iterations) whose timing
@@ -358,16 +380,23 @@ enum pygraph_turn pygraph_seg_measuring_turn(struct pygraph_segment *seg,
     side[1] = r;
     side[2] = v;
   }
-  unsigned window = seg->settings.measure_iters;
-  int needs[3] = {s->eager.n < window, side[1]->samples.n < window,
-                  side[2] && side[2]->samples.n < window};
+  struct pygraph_sample_tag tags[3] = {
+      {.hash = hash, .kind = PYGRAPH_SAMPLE_EAGER},
+      {.hash = hash, .kind = PYGRAPH_SAMPLE_GRAPH, .variant = side[1]->id},
+      {.hash = hash, .kind = PYGRAPH_SAMPLE_GRAPH, .variant = side[2] ? side[2]->id : 0}};
+  int needs[3] = {side_needs(seg, &s->eager, &tags[0]),
+                  side_needs(seg, &side[1]->samples, &tags[1]),
+                  side[2] && side_needs(seg, &side[2]->samples, &tags[2])};
+  /* A full ring records nothing: no side would get its sample. */
+  if (seg->measure.count >= PYGRAPH_MEASURE_RING)
+    return TURN_GRAPH;
   unsigned c = s->turn % 3;
   if (!(s->run_left && needs[c])) {           /* next side that still needs samples */
     unsigned k;
     for (k = 1; k <= 3 && !needs[(s->turn + k) % 3]; k++)
       ;
     if (k > 3)
-      return TURN_GRAPH;                      /* all full: samples still in flight */
+      return TURN_GRAPH;                      /* all planned: samples still in flight */
     c = (s->turn + k) % 3;
     s->turn = c;
     s->run_left = PYGRAPH_TURN_RUN;

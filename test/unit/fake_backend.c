@@ -356,7 +356,12 @@ static cudaError_t fake_event_query(cudaEvent_t event)
   fake_timing_queries++;
   if (!timing_recorded[timing_id(event)])
     return cudaErrorInvalidResourceHandle;
-  return fake.events_pending ? cudaErrorNotReady : cudaSuccess;
+  if (fake.events_pending)
+    return cudaErrorNotReady;
+  /* A GPU events_lag_us behind: an event is done once that much more
+   * GPU work was queued after it. */
+  return fake_gpu_us - timing_stamp[timing_id(event)] < fake.events_lag_us ? cudaErrorNotReady
+                                                                          : cudaSuccess;
 }
 
 static cudaError_t fake_event_elapsed(float *ms, cudaEvent_t start, cudaEvent_t end)

@@ -38,6 +38,8 @@ struct fake_config {
   /* selective deployment: timing events and clocks (none of it is logged) */
   int timing;                     /* timing events exist (else creating one fails) */
   int events_pending;             /* cudaEventQuery says cudaErrorNotReady */
+  double events_lag_us;           /* ... until this much GPU time was queued after
+                                     the event (a GPU that far behind) */
   double eager_op_us;             /* GPU time per eagerly executed op */
   double graph_launch_us;         /* GPU time per graph launch */
   double update_us;               /* GPU time per node update / argument refresh */

@@ -437,6 +437,34 @@ static void test_far_behind_only_when_young(void)
   fake.update_us = 0;
 }
 
+/* A GPU steadily behind (a GPU-bound loop): samples come back ~20
+ * iterations late.  Measuring plans by what is in flight, so eager runs
+ * are not repeated for as long as the queue is deep. */
+static void test_gpu_behind_plans_turns(void)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
+  harness_indirect(PYGRAPH_INDIRECT_AUTO);
+  harness_measure(4, 3);
+  pygraph_region *r = harness_region("steadily_behind", 1);
+  fake_reset();
+  timed(10, 5);
+  fake.update_us = 2;
+  fake.events_lag_us = 150;
+  int a = 0;
+  for (int i = 0; i < 400 && (a < 80 || harness_segment(r, 0)->decision == PYGRAPH_UNDECIDED);
+       i++)
+    twins_iteration(r, a++);
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(strstr(seg->why, "; indirect graph 7.0 us vs direct 9.0 us") != NULL);
+  int eager_iters = 0;
+  for (const char *p = fake_log(); (p = strstr(p, " k1(")) != NULL; p++)
+    eager_iters++;
+  CHECK(eager_iters <= (int)PYGRAPH_TURN_RUN);     /* one run (9 before planning) */
+  fake.events_lag_us = 0;
+  fake.update_us = 0;
+}
+
 /* A second signature: three kernels with fixed arguments. */
 static void other_signature(pygraph_region *r)
 {
@@ -853,6 +881,7 @@ int main(void)
   test_cycle_never_settles();
   test_events_not_ready_decided_later();
   test_far_behind_only_when_young();
+  test_gpu_behind_plans_turns();
   test_rivals_do_not_count();
   test_stale_variant_stops_timing();
   test_timing_lost_after_capture();
