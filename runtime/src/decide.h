@@ -22,8 +22,9 @@ enum pygraph_decision {
 };
 
 struct pygraph_decide_input {
-  unsigned stable_iterations;   /* consecutive sightings of this signature among
-                                   the iterations no graph variant matched */
+  unsigned stable_iterations;   /* sightings of this signature among the
+                                   iterations no graph variant matched:
+                                   consecutive, or recent for a recurring one */
   unsigned captures;            /* graphs built so far by this segment */
   unsigned long n_ops;          /* ops in the last iteration */
   /* Cost model (auto mode only; ignored when !timing): */

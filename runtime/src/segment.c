@@ -215,6 +215,30 @@ static int never_repeats(struct pygraph_segment *seg, unsigned long long hash)
   return seg->distinct_streak >= PYGRAPH_NEVER_REPEATS;
 }
 
+/* How often `hash` is among the last PYGRAPH_NEVER_REPEATS misses (this
+ * one included: never_repeats() has noted it). */
+static unsigned recent_sightings(const struct pygraph_segment *seg, unsigned long long hash)
+{
+  unsigned n = 0;
+  for (unsigned i = 0; i < seg->n_recent; i++)
+    n += seg->recent[i] == hash;
+  return n;
+}
+
+/* Room for one more variant: a free slot, or a variant whose signature has
+ * not come for PYGRAPH_BEHAVIOUR_BLOCK iterations.  Variants in use are not
+ * evicted: with more signatures in a cycle than slots, LRU eviction would
+ * recapture every iteration; the extra signatures run eagerly instead. */
+static int cache_has_room(const struct pygraph_segment *seg)
+{
+  for (unsigned i = 0; i < seg->settings.variants; i++) {
+    const struct pygraph_variant *v = &seg->variants[i];
+    if (!v->graph || seg->stats.iters - v->seen_iter > PYGRAPH_BEHAVIOUR_BLOCK)
+      return 1;
+  }
+  return 0;
+}
+
 /* ---- graphs --------------------------------------------------------- */
 
 /* Returns 1 when the graph ran the iteration's work. */
@@ -294,7 +318,8 @@ static double now_us(const struct pygraph_segment *seg)
 }
 
 /* The current iteration becomes a new variant (evicting the least recently
- * used one when the cache is full) and is launched.  Returns the variant,
+ * used one when the cache is full: a stale one, see cache_has_room) and is
+ * launched.  Returns the variant,
  * or NULL after a fault (the ops then ran exactly once anyway). */
 static struct pygraph_variant *capture(struct pygraph_segment *seg, unsigned long long hash,
                                        int direct_only)
@@ -309,7 +334,7 @@ static struct pygraph_variant *capture(struct pygraph_segment *seg, unsigned lon
     for (unsigned i = 0; i < seg->settings.variants; i++)
       if (!v || seg->variants[i].last_used < v->last_used)
         v = &seg->variants[i];
-    pygraph_debug_log(&seg->settings, SEG_FMT ": variant cache full, evicting the LRU one",
+    pygraph_debug_log(&seg->settings, SEG_FMT ": variant cache full, evicting the stale one",
                       SEG_ARGS(seg));
   }
   struct pygraph_indirect ind = {0};
@@ -552,16 +577,29 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
     int rejected = s && s->rejected;
     if (same && s)
       s->changed_ops = pygraph_seg_count_changed(cur, seg->reference);
-    if (rejected) {
+    /* Another signature between two sightings of a recurring candidate:
+     * the candidate keeps its place unless it stopped coming. */
+    int keep_candidate = !same && seg->pinned && seg->has_reference &&
+                         seg->stats.iters - seg->candidate_seen <= PYGRAPH_PIN_PATIENCE;
+    if (rejected || keep_candidate) {
       seg->stats.mismatches += (unsigned long long)had_variants;
-      pygraph_seg_execute_all(seg, cur);      /* known not to pay */
+      pygraph_seg_execute_all(seg, cur);      /* known not to pay, or waits its turn */
+      tag.kind = rejected ? PYGRAPH_SAMPLE_NONE : PYGRAPH_SAMPLE_EAGER;
     } else {
-      seg->stable_iterations = same ? seg->stable_iterations + 1 : 1;
+      /* A signature that recurs, though not back to back (a cycle of
+       * launch sequences), becomes the candidate on its second sighting
+       * among the last PYGRAPH_NEVER_REPEATS misses, and keeps that place
+       * while others come in between. */
+      unsigned sightings = same ? seg->stable_iterations + 1 : recent_sightings(seg, hash);
+      if (!same)
+        seg->pinned = sightings >= 2;
+      seg->stable_iterations = same ? sightings : (sightings >= 2 ? sightings : 1);
       if (seg->settings.indirect)
         note_arg_changes(seg, cur, same);
       if (seg->capture_next && same) {
         seg->capture_next = 0;
         seg->has_reference = 0;
+        seg->pinned = 0;
         seg->stable_iterations = 0;
         v = capture(seg, hash, 0);            /* its span is not counted */
         if (!v)
@@ -578,7 +616,7 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
         decide_capture = 1;
       }
     }
-    if (rejected) {
+    if (rejected && !keep_candidate) {
       /* keep the pool a permutation */
       pygraph_seg_swap_lists(&seg->current, &seg->reference);
       seg->hint = seg->reference;
@@ -621,6 +659,12 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
     case PYGRAPH_KEEP_WARMING:
       break;
     case PYGRAPH_CAPTURE_NEXT:
+      if (!cache_has_room(seg)) {
+        seg->pinned = 0;                      /* others may take the place */
+        pygraph_debug_log(&seg->settings, SEG_FMT ": variant cache full, %u in use: eager",
+                          SEG_ARGS(seg), seg->n_variants);
+        break;
+      }
       seg->capture_next = 1;
       if (!seg->n_variants)
         seg->phase = PYGRAPH_PHASE_CAPTURE;
@@ -646,6 +690,7 @@ void pygraph_segment_flush(struct pygraph_segment *seg, const char *reason)
    * over.  Variants (and the lists they mirror) stay as they were. */
   seg->stable_iterations = 0;
   seg->has_reference = 0;
+  seg->pinned = 0;
   seg->capture_next = 0;
   if (seg->phase == PYGRAPH_PHASE_CAPTURE)
     seg->phase = PYGRAPH_PHASE_WARMUP;

@@ -5,9 +5,11 @@
  *            changed nodes are updated (or the argument block refreshed) and
  *            the variant is launched;
  *   miss     no variant matches: its ops run eagerly, in order, once; a
- *            signature missed PYGRAPH_WARMUP times in a row (graph mode: once)
- *            gets its next iteration captured as a new variant (LRU eviction
- *            beyond PYGRAPH_VARIANTS);
+ *            signature missed PYGRAPH_WARMUP times in a row (graph mode: once),
+ *            or seen twice among the last PYGRAPH_NEVER_REPEATS misses (a
+ *            cycle of launch sequences), gets its next iteration captured as
+ *            a new variant, if a slot is free or a variant has gone stale
+ *            (a full cache of variants in use is left alone);
  *   capture  that next iteration: built, instantiated, launched.
  * auto mode (selection.c) measures each signature eagerly (before its
  * capture and in turns after it) and as a graph, and keeps a variant only
@@ -25,6 +27,9 @@
  * recording ("launch sequence never settles"). */
 #define PYGRAPH_SETTLE_ITERS 256u
 #define PYGRAPH_SEGMENT_H
+/* Iterations a pinned capture candidate may stay away before another
+ * signature takes its place. */
+#define PYGRAPH_PIN_PATIENCE 32u
 
 #include <stdatomic.h>
 
@@ -106,8 +111,12 @@ struct pygraph_segment {
 
   atomic_flag busy;                          /* one thread per iteration */
   enum pygraph_phase phase;
-  unsigned stable_iterations;                /* consecutive misses with one signature */
+  unsigned stable_iterations;                /* sightings of the candidate (reference)'s
+                                                signature: consecutive, or recent ones
+                                                when pinned */
   int has_reference;
+  int pinned;                                /* reference = a recurring candidate that
+                                                others' misses do not replace */
   int capture_next;                          /* the next miss like `reference` is captured */
   int flushed;                               /* this iteration stopped deferring */
   size_t too_long;                           /* ops recorded when PYGRAPH_MAX_OPS was crossed */

@@ -34,9 +34,10 @@ struct pygraph_settings {
   unsigned max_ops;             /* PYGRAPH_MAX_OPS (default 4096): an iteration
                                    recording more ops flushes, and its segment
                                    goes eager for good ("iteration too long") */
-  unsigned variants;            /* PYGRAPH_VARIANTS (default 4, 1..16): graph
+  unsigned variants;            /* PYGRAPH_VARIANTS (default 8, 1..16): graph
                                    variants cached per segment, keyed by the
-                                   launch-sequence signature (LRU eviction) */
+                                   launch-sequence signature; a full cache
+                                   evicts only stale ones (segment.c) */
   unsigned measure_iters;       /* PYGRAPH_MEASURE_ITERS (default 12, 2..64):
                                    iteration spans measured per side (eager,
                                    graph) before a close decision */
@@ -46,9 +47,9 @@ struct pygraph_settings {
 };
 
 #define PYGRAPH_DEFAULT_WARMUP 2u
-#define PYGRAPH_DEFAULT_MAX_CAPTURES 8u
+#define PYGRAPH_DEFAULT_MAX_CAPTURES 16u
 #define PYGRAPH_DEFAULT_MAX_OPS 4096u
-#define PYGRAPH_DEFAULT_VARIANTS 4u
+#define PYGRAPH_DEFAULT_VARIANTS 8u
 #define PYGRAPH_MAX_VARIANTS 16u
 #define PYGRAPH_DEFAULT_MEASURE_ITERS 12u
 #define PYGRAPH_MAX_MEASURE_ITERS 64u

@@ -357,22 +357,98 @@ static void test_capture_cost_is_sunk(void)
   CHECK_STR(seg->why, "graph faster (5.0 us vs 20.0 us per iteration)");
 }
 
-static void test_cycle_never_settles(void)
+/* A b c a b c ...: every signature recurs, never twice in a row; each is
+ * captured in turn (graph mode) and then every iteration replays. */
+static void cycle_iteration(pygraph_region *r, unsigned i, unsigned period)
 {
-  /* A b c a b c ...: every signature recurs, never twice in a row, so none is
-   * captured; after PYGRAPH_SETTLE_ITERS the segment stops recording. */
+  begin(r, 0);
+  kernel(1 + (int)(i % period), 0);
+  kernel(7, 0);
+  end(r);
+}
+
+static void test_cycle_is_captured(void)
+{
   harness_settings(PYGRAPH_MODE_GRAPH, 1, 8);
   pygraph_region *r = harness_region("cycle", 1);
   fake_reset();
-  for (unsigned i = 0; i < PYGRAPH_SETTLE_ITERS + 20; i++) {
-    begin(r, 0);
-    kernel(1 + (int)(i % 3), 0);
-    kernel(7, 0);
-    end(r);
-  }
+  for (unsigned i = 0; i < 30; i++)
+    cycle_iteration(r, i, 3);
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->stats.captures == 3 && pygraph_segment_variants(seg) == 3);
+  fake_log_clear();
+  for (unsigned i = 30; i < 60; i++)
+    cycle_iteration(r, i, 3);
+  CHECK(strstr(fake_log(), "k") == NULL);          /* all replays */
+  CHECK(seg->stats.captures == 3);
+
+  /* A longer cycle than the cache: the variants in use stay (no
+   * recapturing every iteration); the others run eagerly. */
+  harness_variants(2);
+  r = harness_region("cycle_of_3_in_2", 1);
+  for (unsigned i = 0; i < 300; i++)
+    cycle_iteration(r, i, 3);
+  seg = harness_segment(r, 0);
+  CHECK(seg->stats.captures == 2 && pygraph_segment_variants(seg) == 2);
+  CHECK(seg->stats.mismatches >= 90);
+  CHECK_STR(seg->fallback, "");
+}
+
+/* examples/alternating.cu in small: the grid alternates every iteration
+ * and an extra kernel comes every third: period 6, 4 distinct signatures
+ * (t % 6 = 0, 3, {1, 5}, {2, 4}), never twice in a row.  auto measures each
+ * and keeps all four. */
+static void period_six_iteration(pygraph_region *r, int t)
+{
+  dim3 grid = {(t & 1) ? 16u : 8u, 1, 1}, block = {256, 1, 1};
+  begin(r, 0);
+  kernel_cfg(1, t, grid, block, 0, S1);
+  kernel(2, t);
+  if (t % 3 == 0)
+    kernel(3, 0);
+  kernel(4, t);
+  end(r);
+}
+
+static void test_period_six_auto(void)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, 2, PYGRAPH_DEFAULT_MAX_CAPTURES);
+  harness_variants(PYGRAPH_DEFAULT_VARIANTS);
+  pygraph_region *r = harness_region("period_six", 1);
+  fake_reset();
+  timed(10, 5);
+  int t = 0;
+  for (; t < 600; t++)
+    period_six_iteration(r, t);
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(pygraph_segment_variants(seg) == 4 && seg->stats.captures == 4);
+  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
+  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++)
+    CHECK(!seg->variants[i].graph || seg->variants[i].decided);
+  fake_log_clear();
+  int records = fake_timing_records;
+  for (; t < 660; t++)
+    period_six_iteration(r, t);
+  CHECK(strstr(fake_log(), "k") == NULL);          /* every iteration replays */
+  CHECK(fake_timing_records == records);
+  fake.timing = 0;
+}
+
+/* A cycle whose graph could never pay back its capture (eager iterations
+ * far cheaper than a capture): after PYGRAPH_SETTLE_ITERS without a capture
+ * the segment stops recording. */
+static void test_cycle_never_settles(void)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
+  pygraph_region *r = harness_region("cycle_too_cheap", 1);
+  fake_reset();
+  timed(0.001, 0.001);
+  for (unsigned i = 0; i < PYGRAPH_SETTLE_ITERS + 20; i++)
+    cycle_iteration(r, i, 2);
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK(seg->stats.captures == 0);
   CHECK_STR(seg->fallback, "launch sequence never settles");
+  fake.timing = 0;
 }
 
 /* The GPU far behind (events not ready): launch costs hide in the queue and
@@ -660,7 +736,9 @@ static void one(pygraph_region *r, int func)
   end(r);
 }
 
-static void test_lru_eviction(void)
+/* A full cache evicts only a variant whose signature stopped coming
+ * (PYGRAPH_BEHAVIOUR_BLOCK iterations): the least recently used of those. */
+static void test_stale_eviction(void)
 {
   harness_settings(PYGRAPH_MODE_GRAPH, 1, 100);
   harness_variants(2);
@@ -672,21 +750,22 @@ static void test_lru_eviction(void)
       one(r, f);                                   /* A, B: eager, capture, replay */
   fake_log_clear();
   one(r, 3);
-  one(r, 3);                                       /* C evicts A (least recently used) */
-  CHECK_STR(fake_log(), "k3(0) build(0) inst destroy launch");
+  one(r, 3);                                       /* C: A and B in use, no room */
+  CHECK_STR(fake_log(), "k3(0) k3(0)");
+  for (unsigned i = 0; i < PYGRAPH_BEHAVIOUR_BLOCK; i++) {
+    one(r, 2);                                     /* B in use, A goes stale */
+    one(r, 3);
+  }
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->stats.captures == 3);                 /* C evicted A */
   CHECK(fake_live_graphs == live + 2);
   fake_log_clear();
-  one(r, 2);                                       /* B still cached */
-  CHECK_STR(fake_log(), "launch");
-  fake_log_clear();
-  one(r, 1);                                       /* A: a miss now */
-  one(r, 1);                                       /* captured again, evicting C */
-  CHECK_STR(fake_log(), "k1(0) build(0) inst destroy launch");
-  fake_log_clear();
   one(r, 2);
-  one(r, 3);                                       /* C was evicted: eager */
-  CHECK_STR(fake_log(), "launch k3(0)");
-  CHECK(pygraph_segment_variants(harness_segment(r, 0)) == 2);
+  one(r, 3);                                       /* B and C cached */
+  CHECK_STR(fake_log(), "launch launch");
+  one(r, 1);                                       /* A: a miss now, no room */
+  one(r, 1);
+  CHECK(seg->stats.captures == 3 && pygraph_segment_variants(seg) == 2);
 }
 
 static void test_never_repeating_goes_eager(void)
@@ -878,7 +957,9 @@ int main(void)
                     "direct graph 9.0 us vs indirect 12.0 us");
   test_graph_slower_goes_eager();
   test_capture_cost_is_sunk();
+  test_cycle_is_captured();
   test_cycle_never_settles();
+  test_period_six_auto();
   test_events_not_ready_decided_later();
   test_far_behind_only_when_young();
   test_gpu_behind_plans_turns();
@@ -888,7 +969,7 @@ int main(void)
   test_no_timing_keeps_old_policy();
   test_alternating_signatures_become_two_variants();
   test_variant_that_never_pays_is_dropped();
-  test_lru_eviction();
+  test_stale_eviction();
   test_never_repeating_goes_eager();
   test_iteration_too_long();
   test_reevaluation_is_bounded();

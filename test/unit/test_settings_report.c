@@ -28,11 +28,11 @@ static void test_defaults(void)
   struct pygraph_settings s = parse(NULL);
   CHECK(s.mode == PYGRAPH_MODE_AUTO);
   CHECK(s.warmup == 2);
-  CHECK(s.max_captures == 8);
+  CHECK(s.max_captures == 16);
   CHECK(!s.report && !s.debug && !s.mode_unknown);
   CHECK(s.indirect == PYGRAPH_INDIRECT_AUTO);
   CHECK(pygraph_effective_warmup(&s) == 2);
-  CHECK(s.max_ops == 4096 && s.variants == 4 && s.measure_iters == 12 && s.margin_pct == 3);
+  CHECK(s.max_ops == 4096 && s.variants == 8 && s.measure_iters == 12 && s.margin_pct == 3);
   struct pygraph_settings d;
   pygraph_settings_defaults(&d);
   CHECK(memcmp(&d, &s, sizeof d) == 0);
@@ -47,10 +47,10 @@ static void test_selective_settings(void)
   const char *bad[] = {"PYGRAPH_MAX_OPS", "0", "PYGRAPH_VARIANTS", "17",
                        "PYGRAPH_MEASURE_ITERS", "1", "PYGRAPH_MARGIN", "101", NULL};
   s = parse(bad);
-  CHECK(s.max_ops == 4096 && s.variants == 4 && s.measure_iters == 12 && s.margin_pct == 3);
+  CHECK(s.max_ops == 4096 && s.variants == 8 && s.measure_iters == 12 && s.margin_pct == 3);
   const char *zero_variants[] = {"PYGRAPH_VARIANTS", "0", "PYGRAPH_MEASURE_ITERS", "65", NULL};
   s = parse(zero_variants);
-  CHECK(s.variants == 4 && s.measure_iters == 12);
+  CHECK(s.variants == 8 && s.measure_iters == 12);
 }
 
 static void test_modes(void)
@@ -80,7 +80,7 @@ static void test_numbers_and_flags(void)
                        "PYGRAPH_REPORT", "0", NULL};
   s = parse(bad);
   CHECK(s.warmup == 2);                 /* a warm-up of 0 is meaningless */
-  CHECK(s.max_captures == 8);
+  CHECK(s.max_captures == 16);
   CHECK(!s.report);
   const char *junk[] = {"PYGRAPH_WARMUP", "2x", NULL};
   CHECK(parse(junk).warmup == 2);
@@ -103,7 +103,7 @@ static void test_decide(void)
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_KEEP_WARMING);
   in.stable_iterations = 2;
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
-  in.captures = 8;
+  in.captures = PYGRAPH_DEFAULT_MAX_CAPTURES;
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_GO_EAGER);
   CHECK_STR(reason, "signature unstable");
   s.max_captures = 0;
