@@ -23,13 +23,14 @@ int pygraph_report_format_segment_thread(char *buf, size_t cap,
                    "pygraph: region %s %s:%u-%u seg %u: mode=%s iters=%llu replays=%llu "
                    "captures=%llu updates=%llu flushes=%llu mismatches=%llu "
                    "indirect=%llu block=%lluB fallback=\"%s\" decision=%s eager_us=%.1f "
-                   "graph_us=%.1f variants=%u why=\"%s\"",
+                   "graph_us=%.1f variants=%u why=\"%s\" eager_iters=%llu timed=%llu",
                    r->function ? r->function : "?", r->file ? r->file : "?", r->line_begin,
                    r->line_end, seg->index, pygraph_segment_mode_name(seg), s->iters,
                    s->replays, s->captures, s->updates, s->flushes, s->mismatches,
                    ind_nodes, ind_bytes, seg->fallback[0] ? seg->fallback : "-",
                    pygraph_segment_decision_name(seg), seg->eager_us, seg->graph_us,
-                   pygraph_segment_variants(seg), seg->why[0] ? seg->why : "-");
+                   pygraph_segment_variants(seg), seg->why[0] ? seg->why : "-",
+                   s->eager_iters, s->timed);
   /* Flushes are worth a reason too; kept after the fixed fields. */
   if (n >= 0 && (size_t)n < cap && s->flushes > 0 && seg->last_flush_reason)
     n += snprintf(buf + n, cap - (size_t)n, " last_flush=\"%s\"", seg->last_flush_reason);

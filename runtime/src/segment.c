@@ -539,6 +539,7 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
       /* The graphs' nodes keep what their ref lists hold. */
       v->last_used = ++seg->clock;            /* being measured: not the LRU victim */
       pygraph_seg_execute_all(seg, cur);
+      seg->stats.eager_iters++;
       tag.kind = PYGRAPH_SAMPLE_EAGER;
       break;
     case TURN_RIVAL:
@@ -584,6 +585,7 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
     if (rejected || keep_candidate) {
       seg->stats.mismatches += (unsigned long long)had_variants;
       pygraph_seg_execute_all(seg, cur);      /* known not to pay, or waits its turn */
+      seg->stats.eager_iters++;
       tag.kind = rejected ? PYGRAPH_SAMPLE_NONE : PYGRAPH_SAMPLE_EAGER;
     } else {
       /* A signature that recurs, though not back to back (a cycle of
@@ -608,6 +610,7 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
         seg->stats.mismatches += (unsigned long long)had_variants;
         seg->capture_next = 0;
         pygraph_seg_execute_all(seg, cur);
+        seg->stats.eager_iters++;
         tag.kind = PYGRAPH_SAMPLE_EAGER;
         pygraph_seg_swap_lists(&seg->current, &seg->reference);
         seg->hint = seg->reference;
@@ -627,6 +630,7 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
 
   if (auto_mode) {
     if (timing) {
+      seg->stats.timed++;
       tag.host_us = may_time ? (float)(now_us(seg) - t0) : 0.0f;
       pygraph_measure_record(&seg->measure, seg->backend, stream, &tag);
       seg->timed_iter = seg->stats.iters;

@@ -54,6 +54,9 @@ struct pygraph_segment_stats {
   unsigned long long refreshes;              /* argument block (loader node) updates */
   unsigned long long indirect_nodes;         /* of the last graph captured */
   unsigned long long indirect_bytes;         /* its device block: bytes per refresh */
+  unsigned long long eager_iters;            /* recorded iterations run eagerly (warm-up,
+                                                misses, measuring turns) */
+  unsigned long long timed;                  /* iterations timed by auto mode */
 };
 
 /* Periods measured for one signature (the first measure_iters of each). */

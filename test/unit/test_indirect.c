@@ -672,7 +672,8 @@ static void test_settings_and_report(void)
   pygraph_report_format_segment(buf, sizeof buf, &seg);
   CHECK_STR(buf, "pygraph: region f a.cu:1-2 seg 0: mode=graph iters=0 replays=0 captures=0 "
                  "updates=0 flushes=0 mismatches=0 indirect=12 block=448B fallback=\"-\" "
-                 "decision=eager eager_us=0.0 graph_us=0.0 variants=0 why=\"-\"\n");
+                 "decision=eager eager_us=0.0 graph_us=0.0 variants=0 why=\"-\" "
+                 "eager_iters=0 timed=0\n");
 }
 
 int main(void)
