@@ -499,12 +499,6 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
   if (cur->n_ops == 0)
     return;                                   /* empty iteration: nothing to do */
   int auto_mode = pygraph_seg_measuring_mode(seg);
-  /* The host clock is read only while something may be measured: a decided
-   * segment replaying its graphs reads no clock (in a VM a clock read can
-   * cost a syscall, on every iteration of a host-bound loop). */
-  int may_time = auto_mode && !(seg->decision == PYGRAPH_DECIDED_GRAPH &&
-                                pygraph_seg_all_decided(seg));
-  double t0 = may_time ? now_us(seg) : 0.0;
   pygraph_op_list_materialize(cur);
   unsigned long long hash = pygraph_signature_hash(cur);
   cudaStream_t stream = cur->ops[0].stream;
@@ -518,7 +512,12 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
         seg->variants[i].seen_iter = seg->stats.iters;
   enum pygraph_turn turn = v ? pygraph_seg_measuring_turn(seg, &v, hash) : TURN_GRAPH;
   int same = !v && seg->has_reference && pygraph_same_signature(cur, seg->reference);
-  int timing = auto_mode && pygraph_seg_wants_timing(seg, hash, v);
+  /* Only a timed iteration reads the host clock (in a VM a clock read can
+   * cost a syscall) or records an event: not a decided segment, nor one
+   * waiting for the samples it planned.  Its host time starts here: the
+   * recording and hashing before are the same whatever runs. */
+  int timing = auto_mode && turn != TURN_WAIT && pygraph_seg_wants_timing(seg, hash, v);
+  double t0 = timing ? now_us(seg) : 0.0;
   if (timing) {
     /* What the iteration will be sampled as (NONE: a capture). */
     struct pygraph_sample_tag planned = {.hash = hash, .kind = PYGRAPH_SAMPLE_EAGER};
@@ -547,9 +546,10 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
         return;                               /* fault: eager for good, ops ran once */
       break;
     case TURN_GRAPH:
+    case TURN_WAIT:
       if (!replay(seg, v))
         return;                               /* fault: eager for good, ops ran once */
-      if (!v->decided) {
+      if (!v->decided && turn == TURN_GRAPH) {
         tag.kind = PYGRAPH_SAMPLE_GRAPH;
         tag.variant = v->id;
       }
@@ -631,15 +631,22 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
   if (auto_mode) {
     if (timing) {
       seg->stats.timed++;
-      tag.host_us = may_time ? (float)(now_us(seg) - t0) : 0.0f;
+      tag.host_us = (float)(now_us(seg) - t0);
       pygraph_measure_record(&seg->measure, seg->backend, stream, &tag);
       seg->timed_iter = seg->stats.iters;
       seg->timed_hash = hash;
       seg->timed_kind = tag.kind;
       seg->timed_variant = tag.variant;
     }
-    if (seg->measure.count)
-      pygraph_measure_poll(&seg->measure, seg->backend, pygraph_seg_add_sample, seg);
+    /* An event not done yet is tried again PYGRAPH_POLL_BACKOFF iterations
+     * later: a GPU far behind costs no query per iteration. */
+    if (seg->measure.count) {
+      if (seg->poll_backoff)
+        seg->poll_backoff--;
+      else if (!pygraph_measure_poll(&seg->measure, seg->backend, pygraph_seg_add_sample, seg) &&
+               seg->measure.count > 1)
+        seg->poll_backoff = PYGRAPH_POLL_BACKOFF;
+    }
     pygraph_seg_decide_variants(seg);
     if (seg->phase == PYGRAPH_PHASE_EAGER)
       return;

@@ -145,6 +145,7 @@ struct pygraph_segment {
 
   /* Selective deployment (auto mode). */
   struct pygraph_measure measure;
+  unsigned poll_backoff;                     /* iterations until the next poll */
   unsigned long long last_clock;             /* thread's iteration clock at our last end */
   unsigned long long timed_iter;             /* the last timed iteration (stats.iters) ... */
   unsigned long long timed_hash;             /* ... its signature ... */

@@ -37,7 +37,8 @@ int pygraph_seg_wants_timing(struct pygraph_segment *seg, unsigned long long has
 unsigned pygraph_seg_eager_planned(const struct pygraph_segment *seg, unsigned long long hash);
 int pygraph_seg_far_behind(const struct pygraph_segment *seg);
 
-enum pygraph_turn { TURN_GRAPH, TURN_EAGER, TURN_RIVAL };
+/* TURN_WAIT: a graph, untimed (every side's samples are planned, in flight). */
+enum pygraph_turn { TURN_GRAPH, TURN_EAGER, TURN_RIVAL, TURN_WAIT };
 enum pygraph_turn pygraph_seg_measuring_turn(struct pygraph_segment *seg,
                                              struct pygraph_variant **pv, unsigned long long hash);
 void pygraph_seg_end_probe(struct pygraph_segment *seg);

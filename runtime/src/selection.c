@@ -389,14 +389,14 @@ enum pygraph_turn pygraph_seg_measuring_turn(struct pygraph_segment *seg,
                   side[2] && side_needs(seg, &side[2]->samples, &tags[2])};
   /* A full ring records nothing: no side would get its sample. */
   if (seg->measure.count >= PYGRAPH_MEASURE_RING)
-    return TURN_GRAPH;
+    return TURN_WAIT;
   unsigned c = s->turn % 3;
   if (!(s->run_left && needs[c])) {           /* next side that still needs samples */
     unsigned k;
     for (k = 1; k <= 3 && !needs[(s->turn + k) % 3]; k++)
       ;
     if (k > 3)
-      return TURN_GRAPH;                      /* all planned: samples still in flight */
+      return TURN_WAIT;                       /* all planned: samples still in flight */
     c = (s->turn + k) % 3;
     s->turn = c;
     s->run_left = PYGRAPH_TURN_RUN;

@@ -62,6 +62,7 @@ struct pygraph_settings {
 #define PYGRAPH_PROBE_INTERVAL 64u    /* decided-eager segments record 2 of every N */
 #define PYGRAPH_BACKLOG_EVENTS 3u     /* unread timing events: the GPU is far behind */
 #define PYGRAPH_YOUNG_ITERS 64u       /* ... which matters in a segment's first N */
+#define PYGRAPH_POLL_BACKOFF 3u      /* iterations skipped after an event not done */
 #define PYGRAPH_TURN_RUN 4u           /* measuring: iterations in a row per side */
 #define PYGRAPH_MEASURE_MIN 3u        /* samples per side before any verdict; a
                                          clear one (pygraph_clear_verdict) needs

@@ -506,6 +506,15 @@ static void test_far_behind_only_when_young(void)
     twins_iteration(r, a++);                       /* grown up: the rival, then turns */
   CHECK(seg->stats.captures == 2);
   CHECK(strstr(fake_log(), "build(0 1<0) inst launch") != NULL);
+  /* Waiting for its samples (the ring is full) costs no event, no clock
+   * read, and a query only every PYGRAPH_POLL_BACKOFF + 1 iterations. */
+  int records = fake_timing_records, reads = fake_clock_reads, queries = fake_timing_queries;
+  fake_log_clear();
+  for (int i = 0; i < 40; i++)
+    twins_iteration(r, a++);
+  CHECK(strstr(fake_log(), "k1(") == NULL);        /* graphs only */
+  CHECK(fake_timing_records == records && fake_clock_reads == reads);
+  CHECK(fake_timing_queries - queries <= 40 / (int)(PYGRAPH_POLL_BACKOFF + 1) + 1);
   fake.events_pending = 0;
   for (int i = 0; i < 40 && seg->decision == PYGRAPH_UNDECIDED; i++)
     twins_iteration(r, a++);
