@@ -351,6 +351,19 @@ int pygraph_seg_far_behind(const struct pygraph_segment *seg)
   return seg->measure.count >= PYGRAPH_BACKLOG_EVENTS && seg->stats.iters < PYGRAPH_YOUNG_ITERS;
 }
 
+static int eager_clearly_slower(const struct pygraph_segment *seg,
+                                const struct pygraph_samples *eager,
+                                const struct pygraph_variant *g)
+{
+  unsigned first = seg->settings.measure_iters < PYGRAPH_MEASURE_MIN ? seg->settings.measure_iters
+                                                                     : PYGRAPH_MEASURE_MIN;
+  enum pygraph_verdict verdict;
+  return eager->n >= first && g->samples.n >= first &&
+         pygraph_clear_verdict(pygraph_seg_period_us(eager), pygraph_seg_period_us(&g->samples),
+                               &verdict) &&
+         verdict == PYGRAPH_VERDICT_GRAPH;
+}
+
 /* While v's signature is measured: what runs this iteration.  Eager runs
  * and each undecided graph of the signature take turns, in runs of
  * PYGRAPH_TURN_RUN iterations, until their windows are full, so all see
@@ -387,6 +400,11 @@ enum pygraph_turn pygraph_seg_measuring_turn(struct pygraph_segment *seg,
   int needs[3] = {side_needs(seg, &s->eager, &tags[0]),
                   side_needs(seg, &side[1]->samples, &tags[1]),
                   side[2] && side_needs(seg, &side[2]->samples, &tags[2])};
+  /* Eager clearly slower than either graph already: only the two graphs
+   * still need telling apart, eager runs would only cost. */
+  if (needs[0] && eager_clearly_slower(seg, &s->eager, side[1]) &&
+      (!side[2] || eager_clearly_slower(seg, &s->eager, side[2])))
+    needs[0] = 0;
   /* A full ring records nothing: no side would get its sample. */
   if (seg->measure.count >= PYGRAPH_MEASURE_RING)
     return TURN_WAIT;

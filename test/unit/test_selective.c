@@ -309,6 +309,34 @@ static void test_direct_rival(double loader_us, const char *kept, const char *wh
   fake.update_us = 0;
 }
 
+/* Indirect 8.8 us vs direct 9 us: close, so both graphs fill their
+ * windows; eager (20 us) is clearly slower than both after the first
+ * samples and takes no turns. */
+static void test_close_rivals_without_eager_turns(void)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
+  harness_indirect(PYGRAPH_INDIRECT_AUTO);
+  harness_measure(6, 3);
+  pygraph_region *r = harness_region("close_rivals", 1);
+  fake_reset();
+  timed(10, 5);
+  fake.update_us = 2;
+  fake.loader_us = 1.8;
+  int a = 0;
+  for (int i = 0; i < 5; i++)
+    twins_iteration(r, a++);                       /* 3 eager spans, capture, rival */
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->stats.captures == 2 && seg->stats.eager_iters == 3);
+  for (int i = 0; i < 40 && seg->decision == PYGRAPH_UNDECIDED; i++)
+    twins_iteration(r, a++);
+  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(strstr(seg->why, "; indirect graph 8.8 us vs direct 9.0 us") != NULL);
+  CHECK(seg->variants[0].samples.n >= 6);          /* full windows for the pair */
+  CHECK(seg->stats.eager_iters == 3);              /* no eager turns */
+  fake.loader_us = 0;
+  fake.update_us = 0;
+}
+
 static void test_graph_slower_goes_eager(void)
 {
   harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
@@ -959,6 +987,7 @@ int main(void)
   test_graph_faster_is_kept();
   test_close_call_interleaves();
   test_span_excludes_other_segments();
+  test_close_rivals_without_eager_turns();
   test_direct_rival(0, "indirect",
                     "graph faster (7.0 us vs 20.0 us per iteration); "
                     "indirect graph 7.0 us vs direct 9.0 us");
