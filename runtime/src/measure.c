@@ -110,6 +110,15 @@ unavailable:
   return read;
 }
 
+int pygraph_measure_release(struct pygraph_measure *m, const struct pygraph_backend *backend)
+{
+  if (m->state <= 0 || m->count)
+    return 0;
+  pygraph_measure_free(m, backend);
+  m->state = 0;
+  return 1;
+}
+
 void pygraph_measure_free(struct pygraph_measure *m, const struct pygraph_backend *backend)
 {
   for (unsigned i = 0; i < m->n_events; i++)

@@ -67,6 +67,10 @@ typedef void (*pygraph_sample_sink)(void *ctx, const struct pygraph_sample_tag *
 unsigned pygraph_measure_poll(struct pygraph_measure *m, const struct pygraph_backend *backend,
                               pygraph_sample_sink sink, void *ctx);
 
+/* Once every recorded event was read (all done): destroys the events, and
+ * the next use creates them again.  Returns 1 when released. */
+int pygraph_measure_release(struct pygraph_measure *m, const struct pygraph_backend *backend);
+
 /* Destroys the events (CUDA releases pending ones once they complete). */
 void pygraph_measure_free(struct pygraph_measure *m, const struct pygraph_backend *backend);
 

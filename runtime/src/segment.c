@@ -650,6 +650,11 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
     pygraph_seg_decide_variants(seg);
     if (seg->phase == PYGRAPH_PHASE_EAGER)
       return;
+    /* Nothing timed for a while: the events go (measuring may resume
+     * later, e.g. after a change of behaviour, and creates them again). */
+    if (!timing && seg->stats.iters - seg->timed_iter > PYGRAPH_BEHAVIOUR_BLOCK &&
+        pygraph_measure_release(&seg->measure, seg->backend))
+      pygraph_debug_log(&seg->settings, SEG_FMT ": timing events released", SEG_ARGS(seg));
   }
   if (decide_capture) {
     struct pygraph_sig_stats *s = auto_mode ? pygraph_seg_sig_find(seg, hash) : NULL;

@@ -177,6 +177,7 @@ static void test_graph_faster_is_kept(void)
   harness_measure(4, 3);
   pygraph_region *r = harness_region("faster", 1);
   fake_reset();
+  int events0 = fake_live_timing_events;
   timed(10, 5);                                    /* eager 20 us, graph 5 us */
   for (int i = 0; i < 3; i++)
     two(r, 0);                                     /* warm-up, first 3 eager spans */
@@ -201,11 +202,28 @@ static void test_graph_faster_is_kept(void)
     two(r, 0);
   CHECK(fake_timing_records == records);
   CHECK(fake_clock_reads == reads);
+  /* ... and once nothing was timed for PYGRAPH_BEHAVIOUR_BLOCK iterations,
+   * its timing events are destroyed. */
+  CHECK(fake_live_timing_events > events0);
+  for (unsigned i = 0; i < PYGRAPH_BEHAVIOUR_BLOCK; i++)
+    two(r, 0);
+  CHECK(fake_live_timing_events == events0);
+  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
   char line[1024];
   pygraph_report_format_segment(line, sizeof line, seg);
   CHECK(strstr(line, " fallback=\"-\" decision=graph eager_us=20.0 graph_us=5.0 variants=1 "
                      "why=\"graph faster (5.0 us vs 20.0 us per iteration)\" "
                      "eager_iters=3 timed=8\n") != NULL);   /* 3 eager, the capture, 4 graph */
+  /* A new signature is measured again: the events come back. */
+  records = fake_timing_records;
+  for (int i = 0; i < 2; i++) {
+    begin(r, 0);
+    kernel(5, 0);
+    kernel(6, 0);
+    kernel(7, 0);
+    end(r);
+  }
+  CHECK(fake_timing_records > records && fake_live_timing_events > events0);
 }
 
 /* Close call: graph 19 us vs eager 20 us.  No verdict on the first samples;
