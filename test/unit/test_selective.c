@@ -944,8 +944,10 @@ static int is_graph_only(const char *log)
          strstr(log, "!") == NULL;
 }
 
+/* cycle > 0: the signatures come in a cycle of that length (never twice in
+ * a row), else in runs of random length. */
 static void run_exactly_once(enum pygraph_mode mode, unsigned variants, unsigned max_captures,
-                             int timing)
+                             int timing, int cycle)
 {
   harness_settings(mode, mode == PYGRAPH_MODE_GRAPH ? 1 : 2, max_captures);
   harness_variants(variants);
@@ -961,7 +963,9 @@ static void run_exactly_once(enum pygraph_mode mode, unsigned variants, unsigned
     seed = seed * 1103515245u + 12345u;
     /* runs of one signature, of random length */
     static int kind = 0, left = 0;
-    if (left-- <= 0) {
+    if (cycle) {
+      kind = t % cycle;
+    } else if (left-- <= 0) {
       kind = (int)((seed >> 16) % 5);
       left = (int)((seed >> 8) % 6);
     }
@@ -990,10 +994,13 @@ static void run_exactly_once(enum pygraph_mode mode, unsigned variants, unsigned
 
 static void test_every_iteration_runs_exactly_once(void)
 {
-  run_exactly_once(PYGRAPH_MODE_GRAPH, 2, 1000, 0);   /* many evictions */
-  run_exactly_once(PYGRAPH_MODE_GRAPH, 4, 8, 0);      /* until "signature unstable" */
-  run_exactly_once(PYGRAPH_MODE_AUTO, 2, 1000, 1);    /* measured */
-  run_exactly_once(PYGRAPH_MODE_AUTO, 4, 8, 1);
+  run_exactly_once(PYGRAPH_MODE_GRAPH, 2, 1000, 0, 0);   /* many evictions */
+  run_exactly_once(PYGRAPH_MODE_GRAPH, 4, 8, 0, 0);      /* until "signature unstable" */
+  run_exactly_once(PYGRAPH_MODE_AUTO, 2, 1000, 1, 0);    /* measured */
+  run_exactly_once(PYGRAPH_MODE_AUTO, 4, 8, 1, 0);
+  run_exactly_once(PYGRAPH_MODE_GRAPH, 2, 1000, 0, 3);   /* a cycle longer than the cache */
+  run_exactly_once(PYGRAPH_MODE_GRAPH, 8, 16, 0, 5);     /* a cycle, all cached */
+  run_exactly_once(PYGRAPH_MODE_AUTO, 8, 16, 1, 4);
 }
 
 int main(void)
