@@ -32,8 +32,10 @@ enum pygraph_decision pygraph_decide(const struct pygraph_settings *settings,
   /* Too few iterations left to win back the capture, whatever the graph. */
   if (settings->mode == PYGRAPH_MODE_AUTO && in->eager_us > 0 &&
       pygraph_capture_estimate_us(in->n_ops) >
-          in->eager_us * (double)pygraph_expected_iterations(in->trip_count, in->iters_observed))
+          in->eager_us * (double)pygraph_expected_iterations(in->trip_count, in->iters_observed)) {
+    *reason = "capture would not pay back yet";
     return PYGRAPH_KEEP_WARMING;
+  }
   return PYGRAPH_CAPTURE_NEXT;
 }
 

@@ -110,6 +110,14 @@ unavailable:
   return read;
 }
 
+int pygraph_measure_possible(const struct pygraph_measure *m, const struct pygraph_backend *backend)
+{
+  if (m->state)
+    return m->state > 0;
+  return backend->timing_event_create && backend->event_record && backend->event_query &&
+         backend->event_elapsed_ms;
+}
+
 int pygraph_measure_release(struct pygraph_measure *m, const struct pygraph_backend *backend)
 {
   if (m->state <= 0 || m->count)

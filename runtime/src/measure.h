@@ -51,7 +51,8 @@ void pygraph_measure_record(struct pygraph_measure *m, const struct pygraph_back
                             cudaStream_t stream, const struct pygraph_sample_tag *tag);
 
 /* Samples recorded for `tag`'s side (same hash and kind, and for GRAPH the
- * same variant) whose events are not read yet: each will reach the sink.
+ * same variant) whose events are not read yet: each will reach the sink
+ * (unless its elapsed time is negative or its window is already full).
  * Measuring plans by it, so a GPU far behind does not make it take turns
  * for as long as the queue is deep. */
 unsigned pygraph_measure_in_flight(const struct pygraph_measure *m,
@@ -66,6 +67,10 @@ void pygraph_measure_break(struct pygraph_measure *m);
 typedef void (*pygraph_sample_sink)(void *ctx, const struct pygraph_sample_tag *tag, double us);
 unsigned pygraph_measure_poll(struct pygraph_measure *m, const struct pygraph_backend *backend,
                               pygraph_sample_sink sink, void *ctx);
+
+/* Timing may be available: events exist, or were never tried (or were
+ * released) and the backend has the calls.  Creates nothing. */
+int pygraph_measure_possible(const struct pygraph_measure *m, const struct pygraph_backend *backend);
 
 /* Once every recorded event was read (all done): destroys the events, and
  * the next use creates them again.  Returns 1 when released. */

@@ -331,8 +331,9 @@ static struct pygraph_variant *capture(struct pygraph_segment *seg, unsigned lon
     if (!seg->variants[i].graph)
       v = &seg->variants[i];
   if (!v) {
+    /* The one whose signature came longest ago: stale (cache_has_room). */
     for (unsigned i = 0; i < seg->settings.variants; i++)
-      if (!v || seg->variants[i].last_used < v->last_used)
+      if (!v || seg->variants[i].seen_iter < v->seen_iter)
         v = &seg->variants[i];
     pygraph_debug_log(&seg->settings, SEG_FMT ": variant cache full, evicting the stale one",
                       SEG_ARGS(seg));
@@ -566,8 +567,9 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
       go_eager(seg, "signature never repeats");
       return;
     }
-    /* Signatures that recur but never twice in a row (a cycle of several
-     * launch sequences) never get captured: stop paying for recording. */
+    /* Nothing captured after PYGRAPH_SETTLE_ITERS iterations (signatures
+     * that recur but whose graphs could never pay, say): stop paying for
+     * recording. */
     if (!had_variants && seg->stats.captures == 0 &&
         seg->stats.iters >= PYGRAPH_SETTLE_ITERS) {
       pygraph_seg_execute_all(seg, cur);
@@ -598,7 +600,7 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
       seg->stable_iterations = same ? sightings : (sightings >= 2 ? sightings : 1);
       if (seg->settings.indirect)
         note_arg_changes(seg, cur, same);
-      if (seg->capture_next && same) {
+      if (seg->capture_next && same && cache_has_room(seg)) {
         seg->capture_next = 0;
         seg->has_reference = 0;
         seg->pinned = 0;
@@ -663,7 +665,7 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
         /* Rivals do not use up PYGRAPH_MAX_CAPTURES: that bounds signatures. */
         .captures = (unsigned)(seg->stats.captures - seg->stats.rivals),
         .n_ops = (unsigned long)seg->reference->n_ops,
-        .timing = auto_mode && pygraph_measure_available(&seg->measure, seg->backend),
+        .timing = auto_mode && pygraph_measure_possible(&seg->measure, seg->backend),
         .eager_samples = s ? pygraph_seg_eager_planned(seg, hash) : 0,
         .backlog = pygraph_seg_far_behind(seg) ? seg->measure.count : 0,
         .eager_us = s && s->eager.n ? pygraph_seg_period_us(&s->eager) : 0.0,
@@ -673,6 +675,9 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
     const char *reason = NULL;
     switch (pygraph_decide(&seg->settings, &in, &reason)) {
     case PYGRAPH_KEEP_WARMING:
+      if (reason)
+        seg->pinned = 0;                      /* put off, not just warming: others may
+                                                 take the place */
       break;
     case PYGRAPH_CAPTURE_NEXT:
       if (!cache_has_room(seg)) {

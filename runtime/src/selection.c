@@ -429,6 +429,10 @@ enum pygraph_turn pygraph_seg_measuring_turn(struct pygraph_segment *seg,
 /* Probing a decided-eager segment: did its behaviour change? */
 void pygraph_seg_end_probe(struct pygraph_segment *seg)
 {
+  /* Decided eager: the last samples are read and the events go. */
+  if (seg->measure.count)
+    pygraph_measure_poll(&seg->measure, seg->backend, pygraph_seg_add_sample, seg);
+  pygraph_measure_release(&seg->measure, seg->backend);
   struct pygraph_op_list *cur = seg->current;
   if (cur->n_ops == 0) {
     seg->probe_state = 0;                     /* nothing to look at */

@@ -361,7 +361,7 @@ static void test_graph_slower_goes_eager(void)
   harness_measure(4, 3);
   pygraph_region *r = harness_region("slower", 1);
   fake_reset();
-  int live = fake_live_graphs;
+  int live = fake_live_graphs, events0 = fake_live_timing_events;
   timed(1, 50);                                    /* eager 2 us, graph 50 us */
   /* (The capture, ~26 us, waits until 13 iterations were seen: 2 us each.) */
   for (int i = 0; i < 30; i++)
@@ -383,6 +383,7 @@ static void test_graph_slower_goes_eager(void)
   for (int i = 0; i < 200; i++)
     two(r, 1);
   CHECK(seg->reevaluations == 0 && seg->phase == PYGRAPH_PHASE_EAGER);
+  CHECK(fake_live_timing_events == events0);       /* a probe released the events */
 }
 
 static void test_capture_cost_is_sunk(void)
@@ -478,6 +479,89 @@ static void test_period_six_auto(void)
     period_six_iteration(r, t);
   CHECK(strstr(fake_log(), "k") == NULL);          /* every iteration replays */
   CHECK(fake_timing_records == records);
+  fake.timing = 0;
+}
+
+static void one(pygraph_region *r, int func);
+
+/* A cycle longer than the cache in auto mode: the third signature keeps
+ * missing; once measuring is over its misses do not bring the timing
+ * events back (they were created and destroyed on every miss). */
+static void test_cache_full_misses_keep_events_released(void)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, 2, PYGRAPH_DEFAULT_MAX_CAPTURES);
+  harness_variants(2);
+  harness_measure(4, 3);
+  pygraph_region *r = harness_region("cycle_3_in_2_auto", 1);
+  fake_reset();
+  int events0 = fake_live_timing_events;
+  timed(10, 5);
+  for (unsigned i = 0; i < 600; i++)
+    cycle_iteration(r, i, 3);
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(pygraph_segment_variants(seg) == 2 && seg->decision == PYGRAPH_DECIDED_GRAPH);
+  int alive = 0;
+  for (unsigned i = 600; i < 900; i++) {
+    cycle_iteration(r, i, 3);
+    alive += fake_live_timing_events != events0;
+  }
+  CHECK(alive == 0);
+  fake.timing = 0;
+}
+
+/* A full cache evicts a stale variant only, even when the variant went
+ * stale but came back between the decision and the capture. */
+static void test_capture_rechecks_room(void)
+{
+  harness_settings(PYGRAPH_MODE_GRAPH, 1, 100);
+  harness_variants(2);
+  pygraph_region *r = harness_region("recheck_room", 1);
+  fake_reset();
+  for (int f = 1; f <= 2; f++)
+    for (int i = 0; i < 3; i++)
+      one(r, f);                                   /* X = 1, Y = 2 captured */
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  for (int i = 0; i < 200 && !seg->capture_next; i++) {
+    one(r, 2);                                     /* Y and C alternate; X goes stale */
+    one(r, 3);
+  }
+  CHECK(seg->capture_next && seg->stats.captures == 2);
+  one(r, 1);                                       /* X is back (a hit) ... */
+  one(r, 2);
+  fake_log_clear();
+  one(r, 3);                                       /* ... so C must not evict it */
+  CHECK_STR(fake_log(), "k3(0)");
+  fake_log_clear();
+  one(r, 1);
+  CHECK_STR(fake_log(), "launch");
+  CHECK(seg->stats.captures == 2);
+}
+
+/* A pinned candidate whose capture could never pay back (trip count 150,
+ * 1 op of 0.1 us) gives way: the other signature of the cycle (3 ops, pays)
+ * is captured instead of the segment giving up. */
+static void test_unpayable_candidate_gives_way(void)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, 2, PYGRAPH_DEFAULT_MAX_CAPTURES);
+  harness_measure(4, 3);
+  pygraph_region *r = harness_region("unpayable_pin", 1);
+  r->trip_count = 150;
+  fake_reset();
+  timed(0.1, 0.05);
+  for (int t = 0; t < 150; t++) {
+    begin(r, 0);
+    if (t % 2 == 0) {
+      kernel(1, 0);                                /* A: 0.1 us, capture ~23 us */
+    } else {
+      kernel(2, 0);                                /* B: 0.3 us x 150 > ~29 us */
+      kernel(3, 0);
+      kernel(4, 0);
+    }
+    end(r);
+  }
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->stats.captures >= 1);
+  CHECK_STR(seg->fallback, "");
   fake.timing = 0;
 }
 
@@ -1023,6 +1107,9 @@ int main(void)
   test_capture_cost_is_sunk();
   test_cycle_is_captured();
   test_cycle_never_settles();
+  test_cache_full_misses_keep_events_released();
+  test_capture_rechecks_room();
+  test_unpayable_candidate_gives_way();
   test_period_six_auto();
   test_events_not_ready_decided_later();
   test_far_behind_only_when_young();
