@@ -24,8 +24,7 @@ enum pygraph_decision pygraph_decide(const struct pygraph_settings *settings,
     return PYGRAPH_KEEP_WARMING;
   /* auto: the eager side of the comparison must be known before capture
    * (afterwards this signature no longer runs eagerly). */
-  unsigned first = settings->measure_iters < PYGRAPH_MEASURE_MIN ? settings->measure_iters
-                                                                 : PYGRAPH_MEASURE_MIN;
+  unsigned first = pygraph_measure_first(settings);
   if (settings->mode == PYGRAPH_MODE_AUTO && in->timing && in->eager_samples < first &&
       in->backlog < PYGRAPH_BACKLOG_EVENTS)
     return PYGRAPH_KEEP_WARMING;

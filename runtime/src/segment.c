@@ -200,29 +200,25 @@ long pygraph_seg_count_changed(const struct pygraph_op_list *a, const struct pyg
   return n;
 }
 
-/* Signature never repeats: PYGRAPH_NEVER_REPEATS misses in a row, each with
- * a signature not among the last PYGRAPH_NEVER_REPEATS seen. */
-static int never_repeats(struct pygraph_segment *seg, unsigned long long hash)
-{
-  int seen = 0;
-  for (unsigned i = 0; i < seg->n_recent; i++)
-    seen |= seg->recent[i] == hash;
-  seg->distinct_streak = seen ? 0 : seg->distinct_streak + 1;
-  seg->recent[seg->recent_next] = hash;
-  seg->recent_next = (seg->recent_next + 1) % PYGRAPH_NEVER_REPEATS;
-  if (seg->n_recent < PYGRAPH_NEVER_REPEATS)
-    seg->n_recent++;
-  return seg->distinct_streak >= PYGRAPH_NEVER_REPEATS;
-}
-
-/* How often `hash` is among the last PYGRAPH_NEVER_REPEATS misses (this
- * one included: never_repeats() has noted it). */
+/* How often `hash` is among the last PYGRAPH_NEVER_REPEATS misses noted. */
 static unsigned recent_sightings(const struct pygraph_segment *seg, unsigned long long hash)
 {
   unsigned n = 0;
   for (unsigned i = 0; i < seg->n_recent; i++)
     n += seg->recent[i] == hash;
   return n;
+}
+
+/* Notes a miss.  Signature never repeats: PYGRAPH_NEVER_REPEATS misses in a
+ * row, each with a signature not among the last PYGRAPH_NEVER_REPEATS seen. */
+static int never_repeats(struct pygraph_segment *seg, unsigned long long hash)
+{
+  seg->distinct_streak = recent_sightings(seg, hash) ? 0 : seg->distinct_streak + 1;
+  seg->recent[seg->recent_next] = hash;
+  seg->recent_next = (seg->recent_next + 1) % PYGRAPH_NEVER_REPEATS;
+  if (seg->n_recent < PYGRAPH_NEVER_REPEATS)
+    seg->n_recent++;
+  return seg->distinct_streak >= PYGRAPH_NEVER_REPEATS;
 }
 
 /* Room for one more variant: a free slot, or a variant whose signature has
@@ -594,10 +590,11 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
        * launch sequences), becomes the candidate on its second sighting
        * among the last PYGRAPH_NEVER_REPEATS misses, and keeps that place
        * while others come in between. */
+      /* (never_repeats() noted this miss: at least 1 sighting.) */
       unsigned sightings = same ? seg->stable_iterations + 1 : recent_sightings(seg, hash);
       if (!same)
         seg->pinned = sightings >= 2;
-      seg->stable_iterations = same ? sightings : (sightings >= 2 ? sightings : 1);
+      seg->stable_iterations = sightings;
       if (seg->settings.indirect)
         note_arg_changes(seg, cur, same);
       if (seg->capture_next && same && cache_has_room(seg)) {

@@ -34,7 +34,7 @@ void pygraph_seg_note_behaviour(struct pygraph_segment *seg, int miss);
 int pygraph_seg_wants_timing(struct pygraph_segment *seg, unsigned long long hash,
                              const struct pygraph_variant *v);
 /* Eager samples of a signature read or still in flight. */
-unsigned pygraph_seg_eager_planned(const struct pygraph_segment *seg, unsigned long long hash);
+unsigned pygraph_seg_eager_planned(struct pygraph_segment *seg, unsigned long long hash);
 int pygraph_seg_far_behind(const struct pygraph_segment *seg);
 
 /* TURN_WAIT: a graph, untimed (every side's samples are planned, in flight). */

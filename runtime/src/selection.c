@@ -172,7 +172,7 @@ void pygraph_seg_decide_variants(struct pygraph_segment *seg)
     return;
   }
   unsigned window = seg->settings.measure_iters;
-  unsigned first = window < PYGRAPH_MEASURE_MIN ? window : PYGRAPH_MEASURE_MIN;
+  unsigned first = pygraph_measure_first(&seg->settings);
   for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
     struct pygraph_variant *v = &seg->variants[i];
     if (!v->graph || v->decided)
@@ -321,9 +321,9 @@ int pygraph_seg_wants_timing(struct pygraph_segment *seg, unsigned long long has
          (!s->rejected && pygraph_seg_eager_planned(seg, hash) < seg->settings.measure_iters);
 }
 
-unsigned pygraph_seg_eager_planned(const struct pygraph_segment *seg, unsigned long long hash)
+unsigned pygraph_seg_eager_planned(struct pygraph_segment *seg, unsigned long long hash)
 {
-  const struct pygraph_sig_stats *s = pygraph_seg_sig_find((struct pygraph_segment *)seg, hash);
+  const struct pygraph_sig_stats *s = pygraph_seg_sig_find(seg, hash);
   struct pygraph_sample_tag tag = {.hash = hash, .kind = PYGRAPH_SAMPLE_EAGER};
   return (s ? s->eager.n : 0) + pygraph_measure_in_flight(&seg->measure, &tag);
 }
@@ -337,7 +337,7 @@ static int side_needs(const struct pygraph_segment *seg, const struct pygraph_sa
                       const struct pygraph_sample_tag *tag)
 {
   unsigned window = seg->settings.measure_iters;
-  unsigned first = window < PYGRAPH_MEASURE_MIN ? window : PYGRAPH_MEASURE_MIN;
+  unsigned first = pygraph_measure_first(&seg->settings);
   unsigned target = smp->n >= first ? window : first;
   return smp->n + pygraph_measure_in_flight(&seg->measure, tag) < target;
 }
@@ -355,8 +355,7 @@ static int eager_clearly_slower(const struct pygraph_segment *seg,
                                 const struct pygraph_samples *eager,
                                 const struct pygraph_variant *g)
 {
-  unsigned first = seg->settings.measure_iters < PYGRAPH_MEASURE_MIN ? seg->settings.measure_iters
-                                                                     : PYGRAPH_MEASURE_MIN;
+  unsigned first = pygraph_measure_first(&seg->settings);
   enum pygraph_verdict verdict;
   return eager->n >= first && g->samples.n >= first &&
          pygraph_clear_verdict(pygraph_seg_period_us(eager), pygraph_seg_period_us(&g->samples),

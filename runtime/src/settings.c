@@ -104,3 +104,9 @@ unsigned pygraph_effective_warmup(const struct pygraph_settings *settings)
 {
   return settings->mode == PYGRAPH_MODE_GRAPH ? 1u : settings->warmup;
 }
+
+unsigned pygraph_measure_first(const struct pygraph_settings *settings)
+{
+  return settings->measure_iters < PYGRAPH_MEASURE_MIN ? settings->measure_iters
+                                                       : PYGRAPH_MEASURE_MIN;
+}

@@ -85,4 +85,8 @@ void pygraph_settings_override(const struct pygraph_settings *settings);
 /* The warm-up length a segment actually uses (graph mode: 1). */
 unsigned pygraph_effective_warmup(const struct pygraph_settings *settings);
 
+/* Samples per side before any verdict: PYGRAPH_MEASURE_MIN, at most the
+ * window (PYGRAPH_MEASURE_ITERS). */
+unsigned pygraph_measure_first(const struct pygraph_settings *settings);
+
 #endif /* PYGRAPH_SETTINGS_H */
