@@ -13,6 +13,15 @@ static size_t stream_index(struct pygraph_graph_plan *plan, cudaStream_t s)
   return plan->n_streams++;
 }
 
+/* The record of `op`'s event before op i, or -1. */
+static long previous_record(const struct pygraph_op_list *ops, size_t i)
+{
+  for (size_t j = i; j-- > 0;)
+    if (ops->ops[j].kind == PYGRAPH_OP_EVENT_RECORD && ops->ops[j].event == ops->ops[i].event)
+      return (long)j;
+  return -1;
+}
+
 int pygraph_graph_plan_make(const struct pygraph_op_list *ops, struct pygraph_graph_plan *plan)
 {
   size_t n = ops->n_ops ? ops->n_ops : 1;
@@ -20,8 +29,10 @@ int pygraph_graph_plan_make(const struct pygraph_op_list *ops, struct pygraph_gr
   plan->nodes = calloc(n, sizeof *plan->nodes);
   plan->streams = calloc(n, sizeof *plan->streams);
   long *last = malloc(n * sizeof *last);     /* last node per stream, -1 = none */
-  if (!plan->nodes || !plan->streams || !last) {
+  long *through = malloc(n * sizeof *through);   /* what depending on op i means */
+  if (!plan->nodes || !plan->streams || !last || !through) {
     free(last);
+    free(through);
     pygraph_graph_plan_free(plan);
     return -1;
   }
@@ -40,11 +51,27 @@ int pygraph_graph_plan_make(const struct pygraph_op_list *ops, struct pygraph_gr
     long before = plan->serialized ? (long)i - 1 : last[s];
     if (before >= 0)
       node->deps[node->n_deps++] = (size_t)before;
-    if (op->kind == PYGRAPH_OP_EVENT_WAIT && op->wait_link >= 0 && op->wait_link != before)
-      node->deps[node->n_deps++] = (size_t)op->wait_link;
+    through[i] = (long)i;
+    if (op->kind == PYGRAPH_OP_EVENT_RECORD && !plan->serialized) {
+      /* A record is a leaf: its stream's later work and the waits on it
+       * depend on what it depends on, so it is off every path (as stream
+       * capture makes it an edge).  Records of one event stay in order:
+       * the last one is what the event holds after the graph. */
+      long prev = previous_record(ops, i);
+      if (prev >= 0 && prev != before)
+        node->deps[node->n_deps++] = (size_t)prev;
+      through[i] = before;
+      continue;                                /* last[s] stays `before` */
+    }
+    if (op->kind == PYGRAPH_OP_EVENT_WAIT && op->wait_link >= 0) {
+      long link = through[op->wait_link];
+      if (link >= 0 && link != before)
+        node->deps[node->n_deps++] = (size_t)link;
+    }
     last[s] = (long)i;
   }
   free(last);
+  free(through);
   return 0;
 }
 

@@ -2,8 +2,10 @@
  * computed without CUDA so it can be unit-tested.
  *
  * Node i is op i.  It depends on the previous op of its stream and, for a
- * wait on an event recorded earlier in the iteration, on that record op.
- * When the legacy default stream is mixed with other streams, every node
+ * wait on an event recorded earlier in the iteration, on what that record
+ * op depends on.  Event records are leaves: nothing depends on them (but a
+ * later record of the same event), so the record nodes a fork/join leaves
+ * in the graph are off its critical path.  When the legacy default stream is mixed with other streams, every node
  * depends on the previous one instead (the legacy stream implicitly orders
  * itself with blocking streams; chaining is the safe superset). */
 #ifndef PYGRAPH_GRAPH_PLAN_H

@@ -206,7 +206,42 @@ static void test_graph_plan(void)
   add_op(&l, (struct pygraph_op){.kind = PYGRAPH_OP_EVENT_WAIT, .stream = s2.stream,
                                  .event = (cudaEvent_t)0x201, .wait_link = 1});
   add_kernel(&l, s2);
-  CHECK_STR(plan_text(&l), "0 1<0 2 3<2,1 4<3 streams=2");
+  /* the record is a leaf: the wait depends on what the record depends on */
+  CHECK_STR(plan_text(&l), "0 1<0 2 3<2,0 4<3 streams=2");
+
+  pygraph_op_list_reset(&l);            /* fork/join: records off the path */
+  const cudaEvent_t fork = (cudaEvent_t)0x201, join = (cudaEvent_t)0x202;
+  add_kernel(&l, s1);                                                    /* 0 */
+  add_op(&l, (struct pygraph_op){.kind = PYGRAPH_OP_EVENT_RECORD, .stream = s1.stream,
+                                 .event = fork, .wait_link = -1});       /* 1 */
+  add_op(&l, (struct pygraph_op){.kind = PYGRAPH_OP_EVENT_WAIT, .stream = s2.stream,
+                                 .event = fork, .wait_link = 1});        /* 2 */
+  add_kernel(&l, s2);                                                    /* 3 */
+  add_kernel(&l, s1);                                                    /* 4 */
+  add_op(&l, (struct pygraph_op){.kind = PYGRAPH_OP_EVENT_RECORD, .stream = s2.stream,
+                                 .event = join, .wait_link = -1});       /* 5 */
+  add_op(&l, (struct pygraph_op){.kind = PYGRAPH_OP_EVENT_WAIT, .stream = s1.stream,
+                                 .event = join, .wait_link = 5});        /* 6 */
+  add_kernel(&l, s1);                                                    /* 7 */
+  CHECK_STR(plan_text(&l), "0 1<0 2<0 3<2 4<0 5<3 6<4,3 7<6 streams=2");
+
+  pygraph_op_list_reset(&l);            /* records of one event stay in order */
+  add_op(&l, (struct pygraph_op){.kind = PYGRAPH_OP_EVENT_RECORD, .stream = s1.stream,
+                                 .event = fork, .wait_link = -1});       /* 0: no deps */
+  add_kernel(&l, s2);                                                    /* 1 */
+  add_op(&l, (struct pygraph_op){.kind = PYGRAPH_OP_EVENT_RECORD, .stream = s2.stream,
+                                 .event = fork, .wait_link = -1});       /* 2 */
+  add_op(&l, (struct pygraph_op){.kind = PYGRAPH_OP_EVENT_WAIT, .stream = s1.stream,
+                                 .event = fork, .wait_link = 2});        /* 3 */
+  add_kernel(&l, s1);                                                    /* 4 */
+  CHECK_STR(plan_text(&l), "0 1 2<1,0 3<1 4<3 streams=2");
+
+  pygraph_op_list_reset(&l);            /* serialized: records stay in the chain */
+  add_kernel(&l, legacy);
+  add_op(&l, (struct pygraph_op){.kind = PYGRAPH_OP_EVENT_RECORD, .stream = legacy.stream,
+                                 .event = fork, .wait_link = -1});
+  add_kernel(&l, s2);
+  CHECK_STR(plan_text(&l), "0 1<0 2<1 streams=2 serialized");
   pygraph_op_list_free(&l);
 }
 
