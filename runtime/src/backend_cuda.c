@@ -254,7 +254,8 @@ static cudaError_t add_indirect_node(struct cuda_graph *g, const struct pygraph_
   struct cudaKernelNodeParams p = kernel_params(&ops->ops[i]);
   p.func = (void *)in->twin;
   p.kernelParams = params;
-  cudaGraphNode_t full[3 + PYGRAPH_LOADER_MAX_EXTRA], prog[3];
+  cudaGraphNode_t full[PYGRAPH_PLAN_MAX_DEPS + PYGRAPH_LOADER_MAX_EXTRA];
+  cudaGraphNode_t prog[PYGRAPH_PLAN_MAX_DEPS];
   size_t n_full = 0, n_prog = 0;
   for (unsigned d = 0; d < pn->n_deps; d++) {
     int kernel_dep = ops->ops[pn->deps[d]].kind == PYGRAPH_OP_KERNEL;
@@ -303,7 +304,7 @@ static cudaError_t build_nodes(struct cuda_graph *g, const struct pygraph_op_lis
     if (in >= 0) {
       err = add_indirect_node(g, ops, i, ig->args, &ind->nodes[in], pn, extra, n_extra);
     } else {
-      cudaGraphNode_t deps[3 + PYGRAPH_LOADER_MAX_EXTRA];
+      cudaGraphNode_t deps[PYGRAPH_PLAN_MAX_DEPS + PYGRAPH_LOADER_MAX_EXTRA];
       size_t n_deps = 0;
       for (unsigned d = 0; d < pn->n_deps; d++)
         deps[n_deps++] = g->nodes[pn->deps[d]];

@@ -236,6 +236,15 @@ static void test_graph_plan(void)
   add_kernel(&l, s1);                                                    /* 4 */
   CHECK_STR(plan_text(&l), "0 1 2<1,0 3<1 4<3 streams=2");
 
+  pygraph_op_list_reset(&l);            /* timing: the stop follows its start */
+  add_op(&l, (struct pygraph_op){.kind = PYGRAPH_OP_EVENT_RECORD, .stream = s1.stream,
+                                 .event = fork, .wait_link = -1});       /* 0: start */
+  add_kernel(&l, s1);                                                    /* 1 */
+  add_op(&l, (struct pygraph_op){.kind = PYGRAPH_OP_EVENT_RECORD, .stream = s1.stream,
+                                 .event = join, .wait_link = -1});       /* 2: stop */
+  add_kernel(&l, s1);                                                    /* 3 */
+  CHECK_STR(plan_text(&l), "0 1 2<1,0 3<1 streams=1");
+
   pygraph_op_list_reset(&l);            /* serialized: records stay in the chain */
   add_kernel(&l, legacy);
   add_op(&l, (struct pygraph_op){.kind = PYGRAPH_OP_EVENT_RECORD, .stream = legacy.stream,
