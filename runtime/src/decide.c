@@ -22,10 +22,12 @@ enum pygraph_decision pygraph_decide(const struct pygraph_settings *settings,
   }
   if (in->stable_iterations < pygraph_effective_warmup(settings))
     return PYGRAPH_KEEP_WARMING;
-  /* auto: the eager side of the comparison must be known before capture
-   * (afterwards this signature no longer runs eagerly). */
-  unsigned first = pygraph_measure_first(settings);
-  if (settings->mode == PYGRAPH_MODE_AUTO && in->timing && in->eager_samples < first &&
+  /* auto: the eager side of the comparison is sampled before capture (its
+   * cost tells whether a capture can pay back), unless
+   * PYGRAPH_EAGER_BEFORE_CAPTURE says to take those samples in turns with
+   * the graph afterwards. */
+  if (settings->mode == PYGRAPH_MODE_AUTO && in->timing &&
+      in->eager_samples < pygraph_eager_before_capture(settings) &&
       in->backlog < PYGRAPH_BACKLOG_EVENTS)
     return PYGRAPH_KEEP_WARMING;
   /* Too few iterations left to win back the capture, whatever the graph. */

@@ -37,6 +37,7 @@ void pygraph_settings_defaults(struct pygraph_settings *out)
   out->variants = PYGRAPH_DEFAULT_VARIANTS;
   out->measure_iters = PYGRAPH_DEFAULT_MEASURE_ITERS;
   out->margin_pct = PYGRAPH_DEFAULT_MARGIN_PCT;
+  out->eager_before_capture = PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE;
 }
 
 static int parse_flag(const char *text)
@@ -73,6 +74,9 @@ void pygraph_settings_parse(struct pygraph_settings *out, const char *(*lookup)(
   out->measure_iters = parse_range(lookup("PYGRAPH_MEASURE_ITERS"), 2, PYGRAPH_MAX_MEASURE_ITERS,
                                    PYGRAPH_DEFAULT_MEASURE_ITERS);
   out->margin_pct = parse_range(lookup("PYGRAPH_MARGIN"), 0, 100, PYGRAPH_DEFAULT_MARGIN_PCT);
+  out->eager_before_capture = parse_range(lookup("PYGRAPH_EAGER_BEFORE_CAPTURE"), 0,
+                                          PYGRAPH_MEASURE_MIN,
+                                          PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE);
 }
 
 static const char *lookup_environment(const char *name)
@@ -109,4 +113,10 @@ unsigned pygraph_measure_first(const struct pygraph_settings *settings)
 {
   return settings->measure_iters < PYGRAPH_MEASURE_MIN ? settings->measure_iters
                                                        : PYGRAPH_MEASURE_MIN;
+}
+
+unsigned pygraph_eager_before_capture(const struct pygraph_settings *settings)
+{
+  unsigned first = pygraph_measure_first(settings);
+  return settings->eager_before_capture < first ? settings->eager_before_capture : first;
 }

@@ -44,6 +44,10 @@ struct pygraph_settings {
   unsigned margin_pct;          /* PYGRAPH_MARGIN (default 3, 0..100): a graph
                                    is kept only if its period plus amortized
                                    capture cost is this many percent below eager */
+  unsigned eager_before_capture; /* PYGRAPH_EAGER_BEFORE_CAPTURE (default 3,
+                                   0..3): eager samples a signature needs before
+                                   its first capture; the rest are taken in
+                                   turns with the graph afterwards */
 };
 
 #define PYGRAPH_DEFAULT_WARMUP 2u
@@ -54,6 +58,7 @@ struct pygraph_settings {
 #define PYGRAPH_DEFAULT_MEASURE_ITERS 12u
 #define PYGRAPH_MAX_MEASURE_ITERS 64u
 #define PYGRAPH_DEFAULT_MARGIN_PCT 3u
+#define PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE 3u
 
 /* Not settings: fixed bounds of the online decision. */
 #define PYGRAPH_MAX_FLIPS 3u          /* re-evaluations (hence decision flips) per segment */
@@ -88,5 +93,7 @@ unsigned pygraph_effective_warmup(const struct pygraph_settings *settings);
 /* Samples per side before any verdict: PYGRAPH_MEASURE_MIN, at most the
  * window (PYGRAPH_MEASURE_ITERS). */
 unsigned pygraph_measure_first(const struct pygraph_settings *settings);
+/* Eager samples needed before a signature's first capture (auto mode). */
+unsigned pygraph_eager_before_capture(const struct pygraph_settings *settings);
 
 #endif /* PYGRAPH_SETTINGS_H */

@@ -34,6 +34,13 @@ void harness_measure(unsigned iters, unsigned margin_pct)
   pygraph_settings_override(&s);
 }
 
+void harness_eager_before_capture(unsigned n)
+{
+  struct pygraph_settings s = *pygraph_settings();
+  s.eager_before_capture = n;
+  pygraph_settings_override(&s);
+}
+
 void harness_max_ops(unsigned n)
 {
   struct pygraph_settings s = *pygraph_settings();

@@ -226,6 +226,36 @@ static void test_graph_faster_is_kept(void)
   CHECK(fake_timing_records > records && fake_live_timing_events > events0);
 }
 
+/* PYGRAPH_EAGER_BEFORE_CAPTURE=0: the capture comes right after the
+ * warm-up, as in graph mode, and the eager samples are taken afterwards,
+ * in turns with the graph. */
+static void test_eager_samples_after_capture(void)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
+  harness_measure(4, 3);
+  harness_eager_before_capture(0);
+  pygraph_region *r = harness_region("eager-after", 1);
+  fake_reset();
+  timed(10, 5);                                    /* eager 20 us, graph 5 us */
+  two(r, 0);
+  two(r, 0);                                       /* warm-up */
+  fake_log_clear();
+  two(r, 0);
+  CHECK_STR(fake_log(), "build(0 1<0) inst launch");
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->decision == PYGRAPH_UNDECIDED);
+  fake_log_clear();
+  for (int i = 0; i < 12 && seg->decision == PYGRAPH_UNDECIDED; i++)
+    two(r, 0);
+  /* A run of graph turns, then eager ones (the warm-up's 2 eager samples
+   * and the turns' make the first 3). */
+  CHECK_STR(fake_log(), "launch launch launch launch k1(0) k2(0) k1(0) k2(0)");
+  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK_STR(seg->why, "graph faster (5.0 us vs 20.0 us per iteration)");
+  CHECK(seg->stats.eager_iters == 4);
+  harness_eager_before_capture(PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE);
+}
+
 /* Close call: graph 19 us vs eager 20 us.  No verdict on the first samples;
  * eager and graph iterations take turns until both windows are full. */
 static void test_close_call_interleaves(void)
@@ -1094,6 +1124,7 @@ int main(void)
   test_clear_verdict_table();
   test_behaviour_table();
   test_graph_faster_is_kept();
+  test_eager_samples_after_capture();
   test_close_call_interleaves();
   test_span_excludes_other_segments();
   test_close_rivals_without_eager_turns();
