@@ -2,12 +2,10 @@
  * computed without CUDA so it can be unit-tested.
  *
  * Node i is op i.  It depends on the previous op of its stream and, for a
- * wait on an event recorded earlier in the iteration, on what that record
- * op depends on.  Event records are leaves: nothing depends on them but
- * later records of the same event or stream (which keep their order: the
- * last record is what the event holds after the graph, and a timing stop
- * never comes before its start), so the record nodes a fork/join leaves in
- * the graph are off its critical path.  When the legacy default stream is mixed with other streams, every node
+ * wait on an event recorded earlier in the iteration, on that record op;
+ * a record of an event recorded earlier in the iteration also depends on
+ * that earlier record (the last record is what the event holds after the
+ * graph).  When the legacy default stream is mixed with other streams, every node
  * depends on the previous one instead (the legacy stream implicitly orders
  * itself with blocking streams; chaining is the safe superset). */
 #ifndef PYGRAPH_GRAPH_PLAN_H
@@ -15,10 +13,9 @@
 
 #include "op_list.h"
 
-/* A kernel, copy or wait has at most 2 (its stream, the record it waits
- * on); a record 3 (its stream, and the previous records of its event and
- * of its stream). */
-#define PYGRAPH_PLAN_MAX_DEPS 3
+/* Its stream's previous op, and the record a wait joins or a record
+ * follows. */
+#define PYGRAPH_PLAN_MAX_DEPS 2
 
 struct pygraph_plan_node {
   size_t deps[PYGRAPH_PLAN_MAX_DEPS];

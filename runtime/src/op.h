@@ -50,9 +50,11 @@ struct pygraph_op {
   /* PYGRAPH_OP_EVENT_RECORD / PYGRAPH_OP_EVENT_WAIT */
   cudaEvent_t event;
   unsigned wait_flags;
-  long wait_link;                        /* index of the record op this wait
+  long wait_link;                        /* a wait: index of the record op it
                                             joins, -1 = event recorded before
-                                            the iteration (external wait) */
+                                            the iteration (external wait); a
+                                            record: index of the previous
+                                            record of its event, -1 = none */
 };
 
 #endif /* PYGRAPH_OP_H */

@@ -108,8 +108,16 @@ enum pygraph_record_result pygraph_record_event_record(struct pygraph_segment *s
     if (cur->ops[i].kind == PYGRAPH_OP_EVENT_WAIT && cur->ops[i].wait_link < 0 &&
         cur->ops[i].event == event)
       return pygraph_record_undeferrable(seg, "event recorded after an external wait on it");
+  /* Records of one event stay in order in the graph (graph_plan.c); which
+   * earlier record it follows is part of the signature. */
+  long link = -1;
+  for (size_t i = cur->n_ops; i-- > 0;)
+    if (cur->ops[i].kind == PYGRAPH_OP_EVENT_RECORD && cur->ops[i].event == event) {
+      link = (long)i;
+      break;
+    }
   struct pygraph_op op = {
-      .kind = PYGRAPH_OP_EVENT_RECORD, .stream = stream, .event = event, .wait_link = -1,
+      .kind = PYGRAPH_OP_EVENT_RECORD, .stream = stream, .event = event, .wait_link = link,
   };
   return append(seg, &op);
 }

@@ -21,7 +21,7 @@ static int same_op_signature(const struct pygraph_op *a, const struct pygraph_op
   case PYGRAPH_OP_MEMCPY:
     return a->count == b->count && a->memcpy_kind == b->memcpy_kind;
   case PYGRAPH_OP_EVENT_RECORD:
-    return 1;
+    return a->wait_link == b->wait_link;     /* the earlier record it follows */
   case PYGRAPH_OP_EVENT_WAIT:
     /* Internal waits are edges, external ones are wait nodes. */
     return a->wait_link == b->wait_link && a->wait_flags == b->wait_flags;
@@ -59,6 +59,7 @@ unsigned long long pygraph_signature_hash(const struct pygraph_op_list *list)
       h = mix(h, (unsigned long long)op->memcpy_kind);
       break;
     case PYGRAPH_OP_EVENT_RECORD:
+      h = mix(h, (unsigned long long)op->wait_link);
       break;
     case PYGRAPH_OP_EVENT_WAIT:
       h = mix(h, (unsigned long long)op->wait_link);

@@ -137,8 +137,29 @@ static void test_event_rules(void)
     event_wait(S1, 7);
     end(r);
   }
-  /* The record is a leaf with nothing before it: neither wait follows it. */
-  CHECK_STR(fake_log(), "er6 ew6 ew7 build(0 1 2) inst launch");
+  CHECK_STR(fake_log(), "er6 ew6 ew7 build(0 1<0 2<0) inst launch");
+
+  /* An event recorded twice: the second record follows the first (the
+   * event holds the last one after the graph, as after the eager calls);
+   * recording another event there instead is another signature. */
+  pygraph_region *r2 = harness_region("events-twice", 1);
+  fake_log_clear();
+  for (int i = 0; i < 2; i++) {
+    begin(r2, 0);
+    event_record(8, S1);
+    kernel_on(1, 0, S2);
+    event_record(8, S2);
+    end(r2);
+  }
+  CHECK_STR(fake_log(), "er8 k1(0) er8 build(0 1 2<1,0) inst launch");
+  fake_log_clear();
+  begin(r2, 0);
+  event_record(8, S1);
+  kernel_on(1, 0, S2);
+  event_record(9, S2);
+  end(r2);
+  CHECK_STR(fake_log(), "er8 k1(0) er9");            /* a miss: eager */
+  CHECK(harness_segment(r2, 0)->stats.mismatches == 1);
 }
 
 int main(void)
