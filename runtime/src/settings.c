@@ -60,6 +60,8 @@ void pygraph_settings_parse(struct pygraph_settings *out, const char *(*lookup)(
     out->mode_unknown = 1;
   }
   out->warmup = parse_count(lookup("PYGRAPH_WARMUP"), 1, PYGRAPH_DEFAULT_WARMUP);
+  const char *warmup = lookup("PYGRAPH_WARMUP");
+  out->warmup_set = warmup && out->warmup == strtoul(warmup, NULL, 10);
   out->max_captures = parse_count(lookup("PYGRAPH_MAX_CAPTURES"), 0, PYGRAPH_DEFAULT_MAX_CAPTURES);
   out->report = parse_flag(lookup("PYGRAPH_REPORT"));
   out->debug = parse_flag(lookup("PYGRAPH_DEBUG"));
@@ -106,7 +108,7 @@ void pygraph_settings_override(const struct pygraph_settings *settings)
 
 unsigned pygraph_effective_warmup(const struct pygraph_settings *settings)
 {
-  return settings->mode == PYGRAPH_MODE_GRAPH ? 1u : settings->warmup;
+  return settings->mode == PYGRAPH_MODE_GRAPH && !settings->warmup_set ? 1u : settings->warmup;
 }
 
 unsigned pygraph_measure_first(const struct pygraph_settings *settings)

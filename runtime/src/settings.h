@@ -19,6 +19,8 @@ enum pygraph_indirect_mode {
 struct pygraph_settings {
   enum pygraph_mode mode;
   unsigned warmup;              /* identical iterations before a capture */
+  int warmup_set;               /* PYGRAPH_WARMUP was given (graph mode then
+                                   uses it instead of its 1) */
   unsigned max_captures;        /* per segment (all variants, re-captures
                                    included); a miss after that goes eager for
                                    good ("signature unstable") */

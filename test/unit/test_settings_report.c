@@ -72,7 +72,13 @@ static void test_modes(void)
   struct pygraph_settings g = parse(graph);
   CHECK(g.mode == PYGRAPH_MODE_GRAPH);
   CHECK(g.warmup == 5);
-  CHECK(pygraph_effective_warmup(&g) == 1);
+  CHECK(pygraph_effective_warmup(&g) == 5);     /* given: graph mode uses it */
+  const char *graph_default[] = {"PYGRAPH_MODE", "graph", NULL};
+  struct pygraph_settings gd = parse(graph_default);
+  CHECK(pygraph_effective_warmup(&gd) == 1);
+  const char *graph_bad[] = {"PYGRAPH_MODE", "graph", "PYGRAPH_WARMUP", "0", NULL};
+  struct pygraph_settings gb = parse(graph_bad);
+  CHECK(pygraph_effective_warmup(&gb) == 1);
   CHECK(parse(autom).mode == PYGRAPH_MODE_AUTO && !parse(autom).mode_unknown);
   struct pygraph_settings b = parse(bogus);
   CHECK(b.mode == PYGRAPH_MODE_AUTO);
