@@ -19,6 +19,13 @@ void harness_settings(enum pygraph_mode mode, unsigned warmup, unsigned max_capt
   pygraph_settings_override(&s);
 }
 
+void harness_warmup_given(void)
+{
+  struct pygraph_settings s = *pygraph_settings();
+  s.warmup_set = 1;
+  pygraph_settings_override(&s);
+}
+
 void harness_variants(unsigned n)
 {
   struct pygraph_settings s = *pygraph_settings();

@@ -60,13 +60,24 @@ static void test_warmup_capture_replay(void)
 
 static void test_graph_mode_warms_up_once(void)
 {
-  harness_settings(PYGRAPH_MODE_GRAPH, 5, 8);   /* graph mode ignores PYGRAPH_WARMUP */
+  harness_settings(PYGRAPH_MODE_GRAPH, 5, 8);   /* not given: graph mode warms up once */
   pygraph_region *r = harness_region("graphmode", 1);
   fake_reset();
   iteration(r, 0, 0);
   CHECK_STR(fake_log(), "k1(0) k2(0)");
   fake_log_clear();
   iteration(r, 1, 1);
+  CHECK_STR(fake_log(), "build(0 1<0) inst launch");
+
+  harness_settings(PYGRAPH_MODE_GRAPH, 3, 8);
+  harness_warmup_given();                        /* PYGRAPH_WARMUP=3 given */
+  r = harness_region("graphmode-warmup", 1);
+  fake_log_clear();
+  for (int i = 0; i < 3; i++)
+    iteration(r, i, i);
+  CHECK(strstr(fake_log(), "build") == NULL);
+  fake_log_clear();
+  iteration(r, 3, 3);
   CHECK_STR(fake_log(), "build(0 1<0) inst launch");
 }
 
