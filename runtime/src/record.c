@@ -98,6 +98,15 @@ enum pygraph_record_result pygraph_record_memcpy(struct pygraph_segment *seg, vo
   return append(seg, &op);
 }
 
+/* The last record of `event` in this iteration so far, or -1. */
+static long last_record_of(const struct pygraph_op_list *cur, cudaEvent_t event)
+{
+  for (size_t i = cur->n_ops; i-- > 0;)
+    if (cur->ops[i].kind == PYGRAPH_OP_EVENT_RECORD && cur->ops[i].event == event)
+      return (long)i;
+  return -1;
+}
+
 enum pygraph_record_result pygraph_record_event_record(struct pygraph_segment *seg,
                                                        cudaEvent_t event, cudaStream_t stream)
 {
@@ -110,14 +119,9 @@ enum pygraph_record_result pygraph_record_event_record(struct pygraph_segment *s
       return pygraph_record_undeferrable(seg, "event recorded after an external wait on it");
   /* Records of one event stay in order in the graph (graph_plan.c); which
    * earlier record it follows is part of the signature. */
-  long link = -1;
-  for (size_t i = cur->n_ops; i-- > 0;)
-    if (cur->ops[i].kind == PYGRAPH_OP_EVENT_RECORD && cur->ops[i].event == event) {
-      link = (long)i;
-      break;
-    }
   struct pygraph_op op = {
-      .kind = PYGRAPH_OP_EVENT_RECORD, .stream = stream, .event = event, .wait_link = link,
+      .kind = PYGRAPH_OP_EVENT_RECORD, .stream = stream, .event = event,
+      .wait_link = last_record_of(cur, event),
   };
   return append(seg, &op);
 }
@@ -130,16 +134,9 @@ enum pygraph_record_result pygraph_record_event_wait(struct pygraph_segment *seg
     return pygraph_record_undeferrable(seg, "cudaStreamWaitEvent flags");
   /* Waiting on a record made earlier in this iteration is an edge of the
    * graph; otherwise it waits for work from before the region (wait node). */
-  const struct pygraph_op_list *cur = seg->current;
-  long link = -1;
-  for (size_t i = cur->n_ops; i-- > 0;)
-    if (cur->ops[i].kind == PYGRAPH_OP_EVENT_RECORD && cur->ops[i].event == event) {
-      link = (long)i;
-      break;
-    }
   struct pygraph_op op = {
       .kind = PYGRAPH_OP_EVENT_WAIT, .stream = stream, .event = event, .wait_flags = flags,
-      .wait_link = link,
+      .wait_link = last_record_of(seg->current, event),
   };
   return append(seg, &op);
 }
