@@ -48,8 +48,10 @@ double pygraph_capture_estimate_us(unsigned long n_ops);
 /* Called after every completed (not flushed) iteration that ran eagerly
  * because no graph variant matched it.  On PYGRAPH_GO_EAGER, *reason says
  * why; on PYGRAPH_KEEP_WARMING it is set only when the capture is put off
- * for cost (left alone while merely warming up or waiting for samples).  In auto mode with timing, a capture also waits for the signature's
- * first eager samples (PYGRAPH_MEASURE_MIN, at most the window) - unless the
+ * for cost (left alone while merely warming up or waiting for samples).
+ * In auto mode with timing, a capture also waits for the signature's first
+ * eager samples (pygraph_eager_before_capture: PYGRAPH_EAGER_BEFORE_CAPTURE,
+ * at most PYGRAPH_MEASURE_MIN and the window) - unless the
  * GPU is PYGRAPH_BACKLOG_EVENTS events behind a young segment: launch costs
  * are hidden by the queue then, and a short loop would be over before the
  * samples came back. */

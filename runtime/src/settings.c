@@ -59,9 +59,9 @@ void pygraph_settings_parse(struct pygraph_settings *out, const char *(*lookup)(
     out->mode = PYGRAPH_MODE_AUTO;
     out->mode_unknown = 1;
   }
-  const char *warmup = lookup("PYGRAPH_WARMUP");
-  out->warmup = parse_count(warmup, 1, PYGRAPH_DEFAULT_WARMUP);
-  out->warmup_set = parse_count(warmup, 1, 0) != 0;     /* given and valid */
+  unsigned warmup = parse_count(lookup("PYGRAPH_WARMUP"), 1, 0);   /* 0: not given or bad */
+  out->warmup = warmup ? warmup : PYGRAPH_DEFAULT_WARMUP;
+  out->warmup_set = warmup != 0;
   out->max_captures = parse_count(lookup("PYGRAPH_MAX_CAPTURES"), 0, PYGRAPH_DEFAULT_MAX_CAPTURES);
   out->report = parse_flag(lookup("PYGRAPH_REPORT"));
   out->debug = parse_flag(lookup("PYGRAPH_DEBUG"));

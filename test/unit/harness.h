@@ -20,11 +20,11 @@ void harness_settings(enum pygraph_mode mode, unsigned warmup, unsigned max_capt
  * off by default; its tests turn it on). */
 extern int harness_indirect_default;
 void harness_indirect(int on);                         /* PYGRAPH_INDIRECT, same scope */
-void harness_variants(unsigned n);
-void harness_warmup_given(void);                       /* as if PYGRAPH_WARMUP was set */                     /* PYGRAPH_VARIANTS, same scope */
+void harness_variants(unsigned n);                     /* PYGRAPH_VARIANTS, same scope */
+void harness_warmup_given(void);                       /* as if PYGRAPH_WARMUP was set */
 void harness_measure(unsigned iters, unsigned margin_pct);  /* PYGRAPH_MEASURE_ITERS, margin */
-void harness_max_ops(unsigned n);
-void harness_eager_before_capture(unsigned n);         /* PYGRAPH_EAGER_BEFORE_CAPTURE */                      /* PYGRAPH_MAX_OPS, same scope */
+void harness_max_ops(unsigned n);                      /* PYGRAPH_MAX_OPS, same scope */
+void harness_eager_before_capture(unsigned n);         /* PYGRAPH_EAGER_BEFORE_CAPTURE */
 
 /* A fresh region descriptor, as the pass would emit it. */
 pygraph_region *harness_region(const char *function, unsigned n_segments);
