@@ -17,8 +17,14 @@
 struct cuda_graph {
   cudaGraph_t graph;
   cudaGraphExec_t exec;
-  cudaGraphNode_t *nodes;            /* one per op, in op order */
+  cudaGraphNode_t *nodes;            /* one per op, in op order; NULL: the op has
+                                        no node (graph_plan.h) */
   size_t n_nodes;
+  /* Records of events that cannot time happen after the launch (see
+   * record_after_graph); after_slot as the plan's (graph_plan.h). */
+  long *after_slot;
+  cudaEvent_t *after_events;
+  size_t n_after;
   cudaStream_t *streams;             /* streams[0]: the one the graph launches on */
   size_t n_streams;
   cudaEvent_t join_event;            /* only when several streams are involved */
@@ -107,6 +113,8 @@ static void destroy(void *graph)
   if (g->join_event)
     (void)cudaEventDestroy(g->join_event);
   free(g->nodes);
+  free(g->after_slot);
+  free(g->after_events);
   free(g->streams);
   free(g->loaders);
   free(g);
@@ -132,6 +140,40 @@ static struct cudaMemsetParams memset_params(const struct pygraph_op *op)
   p.width = op->count;
   p.height = 1;
   return p;
+}
+
+/* A record of an event created with cudaEventDisableTiming is made after
+ * the graph launch, on the launch stream, instead of by a record node: such
+ * an event only orders, and completing later than the eager record would
+ * is always allowed (a wait on it waits for more, a query says "not yet"
+ * longer).  Inside the graph its waits are edges anyway, and the graph
+ * keeps no record node on its critical path.  cudaEventElapsedTime tells
+ * such events apart: cudaErrorInvalidResourceHandle (also for an event
+ * never recorded, but every event a graph records was recorded by the
+ * eager iterations before the capture).  Anything else keeps the node. */
+static int record_after_graph(cudaEvent_t event)
+{
+  cudaError_t pending = cudaPeekAtLastError();   /* the user's, if any: kept */
+  float ms;
+  cudaError_t err = cudaEventElapsedTime(&ms, event, event);
+  if (err != cudaSuccess && pending == cudaSuccess)
+    (void)cudaGetLastError();
+  return err == cudaErrorInvalidResourceHandle;
+}
+
+/* The records made after the launch, as the plan lists them. */
+static cudaError_t keep_after_records(struct cuda_graph *g, const struct pygraph_op_list *ops,
+                                      struct pygraph_graph_plan *plan)
+{
+  g->after_slot = plan->after_slot;          /* taken over */
+  plan->after_slot = NULL;
+  g->n_after = plan->n_after;
+  g->after_events = malloc((plan->n_after ? plan->n_after : 1) * sizeof *g->after_events);
+  if (!g->after_events)
+    return cudaErrorMemoryAllocation;
+  for (size_t k = 0; k < plan->n_after; k++)
+    g->after_events[k] = ops->ops[plan->after_ops[k]].event;
+  return cudaSuccess;
 }
 
 static cudaError_t add_node(struct cuda_graph *g, const struct pygraph_op *op,
@@ -269,8 +311,8 @@ static cudaError_t add_indirect_node(struct cuda_graph *g, const struct pygraph_
   cudaError_t err = cudaGraphAddKernelNode(&g->nodes[i], g->graph, full, n_full, &p);
   if (err != cudaSuccess || n_prog == 0)
     return err;
-  cudaGraphEdgeData edges[3];
-  cudaGraphNode_t to[3];
+  cudaGraphEdgeData edges[PYGRAPH_PLAN_MAX_DEPS];
+  cudaGraphNode_t to[PYGRAPH_PLAN_MAX_DEPS];
   for (size_t e = 0; e < n_prog; e++) {
     edges[e] = (cudaGraphEdgeData){.from_port = cudaGraphKernelNodePortProgrammatic,
                                    .type = cudaGraphDependencyTypeProgrammatic};
@@ -297,6 +339,10 @@ static cudaError_t build_nodes(struct cuda_graph *g, const struct pygraph_op_lis
     return cudaErrorInvalidValue;          /* a 1 MiB argument block: not worth it */
   for (size_t i = 0; i < ops->n_ops; i++) {
     const struct pygraph_plan_node *pn = &plan->nodes[i];
+    if (pn->form == PYGRAPH_PLAN_NONE) {       /* its dependents took its deps */
+      g->n_nodes = i + 1;
+      continue;
+    }
     const cudaGraphNode_t *extra = pn->n_deps == 0 ? g->loaders : NULL;
     size_t n_extra = pn->n_deps == 0 ? n_loaders : 0;
     long in = ind ? ind->node_of_op[i] : -1;
@@ -310,7 +356,9 @@ static cudaError_t build_nodes(struct cuda_graph *g, const struct pygraph_op_lis
         deps[n_deps++] = g->nodes[pn->deps[d]];
       for (size_t e = 0; e < n_extra; e++)
         deps[n_deps++] = extra[e];
-      err = add_node(g, &ops->ops[i], deps, n_deps, &g->nodes[i]);
+      err = pn->form == PYGRAPH_PLAN_EMPTY
+                ? cudaGraphAddEmptyNode(&g->nodes[i], g->graph, deps, n_deps)
+                : add_node(g, &ops->ops[i], deps, n_deps, &g->nodes[i]);
     }
     if (err != cudaSuccess)
       return err;
@@ -325,21 +373,30 @@ static cudaError_t build(const struct pygraph_op_list *ops,
                          const struct pygraph_indirect_graph *ind, void **out)
 {
   *out = NULL;
-  struct pygraph_graph_plan plan;
-  if (pygraph_graph_plan_make(ops, &plan))
-    return cudaErrorMemoryAllocation;
+  size_t n = ops->n_ops ? ops->n_ops : 1;
   struct cuda_graph *g = calloc(1, sizeof *g);
+  unsigned char *after_graph = calloc(n, 1);
+  struct pygraph_graph_plan plan = {0};
   cudaError_t err = cudaErrorMemoryAllocation;
-  if (g && (g->nodes = calloc(ops->n_ops ? ops->n_ops : 1, sizeof *g->nodes))) {
-    /* The graph keeps the plan's stream list for the launch-time joins. */
-    g->streams = plan.streams;
-    g->n_streams = plan.n_streams;
-    plan.streams = NULL;
-    err = cudaGraphCreate(&g->graph, 0);
-    if (err == cudaSuccess)
-      err = build_nodes(g, ops, &plan, ind);
-  }
+  if (!g || !after_graph)
+    goto done;
+  for (size_t i = 0; i < ops->n_ops; i++)
+    after_graph[i] = ops->ops[i].kind == PYGRAPH_OP_EVENT_RECORD &&
+                     record_after_graph(ops->ops[i].event);
+  if (pygraph_graph_plan_make(ops, after_graph, &plan) || !(g->nodes = calloc(n, sizeof *g->nodes)))
+    goto done;
+  if ((err = keep_after_records(g, ops, &plan)) != cudaSuccess)
+    goto done;
+  /* The graph keeps the plan's stream list for the launch-time joins. */
+  g->streams = plan.streams;
+  g->n_streams = plan.n_streams;
+  plan.streams = NULL;
+  err = cudaGraphCreate(&g->graph, 0);
+  if (err == cudaSuccess)
+    err = build_nodes(g, ops, &plan, ind);
+done:
   pygraph_graph_plan_free(&plan);
+  free(after_graph);
   if (err != cudaSuccess) {
     destroy(g);
     return err;
@@ -389,6 +446,14 @@ static cudaError_t update_node(void *graph, size_t index, const struct pygraph_o
 {
   struct cuda_graph *g = graph;
   cudaGraphNode_t node = g->nodes[index];
+  if (op->kind == PYGRAPH_OP_EVENT_RECORD && g->after_slot[index] != -1) {
+    /* (a superseded record's event is the superseding one's: nothing to do) */
+    if (!record_after_graph(op->event))
+      return cudaErrorNotSupported;          /* made for events that cannot time */
+    if (g->after_slot[index] >= 0)
+      g->after_events[g->after_slot[index]] = op->event;
+    return cudaSuccess;
+  }
   switch (op->kind) {
   case PYGRAPH_OP_KERNEL: {
     struct cudaKernelNodeParams p = kernel_params(op);
@@ -425,6 +490,14 @@ static cudaError_t launch(void *graph, int *ran)
   if ((err = cudaGraphLaunch(g->exec, main_stream)) != cudaSuccess)
     return err;
   *ran = 1;
+  /* The records made after the graph (record_after_graph).  Should one
+   * fail, the event would still hold an older record: with the stream
+   * drained, anything waiting on it has nothing left to wait for. */
+  for (size_t k = 0; k < g->n_after; k++)
+    if ((err = cudaEventRecord(g->after_events[k], main_stream)) != cudaSuccess) {
+      (void)cudaStreamSynchronize(main_stream);
+      return err;
+    }
   /* ... and later work on any of them comes after the whole graph. */
   if (g->n_streams > 1) {
     err = cudaEventRecord(g->join_event, main_stream);

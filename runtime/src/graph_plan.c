@@ -1,4 +1,5 @@
-/* graph_plan.c - per-stream chains plus event edges. */
+/* graph_plan.c - per-stream chains plus event edges, forwarded past ops
+ * that only order. */
 #include "graph_plan.h"
 
 #include <stdlib.h>
@@ -13,14 +14,35 @@ static size_t stream_index(struct pygraph_graph_plan *plan, cudaStream_t s)
   return plan->n_streams++;
 }
 
-int pygraph_graph_plan_make(const struct pygraph_op_list *ops, struct pygraph_graph_plan *plan)
+/* Adds op d as a dependency of node, or what d stands for when it has no
+ * node; without duplicates. */
+static void add_deps(const struct pygraph_graph_plan *plan, struct pygraph_plan_node *node,
+                     size_t d)
+{
+  const struct pygraph_plan_node *dn = &plan->nodes[d];
+  size_t one[1] = {d};
+  const size_t *from = dn->form == PYGRAPH_PLAN_NONE ? dn->deps : one;
+  unsigned n = dn->form == PYGRAPH_PLAN_NONE ? dn->n_deps : 1;
+  for (unsigned k = 0; k < n; k++) {
+    unsigned j = 0;
+    while (j < node->n_deps && node->deps[j] != from[k])
+      j++;
+    if (j == node->n_deps)
+      node->deps[node->n_deps++] = from[k];   /* <= 2 * FORWARD_MAX in all */
+  }
+}
+
+int pygraph_graph_plan_make(const struct pygraph_op_list *ops, const unsigned char *after_graph,
+                            struct pygraph_graph_plan *plan)
 {
   size_t n = ops->n_ops ? ops->n_ops : 1;
   memset(plan, 0, sizeof *plan);
   plan->nodes = calloc(n, sizeof *plan->nodes);
   plan->streams = calloc(n, sizeof *plan->streams);
+  plan->after_ops = calloc(n, sizeof *plan->after_ops);
+  plan->after_slot = calloc(n, sizeof *plan->after_slot);
   long *last = malloc(n * sizeof *last);     /* last node per stream, -1 = none */
-  if (!plan->nodes || !plan->streams || !last) {
+  if (!plan->nodes || !plan->streams || !plan->after_ops || !plan->after_slot || !last) {
     free(last);
     pygraph_graph_plan_free(plan);
     return -1;
@@ -38,14 +60,31 @@ int pygraph_graph_plan_make(const struct pygraph_op_list *ops, struct pygraph_gr
     struct pygraph_plan_node *node = &plan->nodes[i];
     size_t s = stream_index(plan, op->stream);
     long before = plan->serialized ? (long)i - 1 : last[s];
-    if (before >= 0)
-      node->deps[node->n_deps++] = (size_t)before;
     /* A wait joins the record it waits on; a record follows the previous
      * record of its event, so the last one is what the event holds after
      * the graph (as after the eager calls). */
-    if (op->wait_link >= 0 && op->wait_link != before)
-      node->deps[node->n_deps++] = (size_t)op->wait_link;
+    if (before >= 0)
+      add_deps(plan, node, (size_t)before);
+    if (op->wait_link >= 0)
+      add_deps(plan, node, (size_t)op->wait_link);
+    int orders_only = (op->kind == PYGRAPH_OP_EVENT_WAIT && op->wait_link >= 0) ||
+                      (op->kind == PYGRAPH_OP_EVENT_RECORD && after_graph && after_graph[i]);
+    if (orders_only)
+      node->form = node->n_deps <= PYGRAPH_PLAN_FORWARD_MAX ? PYGRAPH_PLAN_NONE : PYGRAPH_PLAN_EMPTY;
     last[s] = (long)i;
+    plan->after_slot[i] = -1;
+    if (op->kind == PYGRAPH_OP_EVENT_RECORD && after_graph && after_graph[i]) {
+      /* It supersedes the earlier record of its event it follows (both
+       * made after the graph: the flag is the event's). */
+      long prev = op->wait_link;
+      if (prev >= 0 && plan->after_slot[prev] >= 0) {
+        plan->after_slot[i] = plan->after_slot[prev];
+        plan->after_slot[prev] = PYGRAPH_PLAN_SUPERSEDED;
+      } else {
+        plan->after_slot[i] = (long)plan->n_after++;
+      }
+      plan->after_ops[plan->after_slot[i]] = i;
+    }
   }
   free(last);
   return 0;
@@ -55,5 +94,7 @@ void pygraph_graph_plan_free(struct pygraph_graph_plan *plan)
 {
   free(plan->nodes);
   free(plan->streams);
+  free(plan->after_ops);
+  free(plan->after_slot);
   memset(plan, 0, sizeof *plan);
 }

@@ -140,7 +140,9 @@ static int fake_both_device(const void *dst, const void *src)
   return fake.memcpy_default_is_device;
 }
 
-/* Logs the plan as build(<node>[<-deps]...) so tests see the edges. */
+/* Logs the plan as build(<op>[<deps]...) so tests see the edges: an op
+ * without a node shows as <op>~, an empty node as <op>:e; then the records
+ * made after the graph as "; after <op>,...". */
 static cudaError_t fake_build(const struct pygraph_op_list *ops,
                               const struct pygraph_indirect_graph *ind, void **graph)
 {
@@ -148,16 +150,30 @@ static cudaError_t fake_build(const struct pygraph_op_list *ops,
     fake_log_append("build! ");
     return cudaErrorInvalidValue;
   }
+  unsigned char *untimed = calloc(ops->n_ops + 1, 1);
+  for (size_t i = 0; untimed && i < ops->n_ops; i++)
+    untimed[i] = ops->ops[i].kind == PYGRAPH_OP_EVENT_RECORD;
   struct pygraph_graph_plan plan;
-  if (pygraph_graph_plan_make(ops, &plan))
+  int failed = !untimed || pygraph_graph_plan_make(ops, fake.untimed_events ? untimed : NULL, &plan);
+  free(untimed);
+  if (failed)
     return cudaErrorMemoryAllocation;
   fake_host_us += fake.capture_host_us;
   fake_log_append("build(");
   for (size_t i = 0; i < ops->n_ops; i++) {
+    const struct pygraph_plan_node *pn = &plan.nodes[i];
     fake_log_append("%s%zu", i ? " " : "", i);
-    for (unsigned d = 0; d < plan.nodes[i].n_deps; d++)
-      fake_log_append("%s%zu", d ? "," : "<", plan.nodes[i].deps[d]);
+    if (pn->form == PYGRAPH_PLAN_NONE) {
+      fake_log_append("~");
+      continue;
+    }
+    if (pn->form == PYGRAPH_PLAN_EMPTY)
+      fake_log_append(":e");
+    for (unsigned d = 0; d < pn->n_deps; d++)
+      fake_log_append("%s%zu", d ? "," : "<", pn->deps[d]);
   }
+  for (size_t k = 0; k < plan.n_after; k++)
+    fake_log_append("%s%zu", k ? "," : "; after ", plan.after_ops[k]);
   struct fake_graph *g = calloc(1, sizeof *g);
   if (ind && ind->ind->n_nodes) {
     const struct pygraph_indirect *in = ind->ind;

@@ -29,6 +29,8 @@ struct fake_config {
   int launch_ran_before_failing;  /* failing launch reports the graph as enqueued */
   int exec_update_ok;             /* instantiate with a previous graph updates in place */
   int memcpy_default_is_device;   /* answer of both_device_memory */
+  int untimed_events;             /* every event was made with cudaEventDisableTiming:
+                                     its records are made after the graph */
   /* parameter indirection */
   int bad_twin;                   /* twin id that twin_check rejects */
   int twin_max_threads;           /* 0 = 1024 */

@@ -137,7 +137,8 @@ static void test_event_rules(void)
     event_wait(S1, 7);
     end(r);
   }
-  CHECK_STR(fake_log(), "er6 ew6 ew7 build(0 1<0 2<0) inst launch");
+  /* (the edge forwarded: nothing depends on the wait, so no node) */
+  CHECK_STR(fake_log(), "er6 ew6 ew7 build(0 1~ 2<0) inst launch");
 
   /* An event recorded twice: the second record follows the first (the
    * event holds the last one after the graph, as after the eager calls);
@@ -162,6 +163,32 @@ static void test_event_rules(void)
   CHECK(harness_segment(r2, 0)->stats.mismatches == 1);
 }
 
+/* Events made with cudaEventDisableTiming: their records are made after
+ * the graph launch, the fork/join they make stays as kernel-to-kernel
+ * edges, and an event recorded twice is recorded once, after the graph. */
+static void test_untimed_event_records_after_graph(void)
+{
+  pygraph_region *r = harness_region("fork-join", 1);
+  fake_reset();
+  fake.untimed_events = 1;
+  for (int i = 0; i < 2; i++) {
+    begin(r, 0);
+    kernel_on(1, 0, S1);                /* 0 */
+    event_record(6, S1);                /* 1: fork */
+    event_wait(S2, 6);                  /* 2 */
+    kernel_on(2, 0, S2);                /* 3 */
+    kernel_on(3, 0, S1);                /* 4 */
+    event_record(7, S2);                /* 5: join */
+    event_wait(S1, 7);                  /* 6 */
+    kernel_on(4, 0, S1);                /* 7: after both branches */
+    event_record(6, S1);                /* 8: fork again: supersedes 1 */
+    end(r);
+  }
+  CHECK_STR(fake_log(), "k1(0) er6 ew6 k2(0) k3(0) er7 ew7 k4(0) er6 "
+                        "build(0 1~ 2~ 3<0 4<0 5~ 6~ 7<4,3 8~; after 8,5) inst launch");
+  fake.untimed_events = 0;
+}
+
 int main(void)
 {
   test_flush_runs_recorded_ops_then_passes_through();
@@ -170,5 +197,6 @@ int main(void)
   test_memcpy_kinds();
   test_kernel_layouts();
   test_event_rules();
+  test_untimed_event_records_after_graph();
   return check_finish();
 }

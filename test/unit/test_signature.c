@@ -174,21 +174,30 @@ static void test_event_signature(void)
   pygraph_op_list_free(&b);
 }
 
-static const char *plan_text(const struct pygraph_op_list *l)
+static const char *plan_text_after(const struct pygraph_op_list *l, const unsigned char *after)
 {
   static char buf[256];
   struct pygraph_graph_plan plan;
-  CHECK(pygraph_graph_plan_make(l, &plan) == 0);
+  CHECK(pygraph_graph_plan_make(l, after, &plan) == 0);
   size_t n = 0;
   for (size_t i = 0; i < l->n_ops; i++) {
-    n += snprintf(buf + n, sizeof buf - n, "%s%zu", i ? " " : "", i);
-    for (unsigned d = 0; d < plan.nodes[i].n_deps; d++)
-      n += snprintf(buf + n, sizeof buf - n, "%s%zu", d ? "," : "<", plan.nodes[i].deps[d]);
+    const struct pygraph_plan_node *pn = &plan.nodes[i];
+    n += snprintf(buf + n, sizeof buf - n, "%s%zu%s", i ? " " : "", i,
+                  pn->form == PYGRAPH_PLAN_NONE ? "~" : pn->form == PYGRAPH_PLAN_EMPTY ? ":e" : "");
+    for (unsigned d = 0; d < pn->n_deps; d++)
+      n += snprintf(buf + n, sizeof buf - n, "%s%zu", d ? "," : "<", pn->deps[d]);
   }
+  for (size_t k = 0; k < plan.n_after; k++)
+    n += snprintf(buf + n, sizeof buf - n, "%s%zu", k ? "," : " after=", plan.after_ops[k]);
   n += snprintf(buf + n, sizeof buf - n, " streams=%zu%s", plan.n_streams,
                 plan.serialized ? " serialized" : "");
   pygraph_graph_plan_free(&plan);
   return buf;
+}
+
+static const char *plan_text(const struct pygraph_op_list *l)
+{
+  return plan_text_after(l, NULL);
 }
 
 static void test_graph_plan(void)
@@ -222,7 +231,8 @@ static void test_graph_plan(void)
   add_op(&l, (struct pygraph_op){.kind = PYGRAPH_OP_EVENT_WAIT, .stream = s2.stream,
                                  .event = (cudaEvent_t)0x201, .wait_link = 1});
   add_kernel(&l, s2);
-  CHECK_STR(plan_text(&l), "0 1<0 2 3<2,1 4<3 streams=2");
+  /* (no node for the wait: its dependents take its dependencies) */
+  CHECK_STR(plan_text(&l), "0 1<0 2 3~<2,1 4<2,1 streams=2");
 
   pygraph_op_list_reset(&l);            /* records of one event stay in order */
   const cudaEvent_t fork = (cudaEvent_t)0x201;
@@ -234,7 +244,11 @@ static void test_graph_plan(void)
   add_op(&l, (struct pygraph_op){.kind = PYGRAPH_OP_EVENT_WAIT, .stream = s1.stream,
                                  .event = fork, .wait_link = 2});        /* 3 */
   add_kernel(&l, s1);                                                    /* 4 */
-  CHECK_STR(plan_text(&l), "0 1 2<1,0 3<0,2 4<3 streams=2");
+  CHECK_STR(plan_text(&l), "0 1 2<1,0 3~<0,2 4<0,2 streams=2");
+  /* Made after the graph: no record nodes, one record of the event (the
+   * last); the kernels keep the order the records made. */
+  const unsigned char after[5] = {1, 0, 1, 0, 0};
+  CHECK_STR(plan_text_after(&l, after), "0~ 1 2~<1 3~<1 4<1 after=2 streams=2");
 
   pygraph_op_list_reset(&l);            /* serialized: records stay in the chain */
   add_kernel(&l, legacy);
@@ -242,6 +256,29 @@ static void test_graph_plan(void)
                                  .event = fork, .wait_link = -1});
   add_kernel(&l, s2);
   CHECK_STR(plan_text(&l), "0 1<0 2<1 streams=2 serialized");
+  const unsigned char after1[3] = {0, 1, 0};
+  CHECK_STR(plan_text_after(&l, after1), "0 1~<0 2<0 after=1 streams=2 serialized");
+
+  /* A join of more streams than a dependency list forwards: an empty node. */
+  pygraph_op_list_reset(&l);
+  unsigned char after6[16] = {0};
+  for (int k = 1; k <= 5; k++) {
+    struct kernel_spec sk = base;
+    sk.stream = (cudaStream_t)(unsigned long)(0x110 + k);
+    add_kernel(&l, sk);                                  /* 2k-2 */
+    after6[l.n_ops] = 1;
+    add_op(&l, (struct pygraph_op){.kind = PYGRAPH_OP_EVENT_RECORD, .stream = sk.stream,
+                                   .event = (cudaEvent_t)(unsigned long)(0x210 + k),
+                                   .wait_link = -1});    /* 2k-1 */
+  }
+  for (int k = 1; k <= 5; k++)
+    add_op(&l, (struct pygraph_op){.kind = PYGRAPH_OP_EVENT_WAIT, .stream = s1.stream,
+                                   .event = (cudaEvent_t)(unsigned long)(0x210 + k),
+                                   .wait_link = 2 * k - 1});   /* 10..14 */
+  add_kernel(&l, s1);                                    /* 15 */
+  CHECK_STR(plan_text_after(&l, after6),
+            "0 1~<0 2 3~<2 4 5~<4 6 7~<6 8 9~<8 10~<0 11~<0,2 12~<0,2,4 13~<0,2,4,6 "
+            "14:e<0,2,4,6,8 15<14 after=1,3,5,7,9 streams=6");
   pygraph_op_list_free(&l);
 }
 
