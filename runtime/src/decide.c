@@ -92,6 +92,18 @@ int pygraph_clear_verdict(double eager_us, double graph_us, enum pygraph_verdict
   return 1;
 }
 
+int pygraph_clear_verdict_bounds(double eager_lo, double eager_hi, double graph_lo,
+                                 double graph_hi, enum pygraph_verdict *verdict)
+{
+  enum pygraph_verdict a, b;
+  /* graph_hi against eager_lo, graph_lo against eager_hi: both must agree */
+  if (!pygraph_clear_verdict(eager_lo, graph_hi, &a) ||
+      !pygraph_clear_verdict(eager_hi, graph_lo, &b) || a != b)
+    return 0;
+  *verdict = a;
+  return 1;
+}
+
 int pygraph_behaviour_changed(const struct pygraph_behaviour *then,
                               const struct pygraph_behaviour *now)
 {

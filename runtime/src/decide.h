@@ -92,6 +92,13 @@ enum pygraph_verdict pygraph_decide_cost(const struct pygraph_settings *settings
  * (graph at most 4/5 of eager, or at least 5/4), with *verdict set. */
 int pygraph_clear_verdict(double eager_us, double graph_us, enum pygraph_verdict *verdict);
 
+/* The same from PYGRAPH_CLEAR_MIN samples a side, by their extremes: the
+ * graph's slowest sample at most 4/5 of eager's fastest (graph), or its
+ * fastest at least 5/4 of eager's slowest (eager).  An outlier, such as a
+ * cold first iteration, can only make a case look closer. */
+int pygraph_clear_verdict_bounds(double eager_lo, double eager_hi, double graph_lo,
+                                 double graph_hi, enum pygraph_verdict *verdict);
+
 /* Hysteresis: has the behaviour a decision was based on changed markedly?
  * Compares per-iteration node updates (direct updates + argument refreshes)
  * and the share of iterations no variant matched, over a block of

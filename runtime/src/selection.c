@@ -80,6 +80,42 @@ double pygraph_seg_period_us(const struct pygraph_samples *s)
   return host > p ? host : p;
 }
 
+/* The fastest and the slowest sample, as costs (never below the host
+ * time, as pygraph_seg_period_us). */
+static void extremes(const struct pygraph_samples *s, double *lo, double *hi)
+{
+  double host = s->n ? s->host_sum / s->n : 0.0;
+  *lo = *hi = 0.0;
+  for (unsigned i = 0; i < s->n; i++) {
+    double v = s->us[i] > host ? s->us[i] : host;
+    if (i == 0 || v < *lo)
+      *lo = v;
+    if (i == 0 || v > *hi)
+      *hi = v;
+  }
+}
+
+/* Do the samples so far settle graph against eager, before full windows?
+ * By the medians from PYGRAPH_MEASURE_MIN samples a side, by the extremes
+ * from PYGRAPH_CLEAR_MIN (decide.h).  Few eager samples matter beyond
+ * their own cost: on the H200 a multi-stream graph runs ~10% slower for
+ * good once 4 eager iterations of its loop ran, before or after its
+ * capture (bench/results.md, also with a hand-written graph). */
+static int clear_case(const struct pygraph_segment *seg, const struct pygraph_samples *eager,
+                      const struct pygraph_samples *graph, enum pygraph_verdict *verdict)
+{
+  unsigned first = pygraph_measure_first(&seg->settings);
+  if (eager->n >= first && graph->n >= first &&
+      pygraph_clear_verdict(pygraph_seg_period_us(eager), pygraph_seg_period_us(graph), verdict))
+    return 1;
+  if (eager->n < PYGRAPH_CLEAR_MIN || graph->n < PYGRAPH_CLEAR_MIN)
+    return 0;
+  double elo, ehi, glo, ghi;
+  extremes(eager, &elo, &ehi);
+  extremes(graph, &glo, &ghi);
+  return pygraph_clear_verdict_bounds(elo, ehi, glo, ghi, verdict);
+}
+
 void pygraph_seg_add_sample(void *ctx, const struct pygraph_sample_tag *tag, double us)
 {
   struct pygraph_segment *seg = ctx;
@@ -156,6 +192,15 @@ static void reject_variant(struct pygraph_segment *seg, struct pygraph_variant *
     snprintf(seg->why, sizeof seg->why, "%s", why);   /* others still measuring */
 }
 
+/* An indirect graph that has not met its direct rival yet (captured at
+ * its first measuring turn). */
+static int rival_pending(const struct pygraph_segment *seg, const struct pygraph_variant *v,
+                         const struct pygraph_sig_stats *s)
+{
+  return v->indirect.n_nodes && !v->direct_only && !s->challenged &&
+         seg->n_variants < seg->settings.variants;
+}
+
 /* Compares each undecided signature's graphs (one, or an indirect one and
  * its direct rival) with each other and with its eager runs.  A clear case
  * is settled by the first samples; a close one waits for full windows
@@ -181,7 +226,8 @@ void pygraph_seg_decide_variants(struct pygraph_segment *seg)
     if (r && r < v)
       continue;                               /* the pair is handled from r */
     struct pygraph_sig_stats *s = pygraph_seg_sig_find(seg, v->hash);
-    if (!s || v->samples.n < first || (r && r->samples.n < first))
+    if (!s || v->samples.n < first || (r && r->samples.n < first) ||
+        (!r && rival_pending(seg, v, s)))
       continue;
     int graphs_full = v->samples.n >= window && (!r || r->samples.n >= window);
     double gv = pygraph_seg_period_us(&v->samples);
@@ -209,9 +255,8 @@ void pygraph_seg_decide_variants(struct pygraph_segment *seg)
       pygraph_seg_set_decision(seg, PYGRAPH_DECIDED_GRAPH, why);
       continue;
     }
-    if (s->eager.n < first ||
-        (!(graphs_full && s->eager.n >= window) &&
-         !pygraph_clear_verdict(pygraph_seg_period_us(&s->eager), graph_us, &early)))
+    if (!(graphs_full && s->eager.n >= window) &&
+        !clear_case(seg, &s->eager, &best->samples, &early))
       continue;
     struct pygraph_cost_input in = {
         .eager_us = pygraph_seg_period_us(&s->eager), .graph_us = graph_us,
@@ -355,12 +400,8 @@ static int eager_clearly_slower(const struct pygraph_segment *seg,
                                 const struct pygraph_samples *eager,
                                 const struct pygraph_variant *g)
 {
-  unsigned first = pygraph_measure_first(&seg->settings);
   enum pygraph_verdict verdict;
-  return eager->n >= first && g->samples.n >= first &&
-         pygraph_clear_verdict(pygraph_seg_period_us(eager), pygraph_seg_period_us(&g->samples),
-                               &verdict) &&
-         verdict == PYGRAPH_VERDICT_GRAPH;
+  return g && clear_case(seg, eager, &g->samples, &verdict) && verdict == PYGRAPH_VERDICT_GRAPH;
 }
 
 /* While v's signature is measured: what runs this iteration.  Eager runs
@@ -380,8 +421,7 @@ enum pygraph_turn pygraph_seg_measuring_turn(struct pygraph_segment *seg,
   if (!s)
     return TURN_GRAPH;
   struct pygraph_variant *r = rival_of(seg, v);
-  if (!r && v->indirect.n_nodes && !v->direct_only && !s->challenged &&
-      seg->n_variants < seg->settings.variants) {
+  if (!r && rival_pending(seg, v, s)) {
     s->challenged = 1;
     return TURN_RIVAL;
   }
@@ -399,10 +439,11 @@ enum pygraph_turn pygraph_seg_measuring_turn(struct pygraph_segment *seg,
   int needs[3] = {side_needs(seg, &s->eager, &tags[0]),
                   side_needs(seg, &side[1]->samples, &tags[1]),
                   side[2] && side_needs(seg, &side[2]->samples, &tags[2])};
-  /* Eager clearly slower than either graph already: only the two graphs
-   * still need telling apart, eager runs would only cost. */
-  if (needs[0] && eager_clearly_slower(seg, &s->eager, side[1]) &&
-      (!side[2] || eager_clearly_slower(seg, &s->eager, side[2])))
+  /* Eager clearly slower than a graph already: only the two graphs still
+   * need telling apart, eager runs would only cost (should the other graph
+   * win and not be clearly faster, eager turns resume then). */
+  if (needs[0] && (eager_clearly_slower(seg, &s->eager, side[1]) ||
+                   eager_clearly_slower(seg, &s->eager, side[2])))
     needs[0] = 0;
   /* A full ring records nothing: no side would get its sample. */
   if (seg->measure.count >= PYGRAPH_MEASURE_RING)

@@ -46,7 +46,7 @@ struct pygraph_settings {
   unsigned margin_pct;          /* PYGRAPH_MARGIN (default 3, 0..100): a graph
                                    is kept only if its period plus amortized
                                    capture cost is this many percent below eager */
-  unsigned eager_before_capture; /* PYGRAPH_EAGER_BEFORE_CAPTURE (default 3,
+  unsigned eager_before_capture; /* PYGRAPH_EAGER_BEFORE_CAPTURE (default 2,
                                    0..3): eager samples a signature needs before
                                    its first capture; the rest are taken in
                                    turns with the graph afterwards */
@@ -60,7 +60,7 @@ struct pygraph_settings {
 #define PYGRAPH_DEFAULT_MEASURE_ITERS 12u
 #define PYGRAPH_MAX_MEASURE_ITERS 64u
 #define PYGRAPH_DEFAULT_MARGIN_PCT 3u
-#define PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE 3u
+#define PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE 2u
 
 /* Not settings: fixed bounds of the online decision. */
 #define PYGRAPH_MAX_FLIPS 3u          /* re-evaluations (hence decision flips) per segment */
@@ -71,9 +71,11 @@ struct pygraph_settings {
 #define PYGRAPH_YOUNG_ITERS 64u       /* ... which matters in a segment's first N */
 #define PYGRAPH_POLL_BACKOFF 3u      /* iterations skipped after an event not done */
 #define PYGRAPH_TURN_RUN 4u           /* measuring: iterations in a row per side */
-#define PYGRAPH_MEASURE_MIN 3u        /* samples per side before any verdict; a
-                                         clear one (pygraph_clear_verdict) needs
-                                         no more; a close one the full window */
+#define PYGRAPH_MEASURE_MIN 3u        /* samples per side before a verdict by
+                                         medians; a clear one (pygraph_clear_verdict)
+                                         needs no more; a close one the full window */
+#define PYGRAPH_CLEAR_MIN 2u          /* samples per side before a clear verdict
+                                         by extremes (pygraph_clear_verdict_bounds) */
 
 /* Fills in the defaults of every field (mode auto). */
 void pygraph_settings_defaults(struct pygraph_settings *out);

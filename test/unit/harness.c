@@ -6,6 +6,7 @@
 #include "record.h"
 
 int harness_indirect_default = -1;
+int harness_eager_before_capture_default = -1;
 
 void harness_settings(enum pygraph_mode mode, unsigned warmup, unsigned max_captures)
 {
@@ -13,6 +14,8 @@ void harness_settings(enum pygraph_mode mode, unsigned warmup, unsigned max_capt
   pygraph_settings_defaults(&s);
   if (harness_indirect_default >= 0)
     s.indirect = harness_indirect_default;
+  if (harness_eager_before_capture_default >= 0)
+    s.eager_before_capture = (unsigned)harness_eager_before_capture_default;
   s.mode = mode;
   s.warmup = warmup;
   s.max_captures = max_captures;

@@ -19,6 +19,8 @@ void harness_settings(enum pygraph_mode mode, unsigned warmup, unsigned max_capt
 /* When >= 0, harness_settings() sets PYGRAPH_INDIRECT to it (indirection is
  * off by default; its tests turn it on). */
 extern int harness_indirect_default;
+/* >= 0: harness_settings uses it for PYGRAPH_EAGER_BEFORE_CAPTURE */
+extern int harness_eager_before_capture_default;
 void harness_indirect(int on);                         /* PYGRAPH_INDIRECT, same scope */
 void harness_variants(unsigned n);                     /* PYGRAPH_VARIANTS, same scope */
 void harness_warmup_given(void);                       /* as if PYGRAPH_WARMUP was set */

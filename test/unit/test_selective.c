@@ -85,10 +85,15 @@ static void test_capture_policy(void)
 {
   struct pygraph_settings s = auto_settings();     /* warm-up 2, window 12 */
   const char *reason = NULL;
-  struct pygraph_decide_input in = {.stable_iterations = 2, .timing = 1, .eager_samples = 2};
+  struct pygraph_decide_input in = {.stable_iterations = 2, .timing = 1, .eager_samples = 1};
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_KEEP_WARMING);   /* first samples missing */
-  in.eager_samples = PYGRAPH_MEASURE_MIN;
+  in.eager_samples = PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE;
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
+  s.eager_before_capture = 3;
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_KEEP_WARMING);
+  in.eager_samples = 3;
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
+  s.eager_before_capture = PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE;
   s.measure_iters = 2;                             /* a window below the minimum */
   in.eager_samples = 2;
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
@@ -131,6 +136,13 @@ static void test_capture_policy(void)
 
 static void test_clear_verdict_table(void)
 {
+  /* By extremes: graph's slowest vs eager's fastest, and the reverse. */
+  enum pygraph_verdict b;
+  CHECK(pygraph_clear_verdict_bounds(20, 220, 5, 16, &b) && b == PYGRAPH_VERDICT_GRAPH);
+  CHECK(!pygraph_clear_verdict_bounds(20, 220, 5, 16.5, &b));   /* 16.5 > 4/5 of 20 */
+  CHECK(pygraph_clear_verdict_bounds(10, 16, 20, 30, &b) && b == PYGRAPH_VERDICT_EAGER);
+  CHECK(!pygraph_clear_verdict_bounds(10, 16.5, 20, 30, &b));   /* 20 < 5/4 of 16.5 */
+  CHECK(!pygraph_clear_verdict_bounds(10, 40, 20, 30, &b));
   enum pygraph_verdict v = PYGRAPH_VERDICT_EAGER;
   CHECK(pygraph_clear_verdict(100, 80, &v) && v == PYGRAPH_VERDICT_GRAPH);
   CHECK(pygraph_clear_verdict(100, 125, &v) && v == PYGRAPH_VERDICT_EAGER);
@@ -227,8 +239,10 @@ static void test_graph_faster_is_kept(void)
 }
 
 /* PYGRAPH_EAGER_BEFORE_CAPTURE=0: the capture comes right after the
- * warm-up, as in graph mode, and the eager samples are taken afterwards,
- * in turns with the graph. */
+ * warm-up, as in graph mode, and the eager samples still missing are taken
+ * afterwards, in turns with the graph.  Here the warm-up's two samples do
+ * not settle it by their extremes (20 and 14 us against a 12 us graph);
+ * three do by their medians. */
 static void test_eager_samples_after_capture(void)
 {
   harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
@@ -236,9 +250,11 @@ static void test_eager_samples_after_capture(void)
   harness_eager_before_capture(0);
   pygraph_region *r = harness_region("eager-after", 1);
   fake_reset();
-  timed(10, 5);                                    /* eager 20 us, graph 5 us */
-  two(r, 0);
+  timed(10, 12);                                   /* eager 20 us, graph 12 us */
   two(r, 0);                                       /* warm-up */
+  fake.eager_op_us = 7;
+  two(r, 0);
+  fake.eager_op_us = 10;
   fake_log_clear();
   two(r, 0);
   CHECK_STR(fake_log(), "build(0 1<0) inst launch");
@@ -247,13 +263,66 @@ static void test_eager_samples_after_capture(void)
   fake_log_clear();
   for (int i = 0; i < 12 && seg->decision == PYGRAPH_UNDECIDED; i++)
     two(r, 0);
-  /* A run of graph turns, then eager ones (the warm-up's 2 eager samples
-   * and the turns' make the first 3). */
+  /* A run of graph turns, then eager ones until eager has its third
+   * sample (the run's first iteration starts the chain): the medians. */
   CHECK_STR(fake_log(), "launch launch launch launch k1(0) k2(0) k1(0) k2(0)");
   CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK_STR(seg->why, "graph faster (5.0 us vs 20.0 us per iteration)");
+  CHECK_STR(seg->why, "graph faster (12.0 us vs 20.0 us per iteration)");
   CHECK(seg->stats.eager_iters == 4);
   harness_eager_before_capture(PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE);
+}
+
+/* The default: the warm-up's two eager samples are all a clear case needs
+ * (by their extremes), so the loop runs eagerly twice in all - fewer eager
+ * iterations matter on the GPU beyond their own cost (selection.c). */
+static void test_default_two_eager_iterations(void)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
+  harness_eager_before_capture(PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE);
+  harness_measure(12, 3);
+  pygraph_region *r = harness_region("two-eager", 1);
+  fake_reset();
+  timed(10, 5);                                    /* eager 20 us, graph 5 us */
+  two(r, 0);
+  two(r, 0);                                       /* warm-up: 2 eager samples */
+  fake_log_clear();
+  two(r, 0);
+  CHECK_STR(fake_log(), "build(0 1<0) inst launch");
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  fake_log_clear();
+  for (int i = 0; i < 12 && seg->decision == PYGRAPH_UNDECIDED; i++)
+    two(r, 0);
+  CHECK_STR(fake_log(), "launch launch launch launch");
+  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK_STR(seg->why, "graph faster (5.0 us vs 20.0 us per iteration)");
+  CHECK(seg->stats.eager_iters == 2);
+}
+
+/* A cold first iteration (220 us, then 20 us) does not make a close case
+ * (graph 18 us) look clear: eager gets its turns. */
+static void test_cold_first_sample_is_not_clear(void)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
+  harness_eager_before_capture(PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE);
+  harness_measure(12, 3);
+  pygraph_region *r = harness_region("cold-first", 1);
+  fake_reset();
+  timed(110, 18);
+  two(r, 0);                                       /* 220 us */
+  fake.eager_op_us = 10;
+  two(r, 0);                                       /* 20 us */
+  two(r, 0);                                       /* the capture */
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->stats.captures == 1);
+  fake_log_clear();
+  for (int i = 0; i < 6; i++)
+    two(r, 0);
+  CHECK_STR(fake_log(), "launch launch launch launch k1(0) k2(0) k1(0) k2(0)");
+  CHECK(seg->decision == PYGRAPH_UNDECIDED);
+  for (int i = 0; i < 80 && seg->decision == PYGRAPH_UNDECIDED; i++)
+    two(r, 0);
+  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);   /* full windows: 18 vs 20 us */
+  CHECK(seg->eager_us == 20.0 && seg->graph_us == 18.0);
 }
 
 /* Close call: graph 19 us vs eager 20 us.  No verdict on the first samples;
@@ -1119,12 +1188,18 @@ static void test_every_iteration_runs_exactly_once(void)
 
 int main(void)
 {
+  /* Most sequences below were written for 3 eager samples before a
+   * capture (the default until the extremes rule); the tests of the
+   * default itself set it back. */
+  harness_eager_before_capture_default = 3;
   test_cost_table();
   test_capture_policy();
   test_clear_verdict_table();
   test_behaviour_table();
   test_graph_faster_is_kept();
   test_eager_samples_after_capture();
+  test_default_two_eager_iterations();
+  test_cold_first_sample_is_not_clear();
   test_close_call_interleaves();
   test_span_excludes_other_segments();
   test_close_rivals_without_eager_turns();
