@@ -130,6 +130,13 @@ void pygraph_seg_add_sample(void *ctx, const struct pygraph_sample_tag *tag, dou
     return;
   smp->us[smp->n++] = (float)us;
   smp->host_sum += tag->host_us;
+  if (smp == &s->eager)
+    pygraph_debug_log(&seg->settings, SEG_FMT ": sample eager %.1f us (runtime host %.1f us)",
+                      SEG_ARGS(seg), us, (double)tag->host_us);
+  else
+    pygraph_debug_log(&seg->settings,
+                      SEG_FMT ": sample graph #%llu %.1f us (runtime host %.1f us)",
+                      SEG_ARGS(seg), tag->variant, us, (double)tag->host_us);
 }
 
 /* ---- decisions ------------------------------------------------------- */
