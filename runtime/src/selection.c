@@ -96,17 +96,22 @@ static void extremes(const struct pygraph_samples *s, double *lo, double *hi)
 }
 
 /* Do the samples so far settle graph against eager, before full windows?
- * By the medians from PYGRAPH_MEASURE_MIN samples a side, by the extremes
- * from PYGRAPH_CLEAR_MIN (decide.h).  Few eager samples matter beyond
- * their own cost: on the H200 a multi-stream graph runs ~10% slower for
- * good once 4 eager iterations of its loop ran, before or after its
- * capture (bench/results.md, also with a hand-written graph). */
+ * By the extremes from PYGRAPH_CLEAR_MIN samples a side (decide.h); for
+ * the graph also by the medians from PYGRAPH_MEASURE_MIN.  Dropping a
+ * graph takes every sample: the first replays of a fresh graph can be
+ * slow, and in a loop that synchronizes every iteration (bfs) the medians
+ * of 3 once made a graph look 25% slower than it is.  Few eager samples
+ * matter beyond their own cost: on the H200 a multi-stream graph runs ~10%
+ * slower for good once 4 eager iterations of its loop ran, before or after
+ * its capture (bench/results.md, also with a hand-written graph). */
 static int clear_case(const struct pygraph_segment *seg, const struct pygraph_samples *eager,
                       const struct pygraph_samples *graph, enum pygraph_verdict *verdict)
 {
   unsigned first = pygraph_measure_first(&seg->settings);
   if (eager->n >= first && graph->n >= first &&
-      pygraph_clear_verdict(pygraph_seg_period_us(eager), pygraph_seg_period_us(graph), verdict))
+      pygraph_clear_verdict(pygraph_seg_period_us(eager), pygraph_seg_period_us(graph),
+                            verdict) &&
+      *verdict == PYGRAPH_VERDICT_GRAPH)
     return 1;
   if (eager->n < PYGRAPH_CLEAR_MIN || graph->n < PYGRAPH_CLEAR_MIN)
     return 0;

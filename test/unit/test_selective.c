@@ -454,6 +454,35 @@ static void test_close_rivals_without_eager_turns(void)
   fake.update_us = 0;
 }
 
+/* A graph is dropped early only when every sample says so: one replay as
+ * fast as 16 us among 30 us ones (eager 20 us) keeps it measured until the
+ * windows are full (then its median decides). */
+static void test_drop_needs_every_sample(void)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
+  harness_eager_before_capture(PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE);
+  harness_measure(6, 3);
+  pygraph_region *r = harness_region("drop-every-sample", 1);
+  fake_reset();
+  timed(10, 30);                                   /* eager 20 us, graph 30 us */
+  for (int i = 0; i < 3; i++)
+    two(r, 0);                                     /* warm-up, capture */
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->stats.captures == 1);
+  two(r, 0);                                       /* starts the chain */
+  two(r, 0);                                       /* 30 */
+  fake.graph_launch_us = 16;
+  two(r, 0);                                       /* 16 */
+  fake.graph_launch_us = 30;
+  two(r, 0);                                       /* 30: medians 30 vs 20 */
+  CHECK(seg->decision == PYGRAPH_UNDECIDED);
+  for (int i = 0; i < 60 && seg->decision == PYGRAPH_UNDECIDED; i++)
+    two(r, 0);
+  CHECK(seg->decision == PYGRAPH_DECIDED_EAGER);
+  CHECK_STR(seg->why, "graph slower (30.0 us vs 20.0 us per iteration)");
+  CHECK(seg->stats.eager_iters >= 6);              /* the eager window was filled */
+}
+
 static void test_graph_slower_goes_eager(void)
 {
   harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
@@ -1200,6 +1229,7 @@ int main(void)
   test_eager_samples_after_capture();
   test_default_two_eager_iterations();
   test_cold_first_sample_is_not_clear();
+  test_drop_needs_every_sample();
   test_close_call_interleaves();
   test_span_excludes_other_segments();
   test_close_rivals_without_eager_turns();
