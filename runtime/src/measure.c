@@ -12,13 +12,30 @@ int pygraph_measure_available(struct pygraph_measure *m, const struct pygraph_ba
     m->state = -1;
     return 0;
   }
-  for (; m->n_events < PYGRAPH_MEASURE_RING; m->n_events++)
+  /* One event now (can this context time at all?), the others as the FIFO
+   * first reaches their slots: a segment decided after a dozen samples
+   * creates, and later destroys, a dozen events, not the whole ring (in a
+   * 10 ms program the whole ring was ~1% of its time). */
+  if (backend->timing_event_create(&m->events[0]) != cudaSuccess) {
+    m->state = -1;
+    return 0;
+  }
+  m->n_events = 1;
+  m->state = 1;
+  return 1;
+}
+
+/* The event of `slot`, created on first use; 0 when that fails (measuring
+ * then stops for good). */
+static int slot_ready(struct pygraph_measure *m, const struct pygraph_backend *backend,
+                      unsigned slot)
+{
+  for (; m->n_events <= slot; m->n_events++)   /* slots are reached in order */
     if (backend->timing_event_create(&m->events[m->n_events]) != cudaSuccess) {
       pygraph_measure_free(m, backend);
       m->state = -1;
       return 0;
     }
-  m->state = 1;
   return 1;
 }
 
@@ -32,6 +49,8 @@ void pygraph_measure_record(struct pygraph_measure *m, const struct pygraph_back
     return;
   }
   unsigned slot = (m->head + m->count) % PYGRAPH_MEASURE_RING;
+  if (!slot_ready(m, backend, slot))
+    return;
   cudaError_t err = backend->event_record(m->events[slot], stream);
   if (err != cudaSuccess) {
     /* Left as CUDA's last error (it is most likely a sticky one of the

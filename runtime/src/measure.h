@@ -39,7 +39,8 @@ struct pygraph_measure {
   int chain;                           /* newest event may start the next period */
 };
 
-/* Creates the events on first use; 0 = measuring is impossible (then
+/* Creates the first event on first use (the others as their slots are
+ * first reached); 0 = measuring is impossible (then
  * state == -1 for good). */
 int pygraph_measure_available(struct pygraph_measure *m, const struct pygraph_backend *backend);
 
