@@ -42,8 +42,11 @@ int pygraph_graph_plan_make(const struct pygraph_op_list *ops, const unsigned ch
   plan->after_ops = calloc(n, sizeof *plan->after_ops);
   plan->after_slot = calloc(n, sizeof *plan->after_slot);
   long *last = malloc(n * sizeof *last);     /* last node per stream, -1 = none */
-  if (!plan->nodes || !plan->streams || !plan->after_ops || !plan->after_slot || !last) {
+  unsigned char *waited = calloc(n, 1);      /* a record a wait of the iteration joins */
+  if (!plan->nodes || !plan->streams || !plan->after_ops || !plan->after_slot || !last ||
+      !waited) {
     free(last);
+    free(waited);
     pygraph_graph_plan_free(plan);
     return -1;
   }
@@ -54,6 +57,9 @@ int pygraph_graph_plan_make(const struct pygraph_op_list *ops, const unsigned ch
       plan->serialized = 1;
   for (size_t i = 0; i < n; i++)
     last[i] = -1;
+  for (size_t i = 0; i < ops->n_ops; i++)
+    if (ops->ops[i].kind == PYGRAPH_OP_EVENT_WAIT && ops->ops[i].wait_link >= 0)
+      waited[ops->ops[i].wait_link] = 1;
 
   for (size_t i = 0; i < ops->n_ops; i++) {
     const struct pygraph_op *op = &ops->ops[i];
@@ -67,13 +73,17 @@ int pygraph_graph_plan_make(const struct pygraph_op_list *ops, const unsigned ch
       add_deps(plan, node, (size_t)before);
     if (op->wait_link >= 0)
       add_deps(plan, node, (size_t)op->wait_link);
-    int orders_only = (op->kind == PYGRAPH_OP_EVENT_WAIT && op->wait_link >= 0) ||
-                      (op->kind == PYGRAPH_OP_EVENT_RECORD && after_graph && after_graph[i]);
+    /* Only a record some wait of the iteration joins is made after the
+     * graph: its ordering job is done by edges then.  Another (one the host
+     * may be polling while a later kernel waits for the host, say) keeps
+     * its node, completing when the eager record would. */
+    int after = op->kind == PYGRAPH_OP_EVENT_RECORD && after_graph && after_graph[i] && waited[i];
+    int orders_only = (op->kind == PYGRAPH_OP_EVENT_WAIT && op->wait_link >= 0) || after;
     if (orders_only)
       node->form = node->n_deps <= PYGRAPH_PLAN_FORWARD_MAX ? PYGRAPH_PLAN_NONE : PYGRAPH_PLAN_EMPTY;
     last[s] = (long)i;
     plan->after_slot[i] = -1;
-    if (op->kind == PYGRAPH_OP_EVENT_RECORD && after_graph && after_graph[i]) {
+    if (after) {
       /* It supersedes the earlier record of its event it follows (both
        * made after the graph: the flag is the event's). */
       long prev = op->wait_link;
@@ -87,6 +97,7 @@ int pygraph_graph_plan_make(const struct pygraph_op_list *ops, const unsigned ch
     }
   }
   free(last);
+  free(waited);
   return 0;
 }
 

@@ -245,10 +245,10 @@ static void test_graph_plan(void)
                                  .event = fork, .wait_link = 2});        /* 3 */
   add_kernel(&l, s1);                                                    /* 4 */
   CHECK_STR(plan_text(&l), "0 1 2<1,0 3~<0,2 4<0,2 streams=2");
-  /* Made after the graph: no record nodes, one record of the event (the
-   * last); the kernels keep the order the records made. */
+  /* Made after the graph: only a record a wait joins (2; 0 is not waited
+   * on and keeps its node); the kernels keep the order the records made. */
   const unsigned char after[5] = {1, 0, 1, 0, 0};
-  CHECK_STR(plan_text_after(&l, after), "0~ 1 2~<1 3~<1 4<1 after=2 streams=2");
+  CHECK_STR(plan_text_after(&l, after), "0 1 2~<1,0 3~<0,1 4<0,1 after=2 streams=2");
 
   pygraph_op_list_reset(&l);            /* serialized: records stay in the chain */
   add_kernel(&l, legacy);
@@ -256,8 +256,26 @@ static void test_graph_plan(void)
                                  .event = fork, .wait_link = -1});
   add_kernel(&l, s2);
   CHECK_STR(plan_text(&l), "0 1<0 2<1 streams=2 serialized");
-  const unsigned char after1[3] = {0, 1, 0};
-  CHECK_STR(plan_text_after(&l, after1), "0 1~<0 2<0 after=1 streams=2 serialized");
+  const unsigned char after1[4] = {0, 1, 0, 0};
+  CHECK_STR(plan_text_after(&l, after1), "0 1<0 2<1 streams=2 serialized");   /* no wait */
+  add_op(&l, (struct pygraph_op){.kind = PYGRAPH_OP_EVENT_WAIT, .stream = s2.stream,
+                                 .event = fork, .wait_link = 1});
+  CHECK_STR(plan_text_after(&l, after1), "0 1~<0 2<0 3~<2,0 after=1 streams=2 serialized");
+
+  /* Two waited records of one event: made once after the graph (the last). */
+  pygraph_op_list_reset(&l);
+  add_op(&l, (struct pygraph_op){.kind = PYGRAPH_OP_EVENT_RECORD, .stream = s1.stream,
+                                 .event = fork, .wait_link = -1});       /* 0 */
+  add_op(&l, (struct pygraph_op){.kind = PYGRAPH_OP_EVENT_WAIT, .stream = s2.stream,
+                                 .event = fork, .wait_link = 0});        /* 1 */
+  add_kernel(&l, s2);                                                    /* 2 */
+  add_op(&l, (struct pygraph_op){.kind = PYGRAPH_OP_EVENT_RECORD, .stream = s2.stream,
+                                 .event = fork, .wait_link = 0});        /* 3 */
+  add_op(&l, (struct pygraph_op){.kind = PYGRAPH_OP_EVENT_WAIT, .stream = s1.stream,
+                                 .event = fork, .wait_link = 3});        /* 4 */
+  add_kernel(&l, s1);                                                    /* 5 */
+  const unsigned char after2[6] = {1, 0, 0, 1, 0, 0};
+  CHECK_STR(plan_text_after(&l, after2), "0~ 1~ 2 3~<2 4~<2 5<2 after=3 streams=2");
 
   /* A join of more streams than a dependency list forwards: an empty node. */
   pygraph_op_list_reset(&l);
