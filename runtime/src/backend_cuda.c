@@ -153,10 +153,11 @@ static struct cudaMemsetParams memset_params(const struct pygraph_op *op)
  * eager iterations before the capture).  Anything else keeps the node. */
 static int record_after_graph(cudaEvent_t event)
 {
-  cudaError_t pending = cudaPeekAtLastError();   /* the user's, if any: kept */
+  if (cudaPeekAtLastError() != cudaSuccess)
+    return 0;                          /* the probe would overwrite the user's error */
   float ms;
   cudaError_t err = cudaEventElapsedTime(&ms, event, event);
-  if (err != cudaSuccess && pending == cudaSuccess)
+  if (err != cudaSuccess)
     (void)cudaGetLastError();
   return err == cudaErrorInvalidResourceHandle;
 }
@@ -405,14 +406,25 @@ done:
   return cudaSuccess;
 }
 
+/* Do op i of both graphs have a node, or neither (graph_plan.h)? */
+static int same_node_slots(const struct cuda_graph *a, const struct cuda_graph *b)
+{
+  if (a->n_nodes != b->n_nodes)
+    return 0;
+  for (size_t i = 0; i < a->n_nodes; i++)
+    if ((a->nodes[i] == NULL) != (b->nodes[i] == NULL))
+      return 0;
+  return 1;
+}
+
 static cudaError_t instantiate(void *graph, void *previous)
 {
   struct cuda_graph *g = graph, *prev = previous;
   /* cudaGraphExecUpdate pairs nodes by shape: a loader (a kernel without
    * dependencies) could pair with a user's root kernel.  The node arrays
    * are swapped below assuming node i pairs with node i, so only graphs
-   * with as many op nodes and as many loaders are updated in place. */
-  if (prev && prev->exec && prev->n_nodes == g->n_nodes && prev->n_loaders == g->n_loaders) {
+   * with nodes for the same ops and as many loaders are updated in place. */
+  if (prev && prev->exec && same_node_slots(prev, g) && prev->n_loaders == g->n_loaders) {
     cudaGraphExecUpdateResultInfo info;
     if (cudaGraphExecUpdate(prev->exec, g->graph, &info) == cudaSuccess) {
       /* Node handles for Exec*SetParams must come from the graph the

@@ -42,11 +42,11 @@ int pygraph_graph_plan_make(const struct pygraph_op_list *ops, const unsigned ch
   plan->after_ops = calloc(n, sizeof *plan->after_ops);
   plan->after_slot = calloc(n, sizeof *plan->after_slot);
   long *last = malloc(n * sizeof *last);     /* last node per stream, -1 = none */
-  unsigned char *waited = calloc(n, 1);      /* a record a wait of the iteration joins */
+  unsigned char *after = calloc(n, 1);       /* records made after the graph */
   if (!plan->nodes || !plan->streams || !plan->after_ops || !plan->after_slot || !last ||
-      !waited) {
+      !after) {
     free(last);
-    free(waited);
+    free(after);
     pygraph_graph_plan_free(plan);
     return -1;
   }
@@ -57,9 +57,22 @@ int pygraph_graph_plan_make(const struct pygraph_op_list *ops, const unsigned ch
       plan->serialized = 1;
   for (size_t i = 0; i < n; i++)
     last[i] = -1;
+  /* Made after the graph: a record some wait of the iteration joins (its
+   * ordering job is done by edges then; another, one the host may be
+   * polling while a later kernel waits for the host, say, keeps its node
+   * and completes when the eager record would) - and not one a later
+   * record of its event that keeps its node follows: the event must end
+   * up holding the last record. */
   for (size_t i = 0; i < ops->n_ops; i++)
     if (ops->ops[i].kind == PYGRAPH_OP_EVENT_WAIT && ops->ops[i].wait_link >= 0)
-      waited[ops->ops[i].wait_link] = 1;
+      after[ops->ops[i].wait_link] = 1;
+  for (size_t i = 0; i < ops->n_ops; i++)
+    after[i] = after[i] && ops->ops[i].kind == PYGRAPH_OP_EVENT_RECORD && after_graph &&
+               after_graph[i];
+  for (size_t i = ops->n_ops; i-- > 0;)
+    if (ops->ops[i].kind == PYGRAPH_OP_EVENT_RECORD && !after[i])
+      for (long k = ops->ops[i].wait_link; k >= 0 && after[k]; k = ops->ops[k].wait_link)
+        after[k] = 0;
 
   for (size_t i = 0; i < ops->n_ops; i++) {
     const struct pygraph_op *op = &ops->ops[i];
@@ -73,19 +86,14 @@ int pygraph_graph_plan_make(const struct pygraph_op_list *ops, const unsigned ch
       add_deps(plan, node, (size_t)before);
     if (op->wait_link >= 0)
       add_deps(plan, node, (size_t)op->wait_link);
-    /* Only a record some wait of the iteration joins is made after the
-     * graph: its ordering job is done by edges then.  Another (one the host
-     * may be polling while a later kernel waits for the host, say) keeps
-     * its node, completing when the eager record would. */
-    int after = op->kind == PYGRAPH_OP_EVENT_RECORD && after_graph && after_graph[i] && waited[i];
-    int orders_only = (op->kind == PYGRAPH_OP_EVENT_WAIT && op->wait_link >= 0) || after;
+    int orders_only = (op->kind == PYGRAPH_OP_EVENT_WAIT && op->wait_link >= 0) || after[i];
     if (orders_only)
       node->form = node->n_deps <= PYGRAPH_PLAN_FORWARD_MAX ? PYGRAPH_PLAN_NONE : PYGRAPH_PLAN_EMPTY;
     last[s] = (long)i;
     plan->after_slot[i] = -1;
-    if (after) {
-      /* It supersedes the earlier record of its event it follows (both
-       * made after the graph: the flag is the event's). */
+    if (after[i]) {
+      /* It supersedes the earlier record of its event it follows, when
+       * that one is made after the graph too. */
       long prev = op->wait_link;
       if (prev >= 0 && plan->after_slot[prev] >= 0) {
         plan->after_slot[i] = plan->after_slot[prev];
@@ -97,7 +105,7 @@ int pygraph_graph_plan_make(const struct pygraph_op_list *ops, const unsigned ch
     }
   }
   free(last);
-  free(waited);
+  free(after);
   return 0;
 }
 

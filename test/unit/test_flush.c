@@ -166,7 +166,8 @@ static void test_event_rules(void)
 /* Events made with cudaEventDisableTiming: a record some wait of the
  * iteration joins is made after the graph launch, and the fork/join it
  * makes stays as kernel-to-kernel edges; a record nothing waits on keeps
- * its node (the host may be polling it). */
+ * its node (the host may be polling it), and so does every earlier record
+ * of its event (the event must end up holding the last one). */
 static void test_untimed_event_records_after_graph(void)
 {
   pygraph_region *r = harness_region("fork-join", 1);
@@ -182,11 +183,12 @@ static void test_untimed_event_records_after_graph(void)
     event_record(7, S2);                /* 5: join */
     event_wait(S1, 7);                  /* 6 */
     kernel_on(4, 0, S1);                /* 7: after both branches */
-    event_record(6, S1);                /* 8: fork again, nothing waits: a node */
+    event_record(6, S1);                /* 8: fork again, nothing waits: a node,
+                                           and 1 keeps its node too */
     end(r);
   }
   CHECK_STR(fake_log(), "k1(0) er6 ew6 k2(0) k3(0) er7 ew7 k4(0) er6 "
-                        "build(0 1~ 2~ 3<0 4<0 5~ 6~ 7<4,3 8<7,0; after 1,5) inst launch");
+                        "build(0 1<0 2~ 3<1 4<1 5~ 6~ 7<4,3 8<7,1; after 5) inst launch");
   fake.untimed_events = 0;
 }
 
