@@ -300,6 +300,97 @@ static void test_graph_plan(void)
   pygraph_op_list_free(&l);
 }
 
+/* Random op lists against the plan's promises: every ordering of the
+ * eager calls between two ops that get nodes survives (as a path of
+ * node dependencies), dependencies name only ops with nodes, and what is
+ * recorded after the graph is, per event, its last record. */
+static unsigned rng_state = 12345;
+static unsigned rnd(unsigned n)
+{
+  rng_state = rng_state * 1103515245u + 12345u;
+  return (rng_state >> 16) % n;
+}
+
+static void test_graph_plan_random(void)
+{
+  enum { N = 24, EVENTS = 3 };
+  const cudaStream_t streams[4] = {(cudaStream_t)0x101, (cudaStream_t)0x102,
+                                   (cudaStream_t)0x103, cudaStreamLegacy};
+  struct pygraph_op_list l = {0};
+  int failures = 0;
+  for (int round = 0; round < 3000 && !failures; round++) {
+    pygraph_op_list_reset(&l);
+    unsigned n = 1 + rnd(N), n_streams = 1 + rnd(rnd(4) == 0 ? 4 : 3);
+    long last_record[EVENTS] = {-1, -1, -1};
+    unsigned char after[N] = {0};
+    for (unsigned i = 0; i < n; i++) {
+      struct kernel_spec k = base;
+      k.stream = streams[rnd(n_streams)];
+      unsigned what = rnd(4), e = rnd(EVENTS);
+      cudaEvent_t ev = (cudaEvent_t)(unsigned long)(0x200 + e);
+      if (what <= 1) {
+        add_kernel(&l, k);
+      } else if (what == 2) {
+        add_op(&l, (struct pygraph_op){.kind = PYGRAPH_OP_EVENT_RECORD, .stream = k.stream,
+                                       .event = ev, .wait_link = last_record[e]});
+        last_record[e] = (long)i;
+        after[i] = (unsigned char)(e != 0);   /* event 0 can time */
+      } else {
+        add_op(&l, (struct pygraph_op){.kind = PYGRAPH_OP_EVENT_WAIT, .stream = k.stream,
+                                       .event = ev, .wait_link = last_record[e]});
+      }
+    }
+    struct pygraph_graph_plan plan;
+    CHECK(pygraph_graph_plan_make(&l, after, &plan) == 0);
+    /* The eager orderings: i before j when j follows i on its stream (or
+     * in the serialized chain) or joins/follows it through an event. */
+    unsigned char eager[N][N] = {{0}}, kept[N][N] = {{0}};
+    long last_on[4] = {-1, -1, -1, -1};
+    for (unsigned j = 0; j < n; j++) {
+      unsigned s = 0;
+      while (streams[s] != l.ops[j].stream)
+        s++;
+      long before = plan.serialized ? (long)j - 1 : last_on[s];
+      last_on[s] = (long)j;
+      for (unsigned i = 0; i < j; i++)
+        eager[i][j] = (before >= 0 && (i == (unsigned)before || eager[i][before])) ||
+                      (l.ops[j].wait_link >= 0 &&
+                       (i == (unsigned)l.ops[j].wait_link || eager[i][l.ops[j].wait_link]));
+      const struct pygraph_plan_node *pn = &plan.nodes[j];
+      for (unsigned d = 0; d < pn->n_deps; d++) {
+        size_t dep = pn->deps[d];
+        if (dep >= j || plan.nodes[dep].form == PYGRAPH_PLAN_NONE)
+          failures++;                          /* names an op without a node */
+        else if (pn->form != PYGRAPH_PLAN_NONE)
+          for (unsigned i = 0; i <= dep; i++)
+            kept[i][j] |= i == dep || kept[i][dep];
+      }
+    }
+    for (unsigned j = 0; j < n; j++)
+      for (unsigned i = 0; i < j; i++)
+        if (eager[i][j] && plan.nodes[i].form != PYGRAPH_PLAN_NONE &&
+            plan.nodes[j].form != PYGRAPH_PLAN_NONE && !kept[i][j])
+          failures++;                          /* an ordering lost */
+    for (size_t k = 0; k < plan.n_after; k++) {
+      size_t op = plan.after_ops[k];
+      if (l.ops[op].kind != PYGRAPH_OP_EVENT_RECORD || plan.nodes[op].form == PYGRAPH_PLAN_OP)
+        failures++;
+      for (size_t later = op + 1; later < n; later++)   /* the event's last record */
+        if (l.ops[later].kind == PYGRAPH_OP_EVENT_RECORD && l.ops[later].event == l.ops[op].event)
+          failures++;
+    }
+    for (unsigned i = 0; i < n; i++)           /* a record without a node is made after */
+      if (l.ops[i].kind == PYGRAPH_OP_EVENT_RECORD && plan.nodes[i].form != PYGRAPH_PLAN_OP &&
+          plan.after_slot[i] == -1)
+        failures++;
+    if (failures)
+      fprintf(stderr, "round %d: %s\n", round, plan_text_after(&l, after));
+    pygraph_graph_plan_free(&plan);
+  }
+  CHECK(failures == 0);
+  pygraph_op_list_free(&l);
+}
+
 static void test_stream_normalisation(void)
 {
   CHECK(pygraph_normalize_stream(0, 0) == cudaStreamLegacy);
@@ -321,6 +412,7 @@ int main(void)
   test_kernel_param_changes();
   test_event_signature();
   test_graph_plan();
+  test_graph_plan_random();
   test_stream_normalisation();
   free(layout);
   return check_finish();
