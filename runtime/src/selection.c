@@ -71,12 +71,17 @@ static double median(const struct pygraph_samples *s)
   return n ? (n % 2 ? v[n / 2] : 0.5 * ((double)v[n / 2 - 1] + v[n / 2])) : 0.0;
 }
 
+/* The mean host time the runtime itself spent per sampled iteration. */
+static double host_mean(const struct pygraph_samples *s)
+{
+  return s->n ? s->host_sum / s->n : 0.0;
+}
+
 /* The cost of an iteration: its stream-order period, but never less than
  * the host time the runtime itself spent on it. */
 double pygraph_seg_period_us(const struct pygraph_samples *s)
 {
-  double p = median(s);
-  double host = s->n ? s->host_sum / s->n : 0.0;
+  double p = median(s), host = host_mean(s);
   return host > p ? host : p;
 }
 
@@ -84,7 +89,7 @@ double pygraph_seg_period_us(const struct pygraph_samples *s)
  * time, as pygraph_seg_period_us). */
 static void extremes(const struct pygraph_samples *s, double *lo, double *hi)
 {
-  double host = s->n ? s->host_sum / s->n : 0.0;
+  double host = host_mean(s);
   *lo = *hi = 0.0;
   for (unsigned i = 0; i < s->n; i++) {
     double v = s->us[i] > host ? s->us[i] : host;
