@@ -32,8 +32,16 @@
 # run failed or any checksum differs; prints "SKIP: no CUDA GPU found" and
 # exits 0 without a GPU.
 #
+# Also per example: noise, the widest spread of one variant's runs (slowest
+# run over fastest, minus 1, of plain, auto and graph): a difference between
+# variants smaller than that is not a measured one.  Every run's loop_ms and
+# checksum also go to <outdir>/runs.tsv.
+#
 # Environment: REPS (default 5), ONLY="jacobi2d tiny_chain" (subset),
-# RUN_TIMEOUT (seconds per run, default 300); other PYGRAPH_* variables (e.g.
+# RUN_TIMEOUT (seconds per run, default 300), BENCH_CPUS (a CPU list as
+# taskset takes it, e.g. "0-7": every run of every variant is pinned to those
+# CPUs; "gpu" means the CPUs local to the GPU, from sysfs: host-bound launch
+# loops spread far less when they do not migrate between NUMA nodes); other PYGRAPH_* variables (e.g.
 # PYGRAPH_WARMUP) pass through to the pygraph runs and are recorded in the
 # command line.  bash + awk + coreutils only.
 set -uo pipefail
@@ -45,7 +53,7 @@ usage() { echo "usage: $0 <bundle-dir> [outdir]" >&2; exit 2; }
 cmdline=""
 # (PYGRAPH_* settings exported by the caller reach the pygraph runs too, except
 # PYGRAPH_MODE/PYGRAPH_REPORT, which each variant sets.)
-for v in REPS ONLY RUN_TIMEOUT CUDA_VISIBLE_DEVICES $(compgen -e | grep '^PYGRAPH_' | sort); do
+for v in REPS ONLY RUN_TIMEOUT BENCH_CPUS CUDA_VISIBLE_DEVICES $(compgen -e | grep '^PYGRAPH_' | sort); do
   [[ -n ${!v+x} ]] && cmdline+="$v=$(printf '%q' "${!v}") "
 done
 cmdline+="bash $(printf '%q' "$0")"
@@ -115,6 +123,17 @@ med() {
   # shellcheck disable=SC2086
   if [[ -n ${MS[$1]:-} ]]; then printf '%s\n' ${MS[$1]} | median; else echo -; fi
 }
+# noise <variants...>: the widest max/min - 1 among their runs, in percent
+noise() {
+  local v w=-
+  for v in "$@"; do
+    [[ -n ${MS[$v]:-} ]] || continue
+    # shellcheck disable=SC2086
+    w=$(printf '%s\n' ${MS[$v]} | awk -v w="$w" 'NR == 1 || $1 < lo { lo = $1 } NR == 1 || $1 > hi { hi = $1 }
+      END { x = (lo > 0) ? (hi / lo - 1) * 100 : 0; if (w == "-" || x > w + 0) printf "%.1f", x; else print w }')
+  done
+  [[ $w == - ]] && echo - || echo "$w%"
+}
 
 variants=(plain auto graph hand)
 declare -A V_EXE V_ENV
@@ -130,13 +149,30 @@ if [[ ${CUDA_VISIBLE_DEVICES:-} =~ ^[0-9]+ ]]; then smi_sel=(-i "${BASH_REMATCH[
 gpu=$(nvidia-smi ${smi_sel[@]+"${smi_sel[@]}"} --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1)
 driver=$(nvidia-smi ${smi_sel[@]+"${smi_sel[@]}"} --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -n1)
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
-echo "== GPU: ${gpu:-unknown}, driver ${driver:-?}; REPS=$reps; logs in $out/logs" >&2
+
+# CPU pinning: "gpu" -> the CPUs sysfs lists as local to the GPU's PCI device.
+pin=()
+cpus=${BENCH_CPUS:-}
+if [[ $cpus == gpu ]]; then
+  bus=$(nvidia-smi ${smi_sel[@]+"${smi_sel[@]}"} --query-gpu=pci.bus_id --format=csv,noheader 2>/dev/null | head -n1)
+  bus=${bus,,}
+  [[ ${#bus} -gt 12 ]] && bus=${bus: -12}   # nvidia-smi's 8-digit PCI domain -> sysfs's 4
+  cpus=$(cat "/sys/bus/pci/devices/$bus/local_cpulist" 2>/dev/null)
+  [[ -n $cpus ]] || { echo "run_bench.sh: BENCH_CPUS=gpu: no local_cpulist for PCI device '$bus'" >&2; exit 2; }
+fi
+if [[ -n $cpus ]]; then
+  command -v taskset >/dev/null || { echo "run_bench.sh: BENCH_CPUS needs taskset" >&2; exit 2; }
+  taskset -c "$cpus" true || { echo "run_bench.sh: cannot pin to CPUs '$cpus'" >&2; exit 2; }
+  pin=(taskset -c "$cpus")
+fi
+echo "== GPU: ${gpu:-unknown}, driver ${driver:-?}; REPS=$reps${cpus:+; pinned to CPUs $cpus}; logs in $out/logs" >&2
+printf 'example\tvariant\tround\tloop_ms\tchecksum\n' >"$out/runs.tsv"
 
 # ---- runs ------------------------------------------------------------------------
 
 status=0
-table="| example | plain ms | auto ms | graph ms | hand ms | auto/plain | auto vs best(plain,graph) | gap to hand | in graphs (auto) | checksums |
-|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+table="| example | plain ms | auto ms | graph ms | hand ms | auto/plain | auto vs best(plain,graph) | noise | gap to hand | in graphs (auto) | checksums |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 speedups=()
 nrows=0
 for l in "${lines[@]}"; do
@@ -144,7 +180,7 @@ for l in "${lines[@]}"; do
   if [[ -n ${ONLY:-} && " $ONLY " != *" $name "* ]]; then continue; fi
   if [[ ! -x $bin/${name}_plain ]]; then
     echo "run_bench.sh: missing $bin/${name}_plain" >&2
-    table+=$'\n'"| $name | - | - | - | - | - | - | - | - | FAIL (no plain binary) |"
+    table+=$'\n'"| $name | - | - | - | - | - | - | - | - | - | FAIL (no plain binary) |"
     status=1
     continue
   fi
@@ -162,10 +198,11 @@ for l in "${lines[@]}"; do
     for v in "${order[@]}"; do
       o=$out/logs/$name.$v.$r
       # shellcheck disable=SC2086  # V_ENV and args are word lists on purpose
-      env ${V_ENV[$v]} timeout "$timeout_s" "$bin/${name}_${V_EXE[$v]}" $args >"$o.out" 2>"$o.err"
+      env ${V_ENV[$v]} ${pin[@]+"${pin[@]}"} timeout "$timeout_s" "$bin/${name}_${V_EXE[$v]}" $args >"$o.out" 2>"$o.err"
       rc=$?
       s=$(field "$o.out" checksum)
       m=$(field "$o.out" loop_ms)
+      printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$v" "$r" "${m:--}" "${s:--}" >>"$out/runs.tsv"
       if [[ $rc -ne 0 || ! $s =~ ^[0-9a-f]{16}$ ]] || ! num "$m"; then
         echo "run_bench.sh: $name $v round $r failed (rc=$rc${s:+, checksum $s}${m:+, loop_ms $m}), see $o.{out,err}" >&2
         NFAIL[$v]=$((${NFAIL[$v]:-0} + 1))
@@ -215,7 +252,7 @@ for l in "${lines[@]}"; do
   best=$(min_of "$p" "$g")
   vsbest=-
   [[ $g != - ]] && vsbest=$(pct "$a" "$best")   # only meaningful with both policies measured
-  table+=$'\n'"| $name | $p | $a | $g | $h | $sp | $vsbest | $(pct "$a" "$h") | $shr | $agree |"
+  table+=$'\n'"| $name | $p | $a | $g | $h | $sp | $vsbest | $(noise plain auto graph) | $(pct "$a" "$h") | $shr | $agree |"
   nrows=$((nrows + 1))
   unset MS SUMSET NFAIL
 done
@@ -225,7 +262,7 @@ if [[ ${#speedups[@]} -gt 0 ]]; then
   geo=$(printf '%s\n' "${speedups[@]}" | awk '{ s += log($1); n++ } END { printf "%.2fx", exp(s / n) }')
 fi
 
-legend="auto/plain: plain ms / auto ms.  auto vs best(plain,graph): auto ms against the smaller of plain ms and graph ms (+ = auto slower).  gap to hand: auto ms against hand ms (+ = auto slower).  in graphs: share of kernel launches inside CUDA graphs in the auto runs.  Geometric-mean auto/plain over the ${#speedups[@]} example(s) with checksums OK: $geo."
+legend="auto/plain: plain ms / auto ms.  auto vs best(plain,graph): auto ms against the smaller of plain ms and graph ms (+ = auto slower).  noise: the widest spread (slowest run / fastest run - 1) of plain's, auto's or graph's runs.  gap to hand: auto ms against hand ms (+ = auto slower).  in graphs: share of kernel launches inside CUDA graphs in the auto runs.  Geometric-mean auto/plain over the ${#speedups[@]} example(s) with checksums OK: $geo."
 
 echo "$table"
 echo
@@ -238,7 +275,7 @@ echo "$legend"
   echo
   echo "Command: \`$cmdline\`"
   echo
-  echo "REPS=$reps interleaved rounds per example; times are medians of loop_ms in milliseconds."
+  echo "REPS=$reps interleaved rounds per example${cpus:+, every run pinned to CPUs $cpus}; times are medians of loop_ms in milliseconds."
   if [[ -f $dir/BUILD_INFO ]]; then echo; sed 's/^/    /' "$dir/BUILD_INFO"; fi
   echo
   echo "$table"
