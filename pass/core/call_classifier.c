@@ -75,11 +75,37 @@ static void classify_api(const pg_classifier *c, LLVMValueRef inst, LLVMValueRef
   }
 }
 
+/* A volatile or atomic access the host could wait on: a spin on a flag in
+ * mapped memory that a kernel of this iteration sets would never end once that
+ * launch is deferred, and a flag the host sets for a kernel launched before it
+ * would be set too early.  Plain atomic read-modify-writes (reference counts)
+ * and fences do not wait, so they stay harmless. */
+static const char *waitable_access(LLVMValueRef inst) {
+  switch (LLVMGetInstructionOpcode(inst)) {
+  case LLVMLoad:
+    return LLVMGetVolatile(inst) ? "volatile load"
+           : LLVMGetOrdering(inst) != LLVMAtomicOrderingNotAtomic ? "atomic load" : NULL;
+  case LLVMStore:
+    return LLVMGetVolatile(inst) ? "volatile store"
+           : LLVMGetOrdering(inst) != LLVMAtomicOrderingNotAtomic ? "atomic store" : NULL;
+  case LLVMAtomicCmpXchg:
+    return "atomic compare-exchange";
+  case LLVMAtomicRMW:
+    return LLVMGetVolatile(inst) ? "volatile atomic read-modify-write" : NULL;
+  default:
+    return NULL;
+  }
+}
+
 void pg_classify(const pg_classifier *c, LLVMValueRef inst, pg_call_info *out) {
   memset(out, 0, sizeof *out);
   out->kind = PG_CALL_HARMLESS;
-  if (!pg_is_call(inst))
+  if (!pg_is_call(inst)) {
+    const char *what = waitable_access(inst);
+    if (what)
+      barrier(out, inst, "%s (may be a flag shared with a kernel)", what);
     return;
+  }
   LLVMValueRef caller = LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst));
   LLVMValueRef callee = pg_called_function(inst);
   out->callee = callee;

@@ -8,7 +8,7 @@
 #include <llvm-c/Core.h>
 
 typedef enum pg_call_kind {
-  PG_CALL_HARMLESS,         /* not a call, or a call that cannot touch the device */
+  PG_CALL_HARMLESS,         /* not a call (nor a waitable access), or a call that cannot touch the device */
   PG_CALL_LAUNCH,           /* a launch site (<<<>>> stub call or launch API) */
   PG_CALL_STUB_INTERNAL,    /* the launch API call inside a -O0 stub body */
   PG_CALL_ROUTED_OP,        /* a stream operation the runtime defers */

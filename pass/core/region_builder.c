@@ -137,6 +137,9 @@ static void walk_segment(walk_ctx *w, pg_segment *seg, LLVMValueRef **reached,
 static void add_segment(pg_scope *s, LLVMValueRef begin_before, LLVMValueRef after) {
   if (!begin_before)
     return;
+  for (unsigned k = 0; k < s->nsegs; ++k)
+    if (s->segs[k].begin_before == begin_before)
+      return; /* the exit of a loop with several barriers */
   pg_segment seg = {begin_before, after, 0, NULL, -1};
   PUSH(s->segs, s->nsegs, s->capsegs, seg);
 }
@@ -144,6 +147,27 @@ static void add_segment(pg_scope *s, LLVMValueRef begin_before, LLVMValueRef aft
 static void add_end(pg_scope *s, LLVMValueRef before) {
   if (before)
     PUSH(s->ends, s->nends, s->capends, before);
+}
+
+static int loop_launches(const pg_classifier *c, pg_loop *l);
+
+/* The segment after barrier b begins right after it, unless b sits in a loop
+ * without launches inside the scope (a poll of a flag, a retry loop): then it
+ * begins at that loop's exits, not once per poll. */
+static void add_segments_after(walk_ctx *w, pg_scope *s, LLVMValueRef b) {
+  pg_loop *quiet = NULL;
+  for (pg_loop *l = pg_loop_for_block(w->plan->loops, LLVMGetInstructionParent(b));
+       l && l != s->loop && !loop_launches(w->c, l); l = pg_loop_parent(l))
+    quiet = l;
+  if (!quiet) {
+    add_segment(s, resume_point(b), b);
+    return;
+  }
+  LLVMBasicBlockRef exits[64];
+  unsigned n = pg_loop_exit_blocks(quiet, exits, 64);
+  for (unsigned i = 0; i < n && i < 64; ++i)
+    if (in_scope(w, exits[i]))
+      add_segment(s, first_insertion_point(exits[i]), b);
 }
 
 /* Barriers, segment starts and end points of one scope. */
@@ -161,7 +185,7 @@ static void collect_scope(walk_ctx *w, pg_scope *s) {
       pg_classify(w->c, i, &ci);
       if (pg_is_scope_barrier(w->c, &ci, s->loop != NULL)) {
         add_end(s, i);
-        add_segment(s, resume_point(i), i);
+        add_segments_after(w, s, i);
       } else if (!s->loop && (LLVMIsAReturnInst(i) || LLVMIsAResumeInst(i))) {
         add_end(s, i);
       }

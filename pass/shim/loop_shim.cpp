@@ -112,4 +112,6 @@ unsigned pg_loop_num_subloops(pg_loop *l) {
 
 pg_loop *pg_loop_subloop(pg_loop *l, unsigned i) { return P(L(l)->getSubLoops()[i]); }
 
+pg_loop *pg_loop_parent(pg_loop *l) { return P(L(l)->getParentLoop()); }
+
 } // extern "C"

@@ -45,6 +45,8 @@ unsigned pg_loop_max_trip_count(pg_loop_info *li, pg_loop *l);
 /* Number of immediate subloops, and the i-th one. */
 unsigned pg_loop_num_subloops(pg_loop *l);
 pg_loop *pg_loop_subloop(pg_loop *l, unsigned i);
+/* The loop directly around l, NULL for a top-level loop. */
+pg_loop *pg_loop_parent(pg_loop *l);
 
 /* ---- remarks (llvm::OptimizationRemark*, shown by clang's -Rpass*) ----- */
 typedef enum {
