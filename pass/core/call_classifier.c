@@ -75,12 +75,8 @@ static void classify_api(const pg_classifier *c, LLVMValueRef inst, LLVMValueRef
   }
 }
 
-/* A volatile or atomic access the host could wait on: a spin on a flag in
- * mapped memory that a kernel of this iteration sets would never end once that
- * launch is deferred, and a flag the host sets for a kernel launched before it
- * would be set too early.  Plain atomic read-modify-writes (reference counts)
- * and fences do not wait, so they stay harmless. */
-static const char *waitable_access(LLVMValueRef inst) {
+/* The kind of a volatile or atomic access; NULL for any other instruction. */
+static const char *volatile_or_atomic(LLVMValueRef inst) {
   switch (LLVMGetInstructionOpcode(inst)) {
   case LLVMLoad:
     return LLVMGetVolatile(inst) ? "volatile load"
@@ -95,6 +91,20 @@ static const char *waitable_access(LLVMValueRef inst) {
   default:
     return NULL;
   }
+}
+
+/* A volatile or atomic access the host could wait on: a spin on a flag in
+ * mapped memory that a kernel of this iteration sets would never end once that
+ * launch is deferred, and a flag the host sets for a kernel launched before it
+ * would be set too early.  Plain atomic read-modify-writes (reference counts)
+ * and fences do not wait, so they stay harmless, as does any access to a local
+ * whose address never escapes (`volatile int sink`). */
+static const char *waitable_access(LLVMValueRef inst) {
+  const char *what = volatile_or_atomic(inst);   /* rare: the costly check only then */
+  if (!what)
+    return NULL;
+  int is_store = LLVMGetInstructionOpcode(inst) == LLVMStore;
+  return pg_is_private_stack_slot(LLVMGetOperand(inst, is_store ? 1 : 0)) ? NULL : what;
 }
 
 void pg_classify(const pg_classifier *c, LLVMValueRef inst, pg_call_info *out) {

@@ -63,6 +63,11 @@ void pg_remark(pg_remark_kind kind, const char *name, LLVMValueRef at, const cha
  * the debug location with inlined __device_stub__ frames peeled off. */
 const char *pg_user_loc(LLVMValueRef inst, unsigned *line, unsigned *col);
 
+/* ---- pointers (llvm::getUnderlyingObject, llvm::PointerMayBeCaptured) --- */
+/* 1 when ptr points into a stack slot of its function whose address never
+ * escapes: memory nothing else (no kernel, no other thread) can see. */
+int pg_is_private_stack_slot(LLVMValueRef ptr);
+
 /* ---- misc -------------------------------------------------------------- */
 /* Demangled name (Itanium), malloc'd; the input copied when it isn't mangled. */
 char *pg_demangle(const char *mangled);

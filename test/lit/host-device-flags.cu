@@ -84,6 +84,30 @@ void spin_in_callee(volatile int *flag, float *x, int n, cudaStream_t s) {
   }
 }
 
+// A volatile local nothing else can see is no flag; one whose address
+// escapes may be.
+int *volatile published;
+void locals(float *x, int n, cudaStream_t s) {
+  for (int i = 1; i <= n; ++i) {
+    volatile int sink = i;
+    consume<<<1, 32, 0, s>>>(x);
+    sink = sink + 1;
+    consume<<<1, 32, 0, s>>>(x);
+  }
+}
+// REGION: remark: formed graph region in 'locals(float*, int, CUstream_st*)': loop iteration
+void escaped_local(float *x, int n, cudaStream_t s) {
+  volatile int flag = 0;
+  published = (int *)&flag;
+  for (int i = 1; i <= n; ++i) {
+    consume<<<1, 32, 0, s>>>(x);
+    while (flag != i) {
+    }
+    consume<<<1, 32, 0, s>>>(x);
+    // CHECK: host-device-flags.cu:[[@LINE-1]]:5: remark: launch of 'consume(float*)' stays eager: only 1 launch site after volatile load (may be a flag shared with a kernel) at host-device-flags.cu:[[@LINE-3]]
+  }
+}
+
 // Counting and fencing do not wait: the region stays whole.
 void count(int *counter, float *x, int n, cudaStream_t s) {
   for (int i = 1; i <= n; ++i) {
