@@ -1,6 +1,7 @@
 /* call_classifier.c - classify host calls and summarise module functions. */
 #include "call_classifier.h"
 #include "harmless_externals.h"
+#include "wait_loops.h"
 #include "ir_util.h"
 #include "../shim/pygraph_shim.h"
 
@@ -75,50 +76,27 @@ static void classify_api(const pg_classifier *c, LLVMValueRef inst, LLVMValueRef
   }
 }
 
-/* The kind of a volatile or atomic access; NULL for any other instruction. */
-static const char *volatile_or_atomic(LLVMValueRef inst) {
-  switch (LLVMGetInstructionOpcode(inst)) {
-  case LLVMLoad:
-    return LLVMGetVolatile(inst) ? "volatile load"
-           : LLVMGetOrdering(inst) != LLVMAtomicOrderingNotAtomic ? "atomic load" : NULL;
-  case LLVMStore:
-    return LLVMGetVolatile(inst) ? "volatile store"
-           : LLVMGetOrdering(inst) != LLVMAtomicOrderingNotAtomic ? "atomic store" : NULL;
-  case LLVMAtomicCmpXchg:
-    return "atomic compare-exchange";
-  case LLVMAtomicRMW:
-    return LLVMGetVolatile(inst) ? "volatile atomic read-modify-write" : NULL;
-  default:
-    return NULL;
-  }
-}
-
-/* A volatile or atomic access the host could wait on: a spin on a flag in
- * mapped memory that a kernel of this iteration sets would never end once that
- * launch is deferred, and a flag the host sets for a kernel launched before it
- * would be set too early.  Plain atomic read-modify-writes (reference counts)
- * and fences do not wait, so they stay harmless, as does any access to a local
- * whose address never escapes (`volatile int sink`). */
-static const char *waitable_access(LLVMValueRef inst) {
-  const char *what = volatile_or_atomic(inst);   /* rare: the costly check only then */
-  if (!what)
-    return NULL;
-  int is_store = LLVMGetInstructionOpcode(inst) == LLVMStore;
-  return pg_is_private_stack_slot(LLVMGetOperand(inst, is_store ? 1 : 0)) ? NULL : what;
-}
-
 void pg_classify(const pg_classifier *c, LLVMValueRef inst, pg_call_info *out) {
   memset(out, 0, sizeof *out);
   out->kind = PG_CALL_HARMLESS;
   if (!pg_is_call(inst)) {
-    const char *what = waitable_access(inst);
-    if (what)
-      barrier(out, inst, "%s (may be a flag shared with a kernel)", what);
+    if (pg_wait_set_has(&c->waits, inst))
+      barrier(out, inst, "%s deciding a loop exit (the host may wait for a kernel)",
+              pg_wait_kind(inst));
     return;
   }
   LLVMValueRef caller = LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst));
   LLVMValueRef callee = pg_called_function(inst);
   out->callee = callee;
+  if (pg_wait_set_has(&c->waits, inst)) {
+    size_t n;
+    char *dn = pg_demangle(LLVMGetValueName2(callee, &n));
+    char what[160];
+    snprintf(what, sizeof what, "call of '%s', a volatile or atomic read,", dn);
+    free(dn);
+    barrier(out, inst, "%s deciding a loop exit (the host may wait for a kernel)", what);
+    return;
+  }
   if (!callee) {
     LLVMValueRef cv = LLVMGetCalledValue(inst);
     barrier(out, inst, "%s", LLVMIsAInlineAsm(cv) ? "inline assembly" : "indirect call");
@@ -245,6 +223,17 @@ static void mark_loop_launches(pg_classifier *c) {
   }
 }
 
+/* A launch, or a call of a module function that launches (syncing or not). */
+static int launches_kernels(void *ctx, LLVMValueRef inst) {
+  const pg_classifier *c = ctx;
+  pg_call_info ci;
+  pg_classify(c, inst, &ci);
+  if (ci.kind == PG_CALL_LAUNCH || ci.kind == PG_CALL_LAUNCHING_CALLEE)
+    return 1;
+  const pg_function_summary *s = ci.callee ? pg_summary_of(c, ci.callee) : NULL;
+  return s && s->launches;
+}
+
 void pg_classifier_init(pg_classifier *c, LLVMModuleRef m, const pg_kernel_registry *r) {
   memset(c, 0, sizeof *c);
   c->registry = r;
@@ -255,16 +244,23 @@ void pg_classifier_init(pg_classifier *c, LLVMModuleRef m, const pg_kernel_regis
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     if (!LLVMIsDeclaration(f))
       c->summaries[c->n_summaries++].fn = f;
-  /* Monotone: may_sync only turns on and launches only grow (capped). */
-  for (int changed = 1; changed;) {
-    changed = 0;
-    for (unsigned i = 0; i < c->n_summaries; ++i)
-      changed |= summarise(c, &c->summaries[i]);
+  /* Monotone: may_sync only turns on and launches only grow (capped).  The
+   * waits need to know which calls launch, and turn more may_sync on: a
+   * second round of the fixpoint takes them in. */
+  for (int round = 0; round < 2; ++round) {
+    if (round == 1)
+      pg_wait_set_build(&c->waits, m, launches_kernels, c);
+    for (int changed = 1; changed;) {
+      changed = 0;
+      for (unsigned i = 0; i < c->n_summaries; ++i)
+        changed |= summarise(c, &c->summaries[i]);
+    }
   }
   mark_loop_launches(c);
 }
 
 void pg_classifier_free(pg_classifier *c) {
   free(c->summaries);
+  pg_wait_set_free(&c->waits);
   memset(c, 0, sizeof *c);
 }

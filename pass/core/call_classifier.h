@@ -4,11 +4,12 @@
 
 #include "cuda_api_table.h"
 #include "kernel_registry.h"
+#include "wait_loops.h"
 
 #include <llvm-c/Core.h>
 
 typedef enum pg_call_kind {
-  PG_CALL_HARMLESS,         /* not a call (nor a waitable access), or a call that cannot touch the device */
+  PG_CALL_HARMLESS,         /* not a call (nor a wait), or a call that cannot touch the device */
   PG_CALL_LAUNCH,           /* a launch site (<<<>>> stub call or launch API) */
   PG_CALL_STUB_INTERNAL,    /* the launch API call inside a -O0 stub body */
   PG_CALL_ROUTED_OP,        /* a stream operation the runtime defers */
@@ -26,6 +27,7 @@ typedef struct pg_function_summary {
 
 typedef struct pg_classifier {
   const pg_kernel_registry *registry;
+  pg_wait_set waits;        /* host waits on device-written memory: barriers */
   pg_function_summary *summaries;
   unsigned n_summaries;
 } pg_classifier;

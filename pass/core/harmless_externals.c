@@ -25,6 +25,8 @@ static const char *const kExact[] = {
     "round", "roundf", "lround", "lroundf",
     /* C++ allocation */
     "_Znwm", "_Znam", "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm",
+    /* catching, and the terminate path of every noexcept function at -O0 */
+    "__cxa_begin_catch", "__cxa_end_catch", "_ZSt9terminatev",
     /* host clocks */
     "clock_gettime", "gettimeofday", "clock", "time",
     "_ZNSt6chrono3_V212steady_clock3nowEv", "_ZNSt6chrono3_V212system_clock3nowEv",

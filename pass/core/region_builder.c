@@ -1,20 +1,13 @@
 /* region_builder.c - segments, barriers and begin/end points per scope. */
 #include "region_builder.h"
 #include "ir_util.h"
+#include "loop_memo.h"
 #include "options.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define PUSH(arr, n, cap, v)                                                   \
-  do {                                                                         \
-    if ((n) == (cap)) {                                                        \
-      (cap) = (cap) ? 2 * (cap) : 8;                                           \
-      (arr) = realloc((arr), (cap) * sizeof *(arr));                           \
-    }                                                                          \
-    (arr)[(n)++] = (v);                                                        \
-  } while (0)
 
 pg_site_rec *pg_site_find(pg_site_table *t, LLVMValueRef call) {
   for (unsigned i = 0; i < t->n; ++i)
@@ -23,7 +16,7 @@ pg_site_rec *pg_site_find(pg_site_table *t, LLVMValueRef call) {
   pg_site_rec r;
   memset(&r, 0, sizeof r);
   r.call = call;
-  PUSH(t->recs, t->n, t->cap, r);
+  PG_PUSH(t->recs, t->n, t->cap, r);
   return &t->recs[t->n - 1];
 }
 
@@ -59,6 +52,7 @@ typedef struct walk_ctx {
   pg_site_table *sites;
   LLVMBasicBlockRef *visited;
   unsigned nvisited, capvisited;
+  pg_loop_memo launching;   /* loop_launches() per loop of the function */
 } walk_ctx;
 
 static int in_scope(walk_ctx *w, LLVMBasicBlockRef bb) {
@@ -113,7 +107,7 @@ static void walk_segment(walk_ctx *w, pg_segment *seg, LLVMValueRef **reached,
           pg_inst_file(seg->first_launch, &first_line, NULL);
         if (!seg->first_launch || (line && line < first_line))
           seg->first_launch = i; /* earliest in the source, whatever the CFG order */
-        PUSH(*reached, *nreached, *capreached, i);
+        PG_PUSH(*reached, *nreached, *capreached, i);
       }
     }
     if (!stopped) {
@@ -123,8 +117,8 @@ static void walk_segment(walk_ctx *w, pg_segment *seg, LLVMValueRef **reached,
         LLVMBasicBlockRef succ = LLVMGetSuccessor(term, s);
         if (succ == header || !in_scope(w, succ) || seen(w, succ))
           continue;
-        PUSH(w->visited, w->nvisited, w->capvisited, succ);
-        PUSH(stack, nstack, capstack, succ);
+        PG_PUSH(w->visited, w->nvisited, w->capvisited, succ);
+        PG_PUSH(stack, nstack, capstack, succ);
       }
     }
     if (!nstack)
@@ -141,15 +135,22 @@ static void add_segment(pg_scope *s, LLVMValueRef begin_before, LLVMValueRef aft
     if (s->segs[k].begin_before == begin_before)
       return; /* the exit of a loop with several barriers */
   pg_segment seg = {begin_before, after, 0, NULL, -1};
-  PUSH(s->segs, s->nsegs, s->capsegs, seg);
+  PG_PUSH(s->segs, s->nsegs, s->capsegs, seg);
 }
 
 static void add_end(pg_scope *s, LLVMValueRef before) {
   if (before)
-    PUSH(s->ends, s->nends, s->capends, before);
+    PG_PUSH(s->ends, s->nends, s->capends, before);
 }
 
 static int loop_launches(const pg_classifier *c, pg_loop *l);
+
+static int loop_launches_memo(walk_ctx *w, pg_loop *l) {
+  int launches;
+  if (pg_loop_memo_get(&w->launching, l, &launches))
+    return launches;
+  return pg_loop_memo_put(&w->launching, l, loop_launches(w->c, l));
+}
 
 /* The segment after barrier b begins right after it, unless b sits in a loop
  * without launches inside the scope (a poll of a flag, a retry loop): then it
@@ -157,7 +158,7 @@ static int loop_launches(const pg_classifier *c, pg_loop *l);
 static void add_segments_after(walk_ctx *w, pg_scope *s, LLVMValueRef b) {
   pg_loop *quiet = NULL;
   for (pg_loop *l = pg_loop_for_block(w->plan->loops, LLVMGetInstructionParent(b));
-       l && l != s->loop && !loop_launches(w->c, l); l = pg_loop_parent(l))
+       l && l != s->loop && !loop_launches_memo(w, l); l = pg_loop_parent(l))
     quiet = l;
   if (!quiet) {
     add_segment(s, resume_point(b), b);
@@ -197,7 +198,7 @@ static void collect_scope(walk_ctx *w, pg_scope *s) {
     unsigned n = pg_loop_exit_blocks(s->loop, exits, 64);
     for (unsigned i = 0; i < n && i < 64; ++i)
       if (first_insertion_point(exits[i]))
-        PUSH(s->entry_ends, s->nentry_ends, s->capentry_ends, first_insertion_point(exits[i]));
+        PG_PUSH(s->entry_ends, s->nentry_ends, s->capentry_ends, first_insertion_point(exits[i]));
   } else {
     /* Leaving the function scope for a region loop ends its region; the
      * loop's exits may open a new straight-line segment. */
@@ -245,7 +246,7 @@ static void plan_scope(walk_ctx *w, pg_scope *s) {
       pg_call_info ci;
       pg_classify(w->c, reached[r], &ci);
       if (ok && ci.kind == PG_CALL_LAUNCHING_CALLEE)
-        PUSH(w->sites->region_callees, w->sites->ncallees, w->sites->capcallees, ci.callee);
+        PG_PUSH(w->sites->region_callees, w->sites->ncallees, w->sites->capcallees, ci.callee);
       if (ci.kind != PG_CALL_LAUNCH)
         continue;
       pg_site_rec *rec = pg_site_find(w->sites, reached[r]);
@@ -352,10 +353,11 @@ void pg_plan_function(const pg_classifier *c, LLVMValueRef fn, pg_site_table *si
   pg_scope *fs = &plan->scopes[plan->nscopes++];
   memset(fs, 0, sizeof *fs);
   fs->fn = fn;
-  walk_ctx w = {c, plan, NULL, sites, NULL, 0, 0};
+  walk_ctx w = {c, plan, NULL, sites, NULL, 0, 0, {NULL, NULL, 0, 0, 0}};
   for (unsigned i = 0; i < plan->nscopes; ++i)
     plan_scope(&w, &plan->scopes[i]);
   free(w.visited);
+  pg_loop_memo_free(&w.launching);
 }
 
 void pg_plan_free(pg_function_plan *plan) {

@@ -1,0 +1,191 @@
+/* wait_loops.c - host waits on memory a kernel may write (see wait_loops.h).
+ *
+ * A read counts only when its value flows (through SSA values: compares,
+ * logic, casts, phis, selects, extractvalue) into a branch that leaves a loop
+ * that contains the read and launches nothing (values spilled to stack slots, as at -O0, are followed
+ * through the slot's loads).  Reference counts, the guards of function-local
+ * statics and progress counters read once per iteration do not decide a loop
+ * exit, so they stay harmless; `while (flag.load() != i)`,
+ * `while (*(volatile int *)p == 0)` and `while (f.fetch_add(0) != i)` do. */
+#include "wait_loops.h"
+#include "ir_util.h"
+#include "loop_memo.h"
+#include "../shim/pygraph_shim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { kMaxWalk = 512 };  /* values followed from one read; beyond: assume a wait */
+
+static int contains(LLVMValueRef *xs, unsigned n, LLVMValueRef x) {
+  for (unsigned i = 0; i < n; ++i)
+    if (xs[i] == x)
+      return 1;
+  return 0;
+}
+
+/* The kind of a volatile or atomic read; NULL for any other instruction. */
+static const char *shared_read_kind(LLVMValueRef inst) {
+  switch (LLVMGetInstructionOpcode(inst)) {
+  case LLVMLoad:
+    return LLVMGetVolatile(inst) ? "volatile load"
+           : LLVMGetOrdering(inst) != LLVMAtomicOrderingNotAtomic ? "atomic load" : NULL;
+  case LLVMAtomicRMW:
+    return "atomic read-modify-write";
+  case LLVMAtomicCmpXchg:
+    return "atomic compare-exchange";
+  default:
+    return NULL;
+  }
+}
+
+/* A read of memory another agent may write: not a local nothing else sees. */
+static int is_shared_read(LLVMValueRef inst) {
+  return shared_read_kind(inst) && !pg_is_private_stack_slot(LLVMGetOperand(inst, 0));
+}
+
+static int is_source(const pg_wait_set *w, LLVMValueRef inst) {
+  if (pg_is_call(inst)) {
+    LLVMValueRef f = pg_called_function(inst);
+    return f && contains(w->returners, w->nret, f);
+  }
+  return is_shared_read(inst);
+}
+
+/* The loops of one function and which of them launch (memoized). */
+typedef struct loop_ctx {
+  pg_loop_info *li;
+  int (*launches)(void *, LLVMValueRef);
+  void *ctx;
+  pg_loop_memo launching;
+} loop_ctx;
+
+static int loop_launches(loop_ctx *lc, pg_loop *l) {
+  int any = 0;
+  if (pg_loop_memo_get(&lc->launching, l, &any))
+    return any;
+  for (unsigned b = 0; b < pg_loop_num_blocks(l) && !any; ++b)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(pg_loop_block(l, b)); i && !any;
+         i = LLVMGetNextInstruction(i))
+      any = lc->launches(lc->ctx, i);
+  return pg_loop_memo_put(&lc->launching, l, any);
+}
+
+/* 1 when terminator t leaves a loop that contains block `from` and launches
+ * nothing. */
+static int exits_quiet_loop_around(loop_ctx *lc, LLVMValueRef t, LLVMBasicBlockRef from) {
+  for (pg_loop *l = pg_loop_for_block(lc->li, LLVMGetInstructionParent(t)); l;
+       l = pg_loop_parent(l)) {
+    if (!pg_loop_contains_block(l, from) || loop_launches(lc, l))
+      continue;
+    for (unsigned s = 0; s < LLVMGetNumSuccessors(t); ++s)
+      if (!pg_loop_contains_block(l, LLVMGetSuccessor(t, s)))
+        return 1;
+  }
+  return 0;
+}
+
+enum reach { REACH_NONE = 0, REACH_RET = 1, REACH_EXIT = 2 };
+
+/* Where the value of src goes: a return, and (with lc) a quiet loop's exit. */
+static int follow(LLVMValueRef src, loop_ctx *lc) {
+  LLVMValueRef seen[kMaxWalk];
+  unsigned nseen = 0, next = 0;
+  int found = REACH_NONE;
+  seen[nseen++] = src;
+  LLVMBasicBlockRef from = LLVMGetInstructionParent(src);
+  while (next < nseen) {
+    LLVMValueRef v = seen[next++];
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
+      LLVMValueRef user = LLVMGetUser(u);
+      if (!LLVMIsAInstruction(user))
+        continue;
+      LLVMOpcode op = LLVMGetInstructionOpcode(user);
+      if (op == LLVMRet) {
+        found |= REACH_RET;
+      } else if (op == LLVMBr || op == LLVMSwitch) {
+        if (lc && exits_quiet_loop_around(lc, user, from))
+          return found | REACH_EXIT;
+      } else if (op == LLVMStore) {
+        /* Spilled to a stack slot (every value at -O0): its loads carry it on. */
+        LLVMValueRef slot = pg_strip(LLVMGetOperand(user, 1));
+        if (LLVMGetOperand(user, 0) != v || !LLVMIsAAllocaInst(slot))
+          continue;
+        for (LLVMUseRef su = LLVMGetFirstUse(slot); su; su = LLVMGetNextUse(su)) {
+          LLVMValueRef ld = LLVMGetUser(su);
+          if (!LLVMIsALoadInst(ld) || contains(seen, nseen, ld))
+            continue;
+          if (nseen == kMaxWalk)
+            return found | REACH_EXIT | REACH_RET;
+          seen[nseen++] = ld;
+        }
+      } else if (op == LLVMCall || op == LLVMInvoke ||
+                 LLVMGetTypeKind(LLVMTypeOf(user)) == LLVMVoidTypeKind) {
+        /* into a callee: not followed */
+      } else if (!contains(seen, nseen, user)) {
+        if (nseen == kMaxWalk)
+          return found | REACH_EXIT | REACH_RET;   /* too far to tell: assume the worst */
+        seen[nseen++] = user;
+      }
+    }
+  }
+  return found;
+}
+
+static int has_source(const pg_wait_set *w, LLVMValueRef fn) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+      if (is_source(w, i))
+        return 1;
+  return 0;
+}
+
+void pg_wait_set_build(pg_wait_set *w, LLVMModuleRef m,
+                       int (*launches)(void *ctx, LLVMValueRef inst), void *ctx) {
+  memset(w, 0, sizeof *w);
+  /* Functions returning a shared read (a getter like `bool ready()`), across
+   * call levels: monotone, so iterate to the fixpoint. */
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+      if (LLVMIsDeclaration(f) || contains(w->returners, w->nret, f))
+        continue;
+      for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+          if (is_source(w, i) && (follow(i, NULL) & REACH_RET)) {
+            PG_PUSH(w->returners, w->nret, w->capret, f);
+            changed = 1;
+            goto next_function;
+          }
+    next_function:;
+    }
+  }
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+    if (LLVMIsDeclaration(f) || !has_source(w, f))
+      continue;
+    loop_ctx lc = {pg_loops_compute(f), launches, ctx, {NULL, NULL, 0, 0, 0}};
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
+        if (is_source(w, i) && (follow(i, &lc) & REACH_EXIT))
+          PG_PUSH(w->waits, w->n, w->cap, i);
+    pg_loop_memo_free(&lc.launching);
+    pg_loops_free(lc.li);
+  }
+}
+
+void pg_wait_set_free(pg_wait_set *w) {
+  free(w->waits);
+  free(w->returners);
+  memset(w, 0, sizeof *w);
+}
+
+int pg_wait_set_has(const pg_wait_set *w, LLVMValueRef inst) {
+  return contains(w->waits, w->n, inst);
+}
+
+const char *pg_wait_kind(LLVMValueRef inst) {
+  if (pg_is_call(inst))
+    return "call returning a volatile or atomic read";
+  const char *k = shared_read_kind(inst);
+  return k ? k : "read";
+}
