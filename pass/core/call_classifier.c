@@ -223,17 +223,6 @@ static void mark_loop_launches(pg_classifier *c) {
   }
 }
 
-/* A launch, or a call of a module function that launches (syncing or not). */
-static int launches_kernels(void *ctx, LLVMValueRef inst) {
-  const pg_classifier *c = ctx;
-  pg_call_info ci;
-  pg_classify(c, inst, &ci);
-  if (ci.kind == PG_CALL_LAUNCH || ci.kind == PG_CALL_LAUNCHING_CALLEE)
-    return 1;
-  const pg_function_summary *s = ci.callee ? pg_summary_of(c, ci.callee) : NULL;
-  return s && s->launches;
-}
-
 void pg_classifier_init(pg_classifier *c, LLVMModuleRef m, const pg_kernel_registry *r) {
   memset(c, 0, sizeof *c);
   c->registry = r;
@@ -244,17 +233,12 @@ void pg_classifier_init(pg_classifier *c, LLVMModuleRef m, const pg_kernel_regis
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     if (!LLVMIsDeclaration(f))
       c->summaries[c->n_summaries++].fn = f;
-  /* Monotone: may_sync only turns on and launches only grow (capped).  The
-   * waits need to know which calls launch, and turn more may_sync on: a
-   * second round of the fixpoint takes them in. */
-  for (int round = 0; round < 2; ++round) {
-    if (round == 1)
-      pg_wait_set_build(&c->waits, m, launches_kernels, c);
-    for (int changed = 1; changed;) {
-      changed = 0;
-      for (unsigned i = 0; i < c->n_summaries; ++i)
-        changed |= summarise(c, &c->summaries[i]);
-    }
+  pg_wait_set_build(&c->waits, m);
+  /* Monotone: may_sync only turns on and launches only grow (capped). */
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (unsigned i = 0; i < c->n_summaries; ++i)
+      changed |= summarise(c, &c->summaries[i]);
   }
   mark_loop_launches(c);
 }

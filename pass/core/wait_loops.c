@@ -1,17 +1,20 @@
 /* wait_loops.c - host waits on memory a kernel may write (see wait_loops.h).
  *
  * A read counts only when its value flows (through SSA values: compares,
- * logic, casts, phis, selects, extractvalue) into a branch that leaves a loop
- * that contains the read and launches nothing (values spilled to stack slots, as at -O0, are followed
- * through the slot's loads).  Reference counts, the guards of function-local
- * statics and progress counters read once per iteration do not decide a loop
- * exit, so they stay harmless; `while (flag.load() != i)`,
- * `while (*(volatile int *)p == 0)` and `while (f.fetch_add(0) != i)` do. */
+ * logic, casts, phis, selects, extractvalue, intrinsics; and through stack
+ * slots it is spilled to, as at -O0) into a branch that leaves a loop
+ * containing the read.  Reference counts, the guards of function-local
+ * statics and progress counters decide no loop exit, so they stay harmless;
+ * `while (flag.load() != i)`, `while (*(volatile int *)p == 0)` and
+ * `while (f.fetch_add(0) != i)` are waits.  Not seen: loops LoopInfo does not
+ * know (irreducible cycles) and exits that depend on the read only through
+ * control flow (`if (flag) done = true;` at -O0). */
 #include "wait_loops.h"
 #include "ir_util.h"
 #include "loop_memo.h"
 #include "../shim/pygraph_shim.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,31 +55,10 @@ static int is_source(const pg_wait_set *w, LLVMValueRef inst) {
   return is_shared_read(inst);
 }
 
-/* The loops of one function and which of them launch (memoized). */
-typedef struct loop_ctx {
-  pg_loop_info *li;
-  int (*launches)(void *, LLVMValueRef);
-  void *ctx;
-  pg_loop_memo launching;
-} loop_ctx;
-
-static int loop_launches(loop_ctx *lc, pg_loop *l) {
-  int any = 0;
-  if (pg_loop_memo_get(&lc->launching, l, &any))
-    return any;
-  for (unsigned b = 0; b < pg_loop_num_blocks(l) && !any; ++b)
-    for (LLVMValueRef i = LLVMGetFirstInstruction(pg_loop_block(l, b)); i && !any;
-         i = LLVMGetNextInstruction(i))
-      any = lc->launches(lc->ctx, i);
-  return pg_loop_memo_put(&lc->launching, l, any);
-}
-
-/* 1 when terminator t leaves a loop that contains block `from` and launches
- * nothing. */
-static int exits_quiet_loop_around(loop_ctx *lc, LLVMValueRef t, LLVMBasicBlockRef from) {
-  for (pg_loop *l = pg_loop_for_block(lc->li, LLVMGetInstructionParent(t)); l;
-       l = pg_loop_parent(l)) {
-    if (!pg_loop_contains_block(l, from) || loop_launches(lc, l))
+/* 1 when terminator t leaves a loop of li that contains block `from`. */
+static int exits_loop_around(pg_loop_info *li, LLVMValueRef t, LLVMBasicBlockRef from) {
+  for (pg_loop *l = pg_loop_for_block(li, LLVMGetInstructionParent(t)); l; l = pg_loop_parent(l)) {
+    if (!pg_loop_contains_block(l, from))
       continue;
     for (unsigned s = 0; s < LLVMGetNumSuccessors(t); ++s)
       if (!pg_loop_contains_block(l, LLVMGetSuccessor(t, s)))
@@ -87,8 +69,8 @@ static int exits_quiet_loop_around(loop_ctx *lc, LLVMValueRef t, LLVMBasicBlockR
 
 enum reach { REACH_NONE = 0, REACH_RET = 1, REACH_EXIT = 2 };
 
-/* Where the value of src goes: a return, and (with lc) a quiet loop's exit. */
-static int follow(LLVMValueRef src, loop_ctx *lc) {
+/* Where the value of src goes: a return, and (with li) a loop exit. */
+static int follow(LLVMValueRef src, pg_loop_info *li) {
   LLVMValueRef seen[kMaxWalk];
   unsigned nseen = 0, next = 0;
   int found = REACH_NONE;
@@ -104,7 +86,7 @@ static int follow(LLVMValueRef src, loop_ctx *lc) {
       if (op == LLVMRet) {
         found |= REACH_RET;
       } else if (op == LLVMBr || op == LLVMSwitch) {
-        if (lc && exits_quiet_loop_around(lc, user, from))
+        if (li && exits_loop_around(li, user, from))
           return found | REACH_EXIT;
       } else if (op == LLVMStore) {
         /* Spilled to a stack slot (every value at -O0): its loads carry it on. */
@@ -119,9 +101,10 @@ static int follow(LLVMValueRef src, loop_ctx *lc) {
             return found | REACH_EXIT | REACH_RET;
           seen[nseen++] = ld;
         }
-      } else if (op == LLVMCall || op == LLVMInvoke ||
-                 LLVMGetTypeKind(LLVMTypeOf(user)) == LLVMVoidTypeKind) {
-        /* into a callee: not followed */
+      } else if (LLVMGetTypeKind(LLVMTypeOf(user)) == LLVMVoidTypeKind ||
+                 ((op == LLVMCall || op == LLVMInvoke) &&
+                  !(pg_called_function(user) && LLVMGetIntrinsicID(pg_called_function(user))))) {
+        /* into a callee: not followed (intrinsics, smin or bswap say, are) */
       } else if (!contains(seen, nseen, user)) {
         if (nseen == kMaxWalk)
           return found | REACH_EXIT | REACH_RET;   /* too far to tell: assume the worst */
@@ -140,8 +123,12 @@ static int has_source(const pg_wait_set *w, LLVMValueRef fn) {
   return 0;
 }
 
-void pg_wait_set_build(pg_wait_set *w, LLVMModuleRef m,
-                       int (*launches)(void *ctx, LLVMValueRef inst), void *ctx) {
+static int by_address(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t) * (const LLVMValueRef *)a, y = (uintptr_t) * (const LLVMValueRef *)b;
+  return (x > y) - (x < y);
+}
+
+void pg_wait_set_build(pg_wait_set *w, LLVMModuleRef m) {
   memset(w, 0, sizeof *w);
   /* Functions returning a shared read (a getter like `bool ready()`), across
    * call levels: monotone, so iterate to the fixpoint. */
@@ -163,14 +150,15 @@ void pg_wait_set_build(pg_wait_set *w, LLVMModuleRef m,
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
     if (LLVMIsDeclaration(f) || !has_source(w, f))
       continue;
-    loop_ctx lc = {pg_loops_compute(f), launches, ctx, {NULL, NULL, 0, 0, 0}};
+    pg_loop_info *li = pg_loops_compute(f);
     for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
-        if (is_source(w, i) && (follow(i, &lc) & REACH_EXIT))
+        if (is_source(w, i) && (follow(i, li) & REACH_EXIT))
           PG_PUSH(w->waits, w->n, w->cap, i);
-    pg_loop_memo_free(&lc.launching);
-    pg_loops_free(lc.li);
+    pg_loops_free(li);
   }
+  if (w->n)
+    qsort(w->waits, w->n, sizeof *w->waits, by_address);   /* looked up per instruction */
 }
 
 void pg_wait_set_free(pg_wait_set *w) {
@@ -180,7 +168,7 @@ void pg_wait_set_free(pg_wait_set *w) {
 }
 
 int pg_wait_set_has(const pg_wait_set *w, LLVMValueRef inst) {
-  return contains(w->waits, w->n, inst);
+  return w->n && bsearch(&inst, w->waits, w->n, sizeof *w->waits, by_address) != NULL;
 }
 
 const char *pg_wait_kind(LLVMValueRef inst) {

@@ -1,7 +1,6 @@
-// A volatile or atomic read whose value decides whether a loop that launches
-// nothing exits may be the host waiting for a kernel (a spin on a flag in
-// mapped memory): were that kernel deferred into a graph region, the wait
-// would never end.  Such a read
+// A volatile or atomic read whose value decides whether a loop exits may be
+// the host waiting for a kernel (a spin on a flag in mapped memory): were that
+// kernel deferred into a graph region, the wait would never end.  Such a read
 // ends the segment like a sync.  Reads that decide no loop exit (reference
 // counts, guards of function-local statics, stores of progress) and reads of
 // locals whose address never escapes stay harmless.
@@ -132,17 +131,45 @@ void flags_set_not_read(volatile int *go, int *slot, std::atomic<int> *progress,
 }
 // REGION: remark: formed graph region in 'flags_set_not_read(int volatile*, int*, std::atomic<int>*, float*, int, CUstream_st*)': loop iteration
 
-// A loop that launches while it polls is no wait: its launches go out when
-// the iteration ends, before the next poll.
-void stop_flag(std::atomic<bool> *stop, float *x, int n, cudaStream_t s) {
+// A poll loop that may launch is a wait too: nested in the region, its
+// launches would be deferred with the rest.
+void poll_that_launches(volatile int *flag, float *x, int n, bool dbg, cudaStream_t s) {
   for (int i = 1; i <= n; ++i) {
-    consume<<<1, 32, 0, s>>>(x);
-    if (stop->load(std::memory_order_relaxed))
-      break;
+    produce<<<1, 32, 0, s>>>(flag, x, i);
+    while (*flag != i) {
+      if (dbg)
+        consume<<<1, 32, 0, s>>>(x);
+    }
     consume<<<1, 32, 0, s>>>(x);
   }
 }
-// REGION: remark: formed graph region in 'stop_flag(std::atomic<bool>*, float*, int, CUstream_st*)': loop iteration ({{.*}}), segment 0 of 1, 2 launch sites
+// The iteration ends before every poll in the loop (at -O2 the first poll,
+// hoisted in front of the loop, sees the state before produce, as eagerly).
+// IR-LABEL: define {{.*}}poll_that_launches
+// IR: call void @__pygraph_region_begin(
+// IR: call void @__pygraph_region_end(
+// IR-NEXT: load volatile i32
+
+// The read reaches the branch through an intrinsic.
+void spin_bswap(volatile unsigned *flag, float *x, int n, cudaStream_t s) {
+  for (int i = 1; i <= n; ++i) {
+    produce<<<1, 32, 0, s>>>((volatile int *)flag, x, i);
+    while (__builtin_bswap32(*flag) != __builtin_bswap32((unsigned)i)) {
+    }
+    consume<<<1, 32, 0, s>>>(x);
+    // CHECK: host-device-flags.cu:[[@LINE-1]]:5: remark: launch of 'consume(float*)' stays eager: only 1 launch site after volatile load deciding a loop exit
+  }
+}
+
+// The region's own loop polling a stop flag: a barrier at the poll, which
+// only moves where the iteration ends; the launches stay one segment.
+void stop_flag(std::atomic<bool> *stop, float *x, cudaStream_t s) {
+  while (!stop->load(std::memory_order_relaxed)) {
+    consume<<<1, 32, 0, s>>>(x);
+    consume<<<1, 32, 0, s>>>(x);
+  }
+}
+// REGION: remark: formed graph region in 'stop_flag(std::atomic<bool>*, float*, CUstream_st*)': loop iteration ({{.*}}), segment {{[0-9]}} of {{[0-9]}}, 2 launch sites
 
 void reference_counts(std::shared_ptr<float> p, int n, cudaStream_t s) {
   for (int i = 1; i <= n; ++i) {
