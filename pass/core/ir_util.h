@@ -4,6 +4,17 @@
 
 #include <llvm-c/Core.h>
 #include <stddef.h>
+#include <stdlib.h>
+
+/* Appends v to the growable array arr (n used, cap allocated). */
+#define PG_PUSH(arr, n, cap, v)                                                \
+  do {                                                                         \
+    if ((n) == (cap)) {                                                        \
+      (cap) = (cap) ? 2 * (cap) : 8;                                           \
+      (arr) = realloc((arr), (cap) * sizeof *(arr));                           \
+    }                                                                          \
+    (arr)[(n)++] = (v);                                                        \
+  } while (0)
 
 /* The function a call instruction calls directly (casts stripped), or NULL. */
 LLVMValueRef pg_called_function(LLVMValueRef call);

@@ -1,7 +1,6 @@
 /* region_builder.c - segments, barriers and begin/end points per scope. */
 #include "region_builder.h"
 #include "ir_util.h"
-#include "loop_memo.h"
 #include "options.h"
 
 #include <stdio.h>
@@ -52,7 +51,11 @@ typedef struct walk_ctx {
   pg_site_table *sites;
   LLVMBasicBlockRef *visited;
   unsigned nvisited, capvisited;
-  pg_loop_memo launching;   /* loop_launches() per loop of the function */
+  struct loop_fact {        /* loop_launches() per loop of the function, so */
+    pg_loop *loop;          /* a loop with many barriers is scanned once */
+    int launches;
+  } *facts;
+  unsigned nfacts, capfacts;
 } walk_ctx;
 
 static int in_scope(walk_ctx *w, LLVMBasicBlockRef bb) {
@@ -146,10 +149,12 @@ static void add_end(pg_scope *s, LLVMValueRef before) {
 static int loop_launches(const pg_classifier *c, pg_loop *l);
 
 static int loop_launches_memo(walk_ctx *w, pg_loop *l) {
-  int launches;
-  if (pg_loop_memo_get(&w->launching, l, &launches))
-    return launches;
-  return pg_loop_memo_put(&w->launching, l, loop_launches(w->c, l));
+  for (unsigned i = 0; i < w->nfacts; ++i)
+    if (w->facts[i].loop == l)
+      return w->facts[i].launches;
+  struct loop_fact f = {l, loop_launches(w->c, l)};
+  PG_PUSH(w->facts, w->nfacts, w->capfacts, f);
+  return f.launches;
 }
 
 /* The segment after barrier b begins right after it, unless b sits in a loop
@@ -353,11 +358,11 @@ void pg_plan_function(const pg_classifier *c, LLVMValueRef fn, pg_site_table *si
   pg_scope *fs = &plan->scopes[plan->nscopes++];
   memset(fs, 0, sizeof *fs);
   fs->fn = fn;
-  walk_ctx w = {c, plan, NULL, sites, NULL, 0, 0, {NULL, NULL, 0, 0, 0}};
+  walk_ctx w = {c, plan, NULL, sites, NULL, 0, 0, NULL, 0, 0};
   for (unsigned i = 0; i < plan->nscopes; ++i)
     plan_scope(&w, &plan->scopes[i]);
   free(w.visited);
-  pg_loop_memo_free(&w.launching);
+  free(w.facts);
 }
 
 void pg_plan_free(pg_function_plan *plan) {

@@ -11,7 +11,6 @@
  * control flow (`if (flag) done = true;` at -O0). */
 #include "wait_loops.h"
 #include "ir_util.h"
-#include "loop_memo.h"
 #include "../shim/pygraph_shim.h"
 
 #include <stdint.h>
@@ -172,8 +171,6 @@ int pg_wait_set_has(const pg_wait_set *w, LLVMValueRef inst) {
 }
 
 const char *pg_wait_kind(LLVMValueRef inst) {
-  if (pg_is_call(inst))
-    return "call returning a volatile or atomic read";
   const char *k = shared_read_kind(inst);
   return k ? k : "read";
 }

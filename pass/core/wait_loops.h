@@ -22,8 +22,8 @@ void pg_wait_set_build(pg_wait_set *w, LLVMModuleRef m);
 void pg_wait_set_free(pg_wait_set *w);
 /* 1 when inst is a wait. */
 int pg_wait_set_has(const pg_wait_set *w, LLVMValueRef inst);
-/* What kind of read inst is ("atomic load", "call returning a volatile or
- * atomic read", ...), for remarks. */
+/* What kind of read a wait that is no call is ("atomic load", ...), for
+ * remarks (the classifier names a waiting call by its callee). */
 const char *pg_wait_kind(LLVMValueRef inst);
 
 #endif

@@ -3,6 +3,20 @@
 
 #include <string.h>
 
+/* The event of `slot`, created on first use; 0 when that fails (measuring
+ * then stops for good). */
+static int slot_ready(struct pygraph_measure *m, const struct pygraph_backend *backend,
+                      unsigned slot)
+{
+  for (; m->n_events <= slot; m->n_events++)   /* slots are reached in order */
+    if (backend->timing_event_create(&m->events[m->n_events]) != cudaSuccess) {
+      pygraph_measure_free(m, backend);
+      m->state = -1;
+      return 0;
+    }
+  return 1;
+}
+
 int pygraph_measure_available(struct pygraph_measure *m, const struct pygraph_backend *backend)
 {
   if (m->state)
@@ -16,26 +30,9 @@ int pygraph_measure_available(struct pygraph_measure *m, const struct pygraph_ba
    * first reaches their slots: a segment decided after a dozen samples
    * creates, and later destroys, a dozen events, not the whole ring (in a
    * 10 ms program the whole ring was ~1% of its time). */
-  if (backend->timing_event_create(&m->events[0]) != cudaSuccess) {
-    m->state = -1;
+  if (!slot_ready(m, backend, 0))
     return 0;
-  }
-  m->n_events = 1;
   m->state = 1;
-  return 1;
-}
-
-/* The event of `slot`, created on first use; 0 when that fails (measuring
- * then stops for good). */
-static int slot_ready(struct pygraph_measure *m, const struct pygraph_backend *backend,
-                      unsigned slot)
-{
-  for (; m->n_events <= slot; m->n_events++)   /* slots are reached in order */
-    if (backend->timing_event_create(&m->events[m->n_events]) != cudaSuccess) {
-      pygraph_measure_free(m, backend);
-      m->state = -1;
-      return 0;
-    }
   return 1;
 }
 
