@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Unit tests of the sweep's remark parsing and failure classification
+(`python3 bench/sweep/test_sweep.py`); the texts are the plugin's own (test/lit)."""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import run_sweep  # noqa: E402
+import sweep_summary as ss  # noqa: E402
+
+TAIL = " before the next barrier; a graph region needs at least 2 (min-launches)"
+
+
+class EagerReasons(unittest.TestCase):
+    def reason(self, origin, n=1):
+        sites = "site" if n == 1 else "sites"
+        return ss.eager_reason("launch of 'k(float*)' stays eager: only %d launch %s %s%s"
+                               % (n, sites, origin, TAIL))
+
+    def test_loop_start(self):
+        self.assertEqual(self.reason("at the start of the loop iteration"),
+                         ("alone at the start of a loop iteration", "-", 1))
+
+    def test_cuda_api_barrier(self):
+        self.assertEqual(self.reason("after cudaMemcpy synchronizes at lulesh.cu:2621", 2),
+                         ("after CUDA API: synchronizes", "cudaMemcpy", 2))
+
+    def test_user_function_names_innermost_call(self):
+        origin = ("after call of 'outer(float*)' at a.cu:3, which may synchronize (call of "
+                  "'inner()' at b.cu:1, which may synchronize (cudaFree frees (and "
+                  "synchronizes) at c.cu:9))")
+        self.assertEqual(self.reason(origin),
+                         ("after " + ss.USER_FN + " (CUDA API: frees (and synchronizes))",
+                          "cudaFree", 1))
+
+    def test_external_and_indirect(self):
+        self.assertEqual(self.reason("after call of external function 'opaque(float*)' with "
+                                     "unknown effect at x.cu:7")[:2],
+                         ("after external function with unknown effect", "opaque(float*)"))
+        self.assertEqual(self.reason("after indirect call at <unknown location>")[:2],
+                         ("after indirect call", "<indirect call>"))
+
+    def test_host_wait(self):
+        origin = ("after volatile load deciding a loop exit (the host may wait for a kernel) "
+                  "at h.cu:4")
+        self.assertEqual(self.reason(origin)[:2],
+                         ("after volatile/atomic read deciding a loop exit", "volatile load"))
+
+    def test_other_reason_kept_whole(self):
+        msg = "launch of 'k(float*)' stays eager: launch outside loops stays eager (straight-line=0)"
+        self.assertEqual(ss.eager_reason(msg),
+                         ("launch outside loops stays eager (straight-line=0)", "-", None))
+
+
+class Remarks(unittest.TestCase):
+    def test_kinds(self):
+        text = "\n".join([
+            "m.cu:12:3: remark: launch of 'axpy(float*, float const*, float, int)' grid=(4,1,1) "
+            "block=(256,1,1) shmem=0 stream=default [-Rpass-analysis=pygraph]",
+            "m.cu:12:3: remark: formed graph region in 'f(float*, int)': loop iteration "
+            "(lines 10-13), segment 0 of 1, 2 launch sites [-Rpass=pygraph]",
+            "m.cu:20:5: remark: launch of 'k(float*)' stays eager: only 1 launch site at the "
+            "start of the loop iteration" + TAIL + " [-Rpass-missed=pygraph]",
+            "m.cu:21:5: remark: cudaMemcpy inside a loop synchronizes (synchronizing) "
+            "[-Rpass-analysis=pygraph]",
+            "m.cu:1:1: remark: device kernel 'k(float*)': 1 parameters, 8 bytes "
+            "[-Rpass-analysis=pygraph]",
+            "m.cu:5:1: remark: some other pass [-Rpass=inline]",
+        ])
+        r = run_sweep.parse_remarks(text)
+        self.assertEqual(r["site"], ["m.cu:12:3"])
+        self.assertEqual(len(r["region"]), 1)
+        self.assertEqual(ss.REGION.search(r["region"][0]["msg"]).group(2), "2")
+        self.assertEqual([e["loc"] for e in r["eager"]], ["m.cu:20:5"])
+        self.assertEqual(r["sync_in_loop"], 1)
+
+
+class Failures(unittest.TestCase):
+    def test_kinds(self):
+        fk = run_sweep.failure_kind
+        self.assertEqual(fk({"rc": 0}, ""), "ok")
+        self.assertEqual(fk({"rc": 124}, ""), "timeout")
+        self.assertEqual(fk({"rc": 1}, "fatal error: error in backend: Broken module found"),
+                         "verifier")
+        self.assertEqual(fk({"rc": 1}, "PLEASE submit a bug report to ..."), "crash")
+        self.assertEqual(fk({"rc": -11}, ""), "crash")
+        self.assertEqual(fk({"rc": 1}, "a.cu:1:10: fatal error: 'mpi.h' file not found"), "error")
+
+
+class Makefiles(unittest.TestCase):
+    def test_flags(self):
+        import tempfile
+        d = tempfile.mkdtemp()
+        with open(os.path.join(d, "Makefile"), "w") as f:
+            f.write("INC_DIR = include\nCFLAGS := -std=c++14 -DN=4 -I $(INC_DIR) -I$(MPI)/x\n"
+                    "ifeq ($(DEBUG),yes)\n  CFLAGS += -DDEBUG\nendif\nLDFLAGS = -fopenmp\n")
+        flags, openmp = run_sweep.makefile_flags(d)
+        self.assertEqual(flags, ["-std=c++14", "-DN=4", "-I" + os.path.join(d, "include")])
+        self.assertTrue(openmp)
+
+
+if __name__ == "__main__":
+    unittest.main()
