@@ -160,7 +160,9 @@ def makefile_flags(appdir):
     if not os.path.exists(mk):
         return [], False
     lines, depth, openmp = [], 0, False
-    for line in open(mk, encoding="latin-1"):
+    with open(mk, encoding="latin-1") as f:
+        text = f.read()
+    for line in text.splitlines():
         line = line.split("#", 1)[0]
         word = line.strip().split(" ", 1)[0]
         if word in ("ifeq", "ifneq", "ifdef", "ifndef"):

@@ -11,6 +11,8 @@ import statistics
 # "launch of 'K' stays eager: only 1 launch site after X before the next barrier; ..."
 ALONE = re.compile(r"stays eager: only (\d+) launch sites? (.*) before the next barrier; "
                    r"a graph region needs at least \d+ \(min-launches\)$")
+ALONE_CUT = re.compile(r"stays eager: only (\d+) launch sites? after (.*)$")
+CUT = "(remark text cut by the pass) "
 REGION = re.compile(r"graph region in .*: (loop iteration|straight-line run).*, "
                     r"segment \d+ of \d+, (\d+) launch sites?$")
 USER_FN = "call of a user function that may synchronize"
@@ -37,7 +39,7 @@ def barrier_of(origin):
     if origin == "outside loops":
         return "alone outside loops", "-"
     what = AT_LOC.sub("", origin[len("after "):]) if origin.startswith("after ") else origin
-    m = re.match(r"call of '(.*?)', which may synchronize \((.*)\)$", what)
+    m = re.match(r"call of '(.*?)', which may synchronize \((.*?)\)?$", what)
     if m:  # a user function that synchronizes somewhere inside: name what it calls
         inner, callee = barrier_of("after " + m.group(2))
         if inner.startswith(USER_FN):  # nested helpers: keep the innermost reason
@@ -48,7 +50,7 @@ def barrier_of(origin):
         return "volatile/atomic read deciding a loop exit", m.group(1)
     if "deciding a loop exit" in what:
         return "volatile/atomic read deciding a loop exit", what.split(" deciding")[0]
-    m = re.match(r"call of external function '(.*)' with unknown effect$", what)
+    m = re.match(r"call of external function '(.*?)'( with.*)?$", what)
     if m:
         return "external function with unknown effect", m.group(1)
     m = re.match(r"CUDA call '(.*)' that pygraph does not know$", what)
@@ -56,6 +58,9 @@ def barrier_of(origin):
         return "CUDA call pygraph does not know", m.group(1)
     if what in ("indirect call", "inline assembly"):
         return what, "<" + what + ">"
+    m = re.match(r"call of '([^']*)$", what)  # a cut text ending inside a name
+    if m:
+        return "call of a function whose name the cut text lost", "<cut: %s...>" % m.group(1)[:40]
     m = re.match(r"(\w+) (.*)$", what)  # "cudaMemcpy synchronizes", "cuX (not deferred ...)"
     if m:
         return "CUDA API: " + m.group(2), m.group(1)
@@ -63,10 +68,19 @@ def barrier_of(origin):
 
 
 def eager_reason(msg):
-    body = msg.split("stays eager: ", 1)[-1]
+    """(reason, barrier callee or '-', launch sites in the segment or None).
+    The pass cuts long remark texts (issue 14 part 4): a cut one is parsed as
+    far as it goes and its reason marked so."""
+    if "stays eager: " not in msg:
+        return CUT + "before its reason (long kernel name)", "-", None
+    body = msg.split("stays eager: ", 1)[1]
     m = ALONE.search(msg)
     if not m:
-        return body, "-", None
+        m = ALONE_CUT.search(msg)
+        if not m:
+            return body, "-", None
+        reason, callee = barrier_of("after " + m.group(2))
+        return CUT + "after " + reason, callee, int(m.group(1))
     origin = m.group(2)
     reason, callee = barrier_of(origin)
     if origin.startswith("after "):
