@@ -69,6 +69,13 @@ struct pygraph_cost_input {
   unsigned long long iters_observed;  /* iterations of the segment so far */
 };
 
+/* An undecided graph gets its verdict at the latest after this many
+ * iterations of its signature, from the samples read by then (eager when
+ * they are too few to trust): a GPU far behind, or a rival never timed,
+ * cannot keep a segment measuring, nor running an unproven graph, for the
+ * rest of the program. */
+#define PYGRAPH_VERDICT_ITERS 128u
+
 enum pygraph_verdict {
   PYGRAPH_VERDICT_GRAPH,
   PYGRAPH_VERDICT_EAGER

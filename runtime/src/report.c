@@ -6,6 +6,21 @@
 #include "launch_counter.h"
 #include "region_state.h"
 
+/* Why the segment runs as it does: never empty once graphs ran (a
+ * decision sets its own reason; these cover a segment with none). */
+static const char *why_text(const struct pygraph_segment *seg)
+{
+  if (seg->why[0])
+    return seg->why;
+  if (seg->stats.replays == 0)
+    return "-";
+  if (seg->fallback[0])
+    return "graph fault (see fallback)";
+  if (seg->settings.mode == PYGRAPH_MODE_GRAPH)
+    return "PYGRAPH_MODE=graph";
+  return "undecided: no sample read";
+}
+
 int pygraph_report_format_segment(char *buf, size_t cap, const struct pygraph_segment *seg)
 {
   return pygraph_report_format_segment_thread(buf, cap, seg, -1);
@@ -29,7 +44,7 @@ int pygraph_report_format_segment_thread(char *buf, size_t cap,
                    s->replays, s->captures, s->updates, s->flushes, s->mismatches,
                    ind_nodes, ind_bytes, seg->fallback[0] ? seg->fallback : "-",
                    pygraph_segment_decision_name(seg), seg->eager_us, seg->graph_us,
-                   pygraph_segment_variants(seg), seg->why[0] ? seg->why : "-",
+                   pygraph_segment_variants(seg), why_text(seg),
                    s->eager_iters, s->timed);
   /* Flushes are worth a reason too; kept after the fixed fields. */
   if (n >= 0 && (size_t)n < cap && s->flushes > 0 && seg->last_flush_reason)

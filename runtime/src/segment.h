@@ -64,6 +64,8 @@ struct pygraph_samples {
   float us[PYGRAPH_MAX_MEASURE_ITERS];
   unsigned n;
   double host_sum;                           /* host time inside the runtime */
+  unsigned iters;                            /* a graph's: iterations of its signature
+                                                while undecided (PYGRAPH_VERDICT_ITERS) */
 };
 
 #define PYGRAPH_SIG_STATS (PYGRAPH_MAX_VARIANTS + 4u)

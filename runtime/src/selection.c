@@ -57,11 +57,12 @@ struct pygraph_sig_stats *pygraph_seg_sig_get(struct pygraph_segment *seg,
   return s;
 }
 
-static double median(const struct pygraph_samples *s)
+/* The median of us[from..n-1]. */
+static double median_from(const struct pygraph_samples *s, unsigned from)
 {
   float v[PYGRAPH_MAX_MEASURE_ITERS];
-  unsigned n = s->n;
-  memcpy(v, s->us, n * sizeof v[0]);
+  unsigned n = s->n > from ? s->n - from : 0;
+  memcpy(v, s->us + from, n * sizeof v[0]);
   for (unsigned i = 1; i < n; i++)       /* n <= 64: insertion sort */
     for (unsigned j = i; j > 0 && v[j - 1] > v[j]; j--) {
       float t = v[j];
@@ -69,6 +70,11 @@ static double median(const struct pygraph_samples *s)
       v[j - 1] = t;
     }
   return n ? (n % 2 ? v[n / 2] : 0.5 * ((double)v[n / 2 - 1] + v[n / 2])) : 0.0;
+}
+
+static double median(const struct pygraph_samples *s)
+{
+  return median_from(s, 0);
 }
 
 /* The mean host time the runtime itself spent per sampled iteration. */
@@ -83,6 +89,20 @@ double pygraph_seg_period_us(const struct pygraph_samples *s)
 {
   double p = median(s), host = host_mean(s);
   return host > p ? host : p;
+}
+
+/* A side's cost once its samples can be trusted: the first one (at
+ * start-up, or the first replay after a capture: often cold) is never
+ * trusted alone, and once later ones exist it no longer counts (the sort
+ * benchmark's eager 37.6 us then 18.3 us made a 23.6 us graph look faster
+ * by their median).  0 = not enough samples yet. */
+static int trusted_cost(const struct pygraph_samples *s, double *us)
+{
+  if (s->n < 2)
+    return 0;
+  double p = median_from(s, 1), host = host_mean(s);
+  *us = host > p ? host : p;
+  return 1;
 }
 
 /* The fastest and the slowest sample, as costs (never below the host
@@ -218,6 +238,95 @@ static int rival_pending(const struct pygraph_segment *seg, const struct pygraph
          seg->n_variants < seg->settings.variants;
 }
 
+/* Of an indirect graph and its direct rival, `best` stays. */
+static void keep_rival(struct pygraph_segment *seg, struct pygraph_variant *best,
+                       struct pygraph_variant *loser, double best_us, double loser_us)
+{
+  snprintf(best->rival, sizeof best->rival, "; %s graph %.1f us vs %s %.1f us",
+           best->direct_only ? "direct" : "indirect", best_us,
+           loser->direct_only ? "direct" : "indirect", loser_us);
+  pygraph_debug_log(&seg->settings, SEG_FMT ": keeping the%s", SEG_ARGS(seg), best->rival + 1);
+  pygraph_seg_drop_variant(seg, loser);
+}
+
+static void keep_variant(struct pygraph_segment *seg, struct pygraph_variant *v, double eager_us,
+                         double graph_us, const char *why)
+{
+  v->decided = 1;
+  seg->eager_us = eager_us;
+  seg->graph_us = graph_us;
+  seg->has_baseline = 0;
+  seg->block_iters = seg->block_updates = seg->block_misses = 0;
+  pygraph_seg_set_decision(seg, PYGRAPH_DECIDED_GRAPH, why);
+}
+
+/* A side's figure for the report and the debug log: trusted if it can be,
+ * else what was read (0 only with no sample). */
+static double shown_cost(const struct pygraph_samples *s)
+{
+  double us;
+  return trusted_cost(s, &us) ? us : pygraph_seg_period_us(s);
+}
+
+/* PYGRAPH_VERDICT_ITERS iterations of v's signature without a verdict
+ * (the GPU far behind, a rival never timed, windows never full): decided
+ * now on the trusted samples read so far.  A graph without them goes; so
+ * do all when eager has none (nothing shows that a graph pays). */
+static void settle_overdue(struct pygraph_segment *seg, struct pygraph_variant *v,
+                           struct pygraph_variant *r, struct pygraph_sig_stats *s)
+{
+  double gv = 0, gr = 0, eager_us = 0;
+  int tv = trusted_cost(&v->samples, &gv), tr = r && trusted_cost(&r->samples, &gr);
+  struct pygraph_variant *best = tv && (!tr || gv <= gr) ? v : tr ? r : NULL;
+  struct pygraph_variant *other = best == r ? v : r;
+  char why[sizeof seg->why];
+  if (best && other && (best == v ? tr : tv))
+    keep_rival(seg, best, other, best == v ? gv : gr, best == v ? gr : gv);
+  else if (best && other)
+    pygraph_seg_drop_variant(seg, other);     /* never timed: nothing to compare */
+  if (!best || !trusted_cost(&s->eager, &eager_us)) {
+    const struct pygraph_variant *shown = best ? best : v;
+    double e = shown_cost(&s->eager), g = shown_cost(&shown->samples);
+    snprintf(why, sizeof why, "no verdict in %u iterations (eager %.1f us x%u, graph %.1f us x%u)",
+             PYGRAPH_VERDICT_ITERS, e, s->eager.n, g, shown->samples.n);
+    pygraph_debug_log(&seg->settings, SEG_FMT ": %s", SEG_ARGS(seg), why);
+    if (!best && r)
+      pygraph_seg_drop_variant(seg, r);
+    reject_variant(seg, best ? best : v, s, e, g, why);
+    return;
+  }
+  struct pygraph_cost_input in = {.eager_us = eager_us, .graph_us = best == v ? gv : gr,
+                                  .capture_us = 0, .trip_count = seg->region->trip_count,
+                                  .iters_observed = seg->stats.iters};
+  enum pygraph_verdict verdict = pygraph_decide_cost(&seg->settings, &in, why, sizeof why);
+  size_t len = strlen(why);
+  snprintf(why + len, sizeof why - len, "%s; after %u iterations", best->rival,
+           PYGRAPH_VERDICT_ITERS);
+  pygraph_debug_log(&seg->settings, SEG_FMT ": variant %u: %s", SEG_ARGS(seg),
+                    (unsigned)(best - seg->variants), why);
+  if (verdict == PYGRAPH_VERDICT_GRAPH)
+    keep_variant(seg, best, in.eager_us, in.graph_us, why);
+  else
+    reject_variant(seg, best, s, in.eager_us, in.graph_us, why);
+}
+
+/* While still measuring, the report shows what was read so far. */
+static void note_undecided(struct pygraph_segment *seg)
+{
+  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
+    const struct pygraph_variant *v = &seg->variants[i];
+    const struct pygraph_sig_stats *s = v->graph ? pygraph_seg_sig_find(seg, v->hash) : NULL;
+    if (!s || v->decided)
+      continue;
+    seg->eager_us = shown_cost(&s->eager);
+    seg->graph_us = shown_cost(&v->samples);
+    snprintf(seg->why, sizeof seg->why,
+             "undecided after %u iterations (eager x%u, graph x%u samples)", v->samples.iters,
+             s->eager.n, v->samples.n);
+    return;
+  }
+}
+
 /* Compares each undecided signature's graphs (one, or an indirect one and
  * its direct rival) with each other and with its eager runs.  A clear case
  * is settled by the first samples; a close one waits for full windows
@@ -243,6 +352,10 @@ void pygraph_seg_decide_variants(struct pygraph_segment *seg)
     if (r && r < v)
       continue;                               /* the pair is handled from r */
     struct pygraph_sig_stats *s = pygraph_seg_sig_find(seg, v->hash);
+    if (s && v->samples.iters >= PYGRAPH_VERDICT_ITERS) {
+      settle_overdue(seg, v, r, s);
+      continue;
+    }
     if (!s || v->samples.n < first || (r && r->samples.n < first) ||
         (!r && rival_pending(seg, v, s)))
       continue;
@@ -254,15 +367,8 @@ void pygraph_seg_decide_variants(struct pygraph_segment *seg)
     if (r && !graphs_full && !pygraph_clear_verdict(gv, gr, &early))
       continue;
     struct pygraph_variant *best = r && gr < gv ? r : v;
-    if (r) {
-      struct pygraph_variant *loser = best == v ? r : v;
-      snprintf(best->rival, sizeof best->rival, "; %s graph %.1f us vs %s %.1f us",
-               best->direct_only ? "direct" : "indirect", best == v ? gv : gr,
-               loser->direct_only ? "direct" : "indirect", best == v ? gr : gv);
-      pygraph_debug_log(&seg->settings, SEG_FMT ": keeping the%s", SEG_ARGS(seg),
-                        best->rival + 1);
-      pygraph_seg_drop_variant(seg, loser);
-    }
+    if (r)
+      keep_rival(seg, best, best == v ? r : v, best == v ? gv : gr, best == v ? gr : gv);
     const char *pair = best->rival;           /* kept for the verdict on eager */
     double graph_us = best == v ? gv : gr;
     char why[sizeof seg->why];
@@ -287,17 +393,13 @@ void pygraph_seg_decide_variants(struct pygraph_segment *seg)
     snprintf(why + len, sizeof why - len, "%s", pair);
     pygraph_debug_log(&seg->settings, SEG_FMT ": variant %u: %s", SEG_ARGS(seg),
                       (unsigned)(best - seg->variants), why);
-    if (verdict == PYGRAPH_VERDICT_GRAPH) {
-      best->decided = 1;
-      seg->eager_us = in.eager_us;
-      seg->graph_us = in.graph_us;
-      seg->has_baseline = 0;
-      seg->block_iters = seg->block_updates = seg->block_misses = 0;
-      pygraph_seg_set_decision(seg, PYGRAPH_DECIDED_GRAPH, why);
-      continue;
-    }
-    reject_variant(seg, best, s, in.eager_us, in.graph_us, why);
+    if (verdict == PYGRAPH_VERDICT_GRAPH)
+      keep_variant(seg, best, in.eager_us, in.graph_us, why);
+    else
+      reject_variant(seg, best, s, in.eager_us, in.graph_us, why);
   }
+  if (seg->decision == PYGRAPH_UNDECIDED)
+    note_undecided(seg);
 }
 
 /* Start measuring again (bounded: PYGRAPH_MAX_FLIPS per segment). */
@@ -421,6 +523,25 @@ static int eager_clearly_slower(const struct pygraph_segment *seg,
   return g && clear_case(seg, eager, &g->samples, &verdict) && verdict == PYGRAPH_VERDICT_GRAPH;
 }
 
+/* Do v's own samples show it slower than eager runs (both trusted)? */
+static int graph_shown_slower(const struct pygraph_sig_stats *s, const struct pygraph_variant *v)
+{
+  double eager_us, graph_us;
+  return trusted_cost(&s->eager, &eager_us) && trusted_cost(&v->samples, &graph_us) &&
+         graph_us > eager_us;
+}
+
+/* One more iteration of hash's signature for each of its undecided graphs
+ * (bounded by PYGRAPH_VERDICT_ITERS). */
+static void count_undecided(struct pygraph_segment *seg, unsigned long long hash)
+{
+  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
+    struct pygraph_variant *v = &seg->variants[i];
+    if (v->graph && !v->decided && v->hash == hash)
+      v->samples.iters++;
+  }
+}
+
 /* While v's signature is measured: what runs this iteration.  Eager runs
  * and each undecided graph of the signature take turns, in runs of
  * PYGRAPH_TURN_RUN iterations, until their windows are full, so all see
@@ -431,12 +552,17 @@ enum pygraph_turn pygraph_seg_measuring_turn(struct pygraph_segment *seg,
                                              struct pygraph_variant **pv, unsigned long long hash)
 {
   struct pygraph_variant *v = *pv;
-  if (v->decided || !pygraph_seg_measuring_mode(seg) || seg->measure.state <= 0 ||
-      pygraph_seg_far_behind(seg))
+  if (v->decided || !pygraph_seg_measuring_mode(seg))
     return TURN_GRAPH;
+  count_undecided(seg, hash);
   struct pygraph_sig_stats *s = pygraph_seg_sig_find(seg, hash);
   if (!s)
     return TURN_GRAPH;
+  /* What runs when no side is measured now: not a graph whose samples
+   * show it slower than eager. */
+  enum pygraph_turn idle = graph_shown_slower(s, v) ? TURN_EAGER : TURN_GRAPH;
+  if (seg->measure.state <= 0 || pygraph_seg_far_behind(seg))
+    return idle;
   struct pygraph_variant *r = rival_of(seg, v);
   if (!r && rival_pending(seg, v, s)) {
     s->challenged = 1;
@@ -464,14 +590,14 @@ enum pygraph_turn pygraph_seg_measuring_turn(struct pygraph_segment *seg,
     needs[0] = 0;
   /* A full ring records nothing: no side would get its sample. */
   if (seg->measure.count >= PYGRAPH_MEASURE_RING)
-    return TURN_WAIT;
+    return idle == TURN_EAGER ? TURN_EAGER : TURN_WAIT;
   unsigned c = s->turn % 3;
   if (!(s->run_left && needs[c])) {           /* next side that still needs samples */
     unsigned k;
     for (k = 1; k <= 3 && !needs[(s->turn + k) % 3]; k++)
       ;
-    if (k > 3)
-      return TURN_WAIT;                       /* all planned: samples still in flight */
+    if (k > 3)                                /* all planned: samples still in flight */
+      return idle == TURN_EAGER ? TURN_EAGER : TURN_WAIT;
     c = (s->turn + k) % 3;
     s->turn = c;
     s->run_left = PYGRAPH_TURN_RUN;

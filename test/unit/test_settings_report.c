@@ -146,8 +146,8 @@ static void test_report_lines(void)
   pygraph_report_format_segment(buf, sizeof buf, &seg);
   CHECK_STR(buf, "pygraph: region run(int) src/a.cu:12-30 seg 1: mode=graph iters=100 "
                  "replays=97 captures=1 updates=40 flushes=0 mismatches=0 indirect=0 block=0B "
-                 "fallback=\"-\" decision=eager eager_us=0.0 graph_us=0.0 variants=0 why=\"-\" "
-                 "eager_iters=2 timed=5\n");
+                 "fallback=\"-\" decision=eager eager_us=0.0 graph_us=0.0 variants=0 "
+                 "why=\"undecided: no sample read\" eager_iters=2 timed=5\n");
 
   seg.phase = PYGRAPH_PHASE_EAGER;
   snprintf(seg.fallback, sizeof seg.fallback, "graph launch failed: cudaErrorLaunchFailure");
@@ -158,8 +158,8 @@ static void test_report_lines(void)
   CHECK_STR(buf, "pygraph: region run(int) ?:12-30 seg 1: mode=eager iters=100 replays=97 "
                  "captures=1 updates=40 flushes=2 mismatches=0 indirect=0 block=0B "
                  "fallback=\"graph launch failed: cudaErrorLaunchFailure\" "
-                 "decision=eager eager_us=0.0 graph_us=0.0 variants=0 why=\"-\" "
-                 "eager_iters=2 timed=5 last_flush=\"driver API launch\"\n");
+                 "decision=eager eager_us=0.0 graph_us=0.0 variants=0 "
+                 "why=\"graph fault (see fallback)\" eager_iters=2 timed=5 last_flush=\"driver API launch\"\n");
 
   seg.phase = PYGRAPH_PHASE_CAPTURE;
   CHECK_STR(pygraph_segment_mode_name(&seg), "warmup");

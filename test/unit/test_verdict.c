@@ -1,0 +1,202 @@
+/* test_verdict.c - auto mode never keeps what its own samples show slower
+ * (issue 14 part 3): a verdict within PYGRAPH_VERDICT_ITERS iterations,
+ * no graph run on while its samples show it slower, no lone first sample
+ * trusted, and a report with the figures behind every choice. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "decide.h"
+#include "harness.h"
+#include "report.h"
+
+static void sort_settings(void)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, 2, 16);
+  harness_eager_before_capture(PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE);
+  harness_measure(PYGRAPH_DEFAULT_MEASURE_ITERS, PYGRAPH_DEFAULT_MARGIN_PCT);
+}
+
+/* One big kernel per iteration: eager 37.6 us (a cold start-up), then
+ * 18.3 us; the graph 23.6 us. */
+static void sort_timing(double lag_us)
+{
+  fake_reset();
+  fake.timing = 1;
+  fake.eager_op_us = 37.6;
+  fake.graph_launch_us = 23.6;
+  fake.events_lag_us = lag_us;
+}
+
+static void one_kernel(pygraph_region *r, int a, int twin)
+{
+  begin(r, 0);
+  if (twin)
+    kernel_twin(1, a, FAKE_WAITING_TWINS);
+  else
+    kernel(1, a);
+  end(r);
+}
+
+static int count(const char *log, const char *token)
+{
+  int n = 0;
+  for (const char *p = log; (p = strstr(p, token)) != NULL; p += strlen(token))
+    n++;
+  return n;
+}
+
+/* The sort benchmark as seen on the H200: an indirect graph and its direct
+ * rival, the GPU ~130 iterations behind, 253 iterations.  The old runtime
+ * ended with decision=graph eager_us=0.0 graph_us=0.0 why="-" (the rival
+ * never timed).  Now: a verdict within the bound, eager, with figures. */
+static void test_sort_benchmark_reaches_a_verdict(void)
+{
+  sort_settings();
+  harness_indirect(PYGRAPH_INDIRECT_AUTO);
+  pygraph_region *r = harness_region("sort", 1);
+  sort_timing(3000);
+  int a = 0;
+  one_kernel(r, a++, 1);
+  fake.eager_op_us = 18.3;
+  struct pygraph_segment *seg = NULL;
+  unsigned decided_at = 0;
+  for (int i = 1; i < 253; i++) {
+    one_kernel(r, a++, 1);
+    seg = harness_segment(r, 0);
+    if (!decided_at && seg->decision != PYGRAPH_UNDECIDED)
+      decided_at = (unsigned)i + 1;
+  }
+  CHECK(seg->stats.captures == 2);                 /* the graph and its rival */
+  CHECK(decided_at > 0 && decided_at <= 3 + PYGRAPH_VERDICT_ITERS + 1);
+  CHECK(seg->decision == PYGRAPH_DECIDED_EAGER);
+  CHECK(seg->eager_us > 18.25 && seg->eager_us < 18.35);   /* the trusted figure */
+  char line[1024];
+  pygraph_report_format_segment(line, sizeof line, seg);
+  CHECK(strstr(line, "decision=eager eager_us=18.3 ") != NULL);
+  CHECK(strstr(line, "why=\"-\"") == NULL);
+  CHECK(strstr(line, "why=\"no verdict in 128 iterations (eager 18.3 us x2, graph") != NULL);
+  fake.events_lag_us = 0;
+}
+
+/* The GPU a few iterations behind a young segment: measuring turns wait
+ * (far behind), and the old runtime replayed the graph for its first 64
+ * iterations although its samples (23.6 us) showed it slower than eager's
+ * trusted 18.3 us.  Now eager runs as soon as both sides can be trusted,
+ * and the full windows give the verdict. */
+static void test_slower_graph_stops_running_while_undecided(void)
+{
+  sort_settings();
+  pygraph_region *r = harness_region("sort_behind", 1);
+  sort_timing(100);
+  int a = 0;
+  one_kernel(r, a++, 0);
+  fake.eager_op_us = 18.3;
+  one_kernel(r, a++, 0);
+  one_kernel(r, a++, 0);                           /* the capture */
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->stats.captures == 1);
+  fake_log_clear();
+  for (int i = 0; i < 20; i++)
+    one_kernel(r, a++, 0);
+  CHECK(seg->stats.iters < PYGRAPH_YOUNG_ITERS);
+  /* A few replays until their samples come back, then eager only. */
+  const char *log = fake_log();
+  CHECK(count(log, "launch") <= 8);
+  const char *tail = log + strlen(log) - 40;
+  CHECK(strstr(tail, "launch") == NULL);
+  for (unsigned i = 0; i < PYGRAPH_VERDICT_ITERS && seg->decision == PYGRAPH_UNDECIDED; i++)
+    one_kernel(r, a++, 0);
+  CHECK(seg->decision == PYGRAPH_DECIDED_EAGER);
+  CHECK(strncmp(seg->why, "graph slower (23.6 us vs 18.3 us per iteration)", 47) == 0);
+  fake.events_lag_us = 0;
+}
+
+/* A lone first sample is not trusted: one eager sample (here 15 us, below
+ * the graph's 23.6) does not stop the graph while the GPU is behind; the
+ * report shows what was read, and why it is still undecided. */
+static void test_lone_first_sample_is_not_trusted(void)
+{
+  sort_settings();
+  harness_settings(PYGRAPH_MODE_AUTO, 1, 16);      /* one warm-up iteration */
+  harness_eager_before_capture(1);
+  pygraph_region *r = harness_region("lone_first", 1);
+  sort_timing(100);
+  fake.eager_op_us = 15;
+  int a = 0;
+  one_kernel(r, a++, 0);                           /* 1 eager sample */
+  one_kernel(r, a++, 0);                           /* the capture */
+  fake.eager_op_us = 18.3;
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->stats.captures == 1);
+  fake_log_clear();
+  for (int i = 0; i < 20; i++)
+    one_kernel(r, a++, 0);
+  if (seg->decision != PYGRAPH_UNDECIDED || getenv("DBG"))
+    fprintf(stderr, "%s\n%s\n", seg->why, fake_log());
+  CHECK(seg->decision == PYGRAPH_UNDECIDED);
+  CHECK(count(fake_log(), "k1(") == 0);            /* the graph ran: nothing says slower */
+  CHECK(seg->variants[0].samples.n >= 2);
+  char line[1024];
+  pygraph_report_format_segment(line, sizeof line, seg);
+  CHECK(strstr(line, "decision=graph eager_us=15.0 graph_us=23.6 ") != NULL);
+  CHECK(strstr(line, "why=\"undecided after ") != NULL);
+  /* At the bound the lone eager sample is still not enough for a graph:
+   * (eager turns come once the segment is no longer young, so here the
+   * verdict rests on trusted samples and is eager). */
+  for (unsigned i = 0; i < PYGRAPH_VERDICT_ITERS && seg->decision == PYGRAPH_UNDECIDED; i++)
+    one_kernel(r, a++, 0);
+  CHECK(seg->decision == PYGRAPH_DECIDED_EAGER);
+  CHECK(seg->eager_us > 0 && seg->graph_us > 0);
+  harness_eager_before_capture(PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE);
+  fake.events_lag_us = 0;
+}
+
+/* A graph whose samples never come back (events never ready): at the
+ * bound it goes, eager, with a reason - never kept unmeasured for good. */
+static void test_unmeasured_graph_goes_at_the_bound(void)
+{
+  sort_settings();
+  pygraph_region *r = harness_region("never_read", 1);
+  sort_timing(0);
+  fake.eager_op_us = 18.3;
+  int a = 0;
+  for (int i = 0; i < 3; i++)
+    one_kernel(r, a++, 0);                         /* 2 eager samples, the capture */
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->stats.captures == 1);
+  fake.events_pending = 1;
+  unsigned i = 0;
+  for (; i < 2 * PYGRAPH_VERDICT_ITERS && seg->decision == PYGRAPH_UNDECIDED; i++)
+    one_kernel(r, a++, 0);
+  CHECK(i == PYGRAPH_VERDICT_ITERS);
+  CHECK(seg->decision == PYGRAPH_DECIDED_EAGER);
+  CHECK_STR(seg->why, "no verdict in 128 iterations (eager 18.3 us x2, graph 0.0 us x0)");
+  fake.events_pending = 0;
+}
+
+/* Graph mode reports why it runs graphs. */
+static void test_graph_mode_says_why(void)
+{
+  harness_settings(PYGRAPH_MODE_GRAPH, 1, 16);
+  pygraph_region *r = harness_region("graph_mode_why", 1);
+  fake_reset();
+  for (int i = 0; i < 4; i++)
+    one_kernel(r, i, 0);
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->stats.replays > 0);
+  char line[1024];
+  pygraph_report_format_segment(line, sizeof line, seg);
+  CHECK(strstr(line, "why=\"-\"") == NULL);
+}
+
+int main(void)
+{
+  test_sort_benchmark_reaches_a_verdict();
+  test_slower_graph_stops_running_while_undecided();
+  test_lone_first_sample_is_not_trusted();
+  test_unmeasured_graph_goes_at_the_bound();
+  test_graph_mode_says_why();
+  return check_finish();
+}
