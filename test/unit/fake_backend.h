@@ -51,6 +51,7 @@ struct fake_config {
   double capture_host_us;         /* host time per graph_build (capture cost) */
   /* the program's own stream captures */
   unsigned captured_streams;      /* bit id: FAKE_STREAM(id) is being captured */
+  int launch_stream_captured;     /* graph_synchronize cannot wait (logs gsync!) */
 };
 
 extern struct fake_config fake;

@@ -119,11 +119,39 @@ static void test_recorded_ops_run_first_in_order(void)
   CHECK(harness_segment(r, 0)->stats.program_captured == 1);
 }
 
+/* A graph whose launch stream the program now captures cannot be waited
+ * for: its argument block stays allocated instead of being freed under
+ * launches that may still read it. */
+static void test_block_kept_when_launch_stream_captured(void)
+{
+  harness_settings(PYGRAPH_MODE_GRAPH, 1, 8);
+  harness_indirect(1);
+  pygraph_region *r = harness_region("keep_block", 1);
+  fake_reset();
+  int allocs = fake_live_allocs;
+  for (int a = 0; a < 2; a++) {                /* warm-up, capture (args change) */
+    begin(r, 0);
+    kernel_twin(1, a, 1);
+    kernel_twin(2, a, 2);
+    end(r);
+  }
+  CHECK(fake_live_allocs == allocs + 1);
+  fake.launch_stream_captured = 1;
+  fake.fail_launch = 1;                        /* a fault drops the graph */
+  begin(r, 0);
+  kernel_twin(1, 5, 1);
+  kernel_twin(2, 5, 2);
+  end(r);
+  CHECK(strstr(fake_log(), "gsync!") != NULL);
+  CHECK(fake_live_allocs == allocs + 1);       /* kept, not freed */
+}
+
 int main(void)
 {
   test_captured_stream_passes_through_with_nothing_of_ours();
   test_one_query_per_stream_per_iteration();
   test_captured_in_one_iteration_not_the_next();
   test_recorded_ops_run_first_in_order();
+  test_block_kept_when_launch_stream_captured();
   return check_finish();
 }
