@@ -97,6 +97,7 @@ examples=()
 for n in "${order[@]}"; do [[ -f $repo/examples/$n.cu ]] && examples+=("$n"); done
 for f in "$repo"/examples/*.cu; do
   n=$(basename "$f" .cu)
+  [[ $n == *_helpers ]] && continue   # the second file of <name>.cu, not an example
   [[ " ${examples[*]} " == *" $n "* ]] || examples+=("$n")
 done
 
@@ -112,15 +113,19 @@ launch() {  # run compile in the background, at most $jobs at a time
 : >"$gpu/examples.txt"
 for n in "${examples[@]}"; do
   src=$repo/examples/$n.cu
+  # <name>_helpers.cu, when there is one, is compiled into the same program
+  # (a second translation unit, which the pass compiling <name>.cu cannot see).
+  more=()
+  [[ -f $repo/examples/${n}_helpers.cu ]] && more=("$repo/examples/${n}_helpers.cu")
   echo "$n" >>"$gpu/examples.txt"
-  launch "$src" "$gpu/bin/${n}_plain"
+  launch "$src" "$gpu/bin/${n}_plain" -- "${more[@]}"
   if [[ $with_pygraph -eq 1 ]]; then
     # -x none: the runtime archive must not be read as CUDA source.
     launch "$src" "$gpu/bin/${n}_pygraph" "-fplugin=$plugin" "${plugin_args[@]}" -- \
-      -x none "$rtlib"
+      "${more[@]}" -x none "$rtlib"
   fi
   if grep -q 'HAND_GRAPH' "$src"; then
-    launch "$src" "$gpu/bin/${n}_hand" -DHAND_GRAPH
+    launch "$src" "$gpu/bin/${n}_hand" -DHAND_GRAPH -- "${more[@]}"
   fi
 done
 

@@ -115,11 +115,11 @@ fail:
 void pygraph_arg_block_free(struct pygraph_arg_block *ab, const struct pygraph_backend *backend,
                             void *graph)
 {
-  if (ab->device_block) {
-    if (graph)
-      backend->graph_synchronize(graph);
+  /* A graph whose launch stream the program is capturing cannot be waited
+   * for: its block is left allocated (a small leak) rather than freed under
+   * launches that may still read it. */
+  if (ab->device_block && (!graph || backend->graph_synchronize(graph)))
     backend->device_free(ab->device_block);
-  }
   free(ab->host);
   free(ab->chunks);
   memset(ab, 0, sizeof *ab);

@@ -75,8 +75,10 @@ struct pygraph_backend {
   cudaError_t (*graph_set_args)(void *graph, const struct pygraph_arg_block *args);
 
   /* Wait for the graph's launches (before freeing what they read; errors
-   * ignored). */
-  void (*graph_synchronize)(void *graph);
+   * ignored).  Returns 0 when it could not wait because the program is
+   * capturing the graph's launch stream (synchronizing it would invalidate
+   * that capture): the caller then keeps what the launches may read. */
+  int (*graph_synchronize)(void *graph);
 
   /* ---- measurement (selective deployment, measure.h) ---- */
 
@@ -96,6 +98,14 @@ struct pygraph_backend {
 
   /* Host clock in microseconds (monotonic). */
   double (*now_us)(void);
+
+  /* ---- the program's own stream captures (capture_check.h) ---- */
+
+  /* Is the program capturing `stream` (cudaStreamGetCaptureInfo says active
+   * or invalidated)?  Also 1 when the status cannot be told (e.g. the legacy
+   * stream while a blocking stream captures): the runtime then stays out of
+   * the way.  NULL: streams are never captured. */
+  int (*stream_captured)(cudaStream_t stream);
 
   /* Clear a non-sticky error left behind by a failed graph call. */
   void (*clear_error)(void);

@@ -33,6 +33,68 @@ struct cuda_graph {
   size_t n_loaders;
 };
 
+/* ---- the program's own stream captures ----------------------------------
+ *
+ * Calls CUDA deems "potentially unsafe" during stream capture (cudaMalloc,
+ * cudaFree, event creation, cudaEventQuery / cudaEventElapsedTime, stream
+ * synchronization, module loads, instantiation) invalidate a capture the
+ * program has under way: in global mode (the default) any such call of the
+ * capturing thread, or of any other thread not in relaxed mode; in
+ * thread-local mode those of the capturing thread.  The runtime makes none
+ * on a stream being captured (those iterations pass straight into the
+ * capture, capture_check.h).  Its own unsafe calls for other streams run
+ * with the calling thread's interaction mode set to relaxed
+ * (cudaThreadExchangeStreamCaptureMode, restored right after): "the local
+ * thread is not prohibited from potentially unsafe API calls", and its
+ * calls do not count against any capture, its own thread's included.  What
+ * relaxed mode still forbids (querying an event last recorded inside a
+ * capture, synchronizing a capturing stream) the runtime does not do: its
+ * timing events are recorded only on streams found not captured, and a
+ * graph's launch stream is checked before it is waited for.  The swap is a
+ * thread setting, no device work, and the steady state (node updates, graph
+ * launches, event records) makes no unsafe call, so pays nothing. */
+#define NO_MODE_TO_RESTORE (-1)
+
+static int relax_capture_mode(void)
+{
+  enum cudaStreamCaptureMode mode = cudaStreamCaptureModeRelaxed;
+  if (cudaThreadExchangeStreamCaptureMode(&mode) != cudaSuccess)
+    return NO_MODE_TO_RESTORE;                /* unchanged: nothing to undo */
+  return (int)mode;
+}
+
+static void restore_capture_mode(int saved)
+{
+  if (saved == NO_MODE_TO_RESTORE)
+    return;
+  enum cudaStreamCaptureMode mode = (enum cudaStreamCaptureMode)saved;
+  (void)cudaThreadExchangeStreamCaptureMode(&mode);
+}
+
+static int stream_captured(cudaStream_t stream)
+{
+  enum cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+#if CUDART_VERSION >= 13000
+  cudaError_t err = cudaStreamGetCaptureInfo(stream, &status, NULL, NULL, NULL, NULL, NULL);
+#else
+  cudaError_t err = cudaStreamGetCaptureInfo(stream, &status, NULL, NULL, NULL, NULL);
+#endif
+  /* An error (the legacy stream while a blocking stream captures, a bad
+   * handle, a sticky error) also means "stay out of the way": the program's
+   * own call, passed through, then meets the same condition as without
+   * pygraph. */
+  return err != cudaSuccess || status != cudaStreamCaptureStatusNone;
+}
+
+/* cudaStreamSynchronize of a stream the program is not capturing. */
+static cudaError_t sync_stream_relaxed(cudaStream_t stream)
+{
+  int saved = relax_capture_mode();
+  cudaError_t err = cudaStreamSynchronize(stream);
+  restore_capture_mode(saved);
+  return err;
+}
+
 static cudaError_t execute(const struct pygraph_op *op)
 {
   switch (op->kind) {
@@ -156,7 +218,9 @@ static int record_after_graph(cudaEvent_t event)
   if (cudaPeekAtLastError() != cudaSuccess)
     return 0;                          /* the probe would overwrite the user's error */
   float ms;
+  int saved = relax_capture_mode();          /* an unsafe call during a capture */
   cudaError_t err = cudaEventElapsedTime(&ms, event, event);
+  restore_capture_mode(saved);
   if (err != cudaSuccess)
     (void)cudaGetLastError();
   return err == cudaErrorInvalidResourceHandle;
@@ -507,7 +571,7 @@ static cudaError_t launch(void *graph, int *ran)
    * drained, anything waiting on it has nothing left to wait for. */
   for (size_t k = 0; k < g->n_after; k++)
     if ((err = cudaEventRecord(g->after_events[k], main_stream)) != cudaSuccess) {
-      (void)cudaStreamSynchronize(main_stream);
+      (void)sync_stream_relaxed(main_stream);
       return err;
     }
   /* ... and later work on any of them comes after the whole graph. */
@@ -516,7 +580,7 @@ static cudaError_t launch(void *graph, int *ran)
     for (size_t i = 1; err == cudaSuccess && i < g->n_streams; i++)
       err = cudaStreamWaitEvent(g->streams[i], g->join_event, 0);
     if (err != cudaSuccess)
-      (void)cudaStreamSynchronize(main_stream);   /* ordering without the join */
+      (void)sync_stream_relaxed(main_stream);   /* ordering without the join */
   }
   return err;
 }
@@ -555,12 +619,17 @@ static const char *twin_check(const void *twin, struct pygraph_twin_info *info)
 
 static cudaError_t device_alloc(void **ptr, size_t size)
 {
-  return cudaMalloc(ptr, size);
+  int saved = relax_capture_mode();
+  cudaError_t err = cudaMalloc(ptr, size);
+  restore_capture_mode(saved);
+  return err;
 }
 
 static void device_free(void *ptr)
 {
+  int saved = relax_capture_mode();
   (void)cudaFree(ptr);
+  restore_capture_mode(saved);
 }
 
 static void event_destroy(cudaEvent_t event)
@@ -568,18 +637,26 @@ static void event_destroy(cudaEvent_t event)
   (void)cudaEventDestroy(event);
 }
 
-static void synchronize(void *graph)
+/* Synchronizing a stream the program captures would invalidate its capture
+ * (relaxed mode or not): then the caller keeps the memory instead.  No
+ * device-wide fallback while some stream may be capturing. */
+static int synchronize(void *graph)
 {
   struct cuda_graph *g = graph;
-  if (cudaStreamSynchronize(g->streams[0]) != cudaSuccess)
-    (void)cudaDeviceSynchronize();
+  if (stream_captured(g->streams[0]))
+    return 0;
+  (void)sync_stream_relaxed(g->streams[0]);   /* errors: the graph's, reported elsewhere */
+  return 1;
 }
 
 /* ---- measurement -------------------------------------------------------- */
 
 static cudaError_t timing_event_create(cudaEvent_t *event)
 {
-  return cudaEventCreateWithFlags(event, cudaEventDefault);
+  int saved = relax_capture_mode();
+  cudaError_t err = cudaEventCreateWithFlags(event, cudaEventDefault);
+  restore_capture_mode(saved);
+  return err;
 }
 
 static cudaError_t stream_event_record(cudaEvent_t event, cudaStream_t stream)
@@ -587,14 +664,22 @@ static cudaError_t stream_event_record(cudaEvent_t event, cudaStream_t stream)
   return cudaEventRecord(event, stream);
 }
 
+/* Timing events are recorded only on streams found not captured
+ * (capture_check.h), so relaxed mode allows these. */
 static cudaError_t event_query(cudaEvent_t event)
 {
-  return cudaEventQuery(event);
+  int saved = relax_capture_mode();
+  cudaError_t err = cudaEventQuery(event);
+  restore_capture_mode(saved);
+  return err;
 }
 
 static cudaError_t event_elapsed_ms(float *ms, cudaEvent_t start, cudaEvent_t end)
 {
-  return cudaEventElapsedTime(ms, start, end);
+  int saved = relax_capture_mode();
+  cudaError_t err = cudaEventElapsedTime(ms, start, end);
+  restore_capture_mode(saved);
+  return err;
 }
 
 static double now_us(void)
@@ -614,16 +699,61 @@ static const char *error_name(cudaError_t err)
   return cudaGetErrorName(err);
 }
 
+/* ---- relaxed-mode wrappers of the rarer calls (see relax_capture_mode) ----
+ * Graph building and instantiation (the loaders' module load, join events,
+ * instantiation's allocations), destruction, and kernel queries that may
+ * load a module lazily: once per capture, graph or kernel. */
+
+static struct pygraph_param_layout *param_layout_relaxed(const void *func)
+{
+  int saved = relax_capture_mode();
+  struct pygraph_param_layout *layout = param_layout(func);
+  restore_capture_mode(saved);
+  return layout;
+}
+
+static cudaError_t build_relaxed(const struct pygraph_op_list *ops,
+                                 const struct pygraph_indirect_graph *ind, void **out)
+{
+  int saved = relax_capture_mode();
+  cudaError_t err = build(ops, ind, out);
+  restore_capture_mode(saved);
+  return err;
+}
+
+static cudaError_t instantiate_relaxed(void *graph, void *previous)
+{
+  int saved = relax_capture_mode();
+  cudaError_t err = instantiate(graph, previous);
+  restore_capture_mode(saved);
+  return err;
+}
+
+static void destroy_relaxed(void *graph)
+{
+  int saved = relax_capture_mode();
+  destroy(graph);
+  restore_capture_mode(saved);
+}
+
+static const char *twin_check_relaxed(const void *twin, struct pygraph_twin_info *info)
+{
+  int saved = relax_capture_mode();
+  const char *problem = twin_check(twin, info);
+  restore_capture_mode(saved);
+  return problem;
+}
+
 const struct pygraph_backend pygraph_cuda_backend = {
     .execute = execute,
-    .param_layout = param_layout,
+    .param_layout = param_layout_relaxed,
     .both_device_memory = both_device_memory,
-    .graph_build = build,
-    .graph_instantiate = instantiate,
+    .graph_build = build_relaxed,
+    .graph_instantiate = instantiate_relaxed,
     .graph_update_node = update_node,
     .graph_launch = launch,
-    .graph_destroy = destroy,
-    .twin_check = twin_check,
+    .graph_destroy = destroy_relaxed,
+    .twin_check = twin_check_relaxed,
     .device_alloc = device_alloc,
     .device_free = device_free,
     .event_destroy = event_destroy,
@@ -634,6 +764,7 @@ const struct pygraph_backend pygraph_cuda_backend = {
     .event_query = event_query,
     .event_elapsed_ms = event_elapsed_ms,
     .now_us = now_us,
+    .stream_captured = stream_captured,
     .clear_error = clear_error,
     .error_name = error_name,
 };

@@ -3,6 +3,7 @@
 
 #include <limits.h>
 
+#include "capture_check.h"
 #include "param_cache.h"
 #include "region_stack.h"
 
@@ -19,6 +20,19 @@ enum pygraph_record_result pygraph_record_undeferrable(struct pygraph_segment *s
   pygraph_stop_recording();
   pygraph_segment_flush(seg, reason);
   return PYGRAPH_RUN_NOW;
+}
+
+/* The program is capturing `stream` (capture_check.h): what was recorded so
+ * far runs now, in order, and this op and the rest of the iteration go
+ * straight to CUDA, into the program's capture - no allocation, event,
+ * query or synchronization of pygraph's own in this iteration. */
+static int program_captures(struct pygraph_segment *seg, cudaStream_t stream)
+{
+  if (!pygraph_stream_captured(seg->backend, stream))
+    return 0;
+  pygraph_stop_recording();
+  pygraph_segment_yield_to_program_capture(seg);
+  return 1;
 }
 
 /* PYGRAPH_MAX_OPS: memory stays bounded, and huge graphs do not pay. */
@@ -41,6 +55,8 @@ enum pygraph_record_result pygraph_record_kernel(struct pygraph_segment *seg,
                                                  dim3 grid, dim3 block, size_t shmem,
                                                  cudaStream_t stream, void **args)
 {
+  if (program_captures(seg, stream))
+    return PYGRAPH_RUN_NOW;
   struct pygraph_op_list *cur = seg->current;
   const struct pygraph_op_list *ref = seg->hint;
   if (over_cap(seg))
@@ -70,6 +86,8 @@ enum pygraph_record_result pygraph_record_kernel(struct pygraph_segment *seg,
 enum pygraph_record_result pygraph_record_memset(struct pygraph_segment *seg, void *dst,
                                                  int value, size_t count, cudaStream_t stream)
 {
+  if (program_captures(seg, stream))
+    return PYGRAPH_RUN_NOW;
   if (count == 0)
     return pygraph_record_undeferrable(seg, "zero-size memset");
   struct pygraph_op op = {
@@ -83,6 +101,8 @@ enum pygraph_record_result pygraph_record_memcpy(struct pygraph_segment *seg, vo
                                                  const void *src, size_t count,
                                                  enum cudaMemcpyKind kind, cudaStream_t stream)
 {
+  if (program_captures(seg, stream))
+    return PYGRAPH_RUN_NOW;
   /* Host memory in a graph would be read/written at launch rather than at
    * the call, so only device-to-device copies are deferred. */
   int device_to_device = kind == cudaMemcpyDeviceToDevice ||
@@ -110,6 +130,8 @@ static long last_record_of(const struct pygraph_op_list *cur, cudaEvent_t event)
 enum pygraph_record_result pygraph_record_event_record(struct pygraph_segment *seg,
                                                        cudaEvent_t event, cudaStream_t stream)
 {
+  if (program_captures(seg, stream))
+    return PYGRAPH_RUN_NOW;
   /* An external wait node samples the event at graph launch; re-recording
    * the event inside the same graph would change what it sees. */
   const struct pygraph_op_list *cur = seg->current;
@@ -130,6 +152,8 @@ enum pygraph_record_result pygraph_record_event_wait(struct pygraph_segment *seg
                                                      cudaStream_t stream, cudaEvent_t event,
                                                      unsigned flags)
 {
+  if (program_captures(seg, stream))
+    return PYGRAPH_RUN_NOW;
   if (flags != 0)
     return pygraph_record_undeferrable(seg, "cudaStreamWaitEvent flags");
   /* Waiting on a record made earlier in this iteration is an edge of the

@@ -1,6 +1,7 @@
 /* region_stack.c - begin/end protocol of the ABI, per thread. */
 #include "region_stack.h"
 
+#include "capture_check.h"
 #include "region_state.h"
 
 /* Deeper nesting than this is not tracked (begins beyond it are ignored
@@ -68,6 +69,8 @@ void pygraph_region_begin_with(const struct pygraph_backend *backend, pygraph_re
   t->stack[0] = (struct open_region){region, seg};
   t->depth = 1;
   t->recording = seg && pygraph_segment_begin_iteration(seg) ? seg : NULL;
+  if (t->recording)
+    pygraph_capture_cache_reset();   /* a capture may have begun at the barrier before */
 }
 
 void pygraph_region_end_impl(pygraph_region *region)

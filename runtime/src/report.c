@@ -26,6 +26,15 @@ int pygraph_report_format_segment(char *buf, size_t cap, const struct pygraph_se
   return pygraph_report_format_segment_thread(buf, cap, seg, -1);
 }
 
+/* Why the segment (also) ran eagerly: its fallback, else iterations the
+ * program captured itself. */
+static const char *fallback_text(const struct pygraph_segment *seg)
+{
+  if (seg->fallback[0])
+    return seg->fallback;
+  return seg->stats.program_captured ? PYGRAPH_PROGRAM_CAPTURE_REASON : "-";
+}
+
 int pygraph_report_format_segment_thread(char *buf, size_t cap,
                                          const struct pygraph_segment *seg, int thread)
 {
@@ -42,13 +51,15 @@ int pygraph_report_format_segment_thread(char *buf, size_t cap,
                    r->function ? r->function : "?", r->file ? r->file : "?", r->line_begin,
                    r->line_end, seg->index, pygraph_segment_mode_name(seg), s->iters,
                    s->replays, s->captures, s->updates, s->flushes, s->mismatches,
-                   ind_nodes, ind_bytes, seg->fallback[0] ? seg->fallback : "-",
+                   ind_nodes, ind_bytes, fallback_text(seg),
                    pygraph_segment_decision_name(seg), seg->eager_us, seg->graph_us,
                    pygraph_segment_variants(seg), why_text(seg),
                    s->eager_iters, s->timed);
   /* Flushes are worth a reason too; kept after the fixed fields. */
   if (n >= 0 && (size_t)n < cap && s->flushes > 0 && seg->last_flush_reason)
     n += snprintf(buf + n, cap - (size_t)n, " last_flush=\"%s\"", seg->last_flush_reason);
+  if (n >= 0 && (size_t)n < cap && s->program_captured > 0)
+    n += snprintf(buf + n, cap - (size_t)n, " program_captured=%llu", s->program_captured);
   if (n >= 0 && (size_t)n < cap && thread >= 0)
     n += snprintf(buf + n, cap - (size_t)n, " thread=%d", thread);
   if (n >= 0 && (size_t)n < cap)

@@ -101,8 +101,7 @@ void pygraph_seg_execute_all(struct pygraph_segment *seg, const struct pygraph_o
  * free it while the graph is alive (it waits for them). */
 void pygraph_seg_drop_variant(struct pygraph_segment *seg, struct pygraph_variant *v)
 {
-  if (v->args.device_block)
-    pygraph_arg_block_free(&v->args, seg->backend, v->graph);
+  pygraph_arg_block_free(&v->args, seg->backend, v->graph);   /* (frees nothing when none) */
   pygraph_indirect_free(&v->indirect);
   if (v->graph) {
     seg->backend->graph_destroy(v->graph);
@@ -353,8 +352,8 @@ static struct pygraph_variant *capture(struct pygraph_segment *seg, unsigned lon
   }
   /* An evicted variant hands over its graph so it can be updated in place;
    * its argument block goes, so none of its launches may still be queued. */
-  if (v->graph && v->args.device_block)
-    seg->backend->graph_synchronize(v->graph);
+  if (v->graph && v->args.device_block && !seg->backend->graph_synchronize(v->graph))
+    v->args.device_block = NULL;   /* cannot wait (arg_block_free): left allocated */
   err = seg->backend->graph_instantiate(graph, v->graph);
   if (err != cudaSuccess) {
     step = "graph instantiate";
@@ -363,8 +362,7 @@ static struct pygraph_variant *capture(struct pygraph_segment *seg, unsigned lon
   if (v->graph) {
     /* The old graph was consumed (its exec may live on, updated in place,
      * but now reads the new block): its block goes too. */
-    if (v->args.device_block)
-      pygraph_arg_block_free(&v->args, seg->backend, NULL);
+    pygraph_arg_block_free(&v->args, seg->backend, NULL);
     pygraph_indirect_free(&v->indirect);
     seg->n_variants--;
   }
@@ -716,6 +714,20 @@ void pygraph_segment_flush(struct pygraph_segment *seg, const char *reason)
     seg->probe_state = 0;
   pygraph_debug_log(&seg->settings, SEG_FMT ": flushed after %zu deferred ops: %s",
                     SEG_ARGS(seg), seg->current->n_ops, reason);
+}
+
+void pygraph_segment_yield_to_program_capture(struct pygraph_segment *seg)
+{
+  /* Every op recorded so far is on a stream found not captured in this
+   * iteration (capture_check.h): they run there, before the program's
+   * captured work, as they would have without pygraph. */
+  pygraph_op_list_materialize(seg->current);
+  pygraph_seg_execute_all(seg, seg->current);
+  seg->flushed = 1;                           /* end_iteration: nothing more */
+  seg->stats.program_captured++;
+  seg->probe_state = 0;                       /* a probe needs recorded iterations */
+  pygraph_debug_log(&seg->settings, SEG_FMT ": %s: %zu recorded ops run, the rest passes through",
+                    SEG_ARGS(seg), PYGRAPH_PROGRAM_CAPTURE_REASON, seg->current->n_ops);
 }
 
 int pygraph_segment_over_cap(struct pygraph_segment *seg)

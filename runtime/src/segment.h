@@ -57,6 +57,8 @@ struct pygraph_segment_stats {
   unsigned long long eager_iters;            /* recorded iterations run eagerly (warm-up,
                                                 misses, measuring turns) */
   unsigned long long timed;                  /* iterations timed by auto mode */
+  unsigned long long program_captured;       /* iterations passed into a capture of the
+                                                program's own (capture_check.h) */
 };
 
 /* Periods measured for one signature (the first measure_iters of each). */
@@ -190,6 +192,16 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg);
 /* An op that cannot be deferred arrived: run what was recorded so far; the
  * caller runs the op itself and the rest of the iteration passes through. */
 void pygraph_segment_flush(struct pygraph_segment *seg, const char *reason);
+
+/* A stream of this iteration is being captured by the program: run what was
+ * recorded so far, in order; the rest of the iteration passes straight into
+ * the capture, and its end does nothing (no timing, no capture, no graph).
+ * Unlike a flush it leaves the warm-up alone: the iterations around it go on
+ * as if it had not been a recorded one. */
+void pygraph_segment_yield_to_program_capture(struct pygraph_segment *seg);
+
+/* The report's words for such iterations. */
+#define PYGRAPH_PROGRAM_CAPTURE_REASON "stream captured by the program"
 
 /* "graph", "eager" or "warmup", for the report. */
 const char *pygraph_segment_mode_name(const struct pygraph_segment *seg);

@@ -77,6 +77,7 @@ void fake_reset(void)
   update_calls = 0;
   fake_args_calls = fake_launch_calls = 0;
   fake_timing_records = fake_timing_queries = 0;
+  fake_capture_queries = 0;
   fake_log_clear();
 }
 
@@ -339,10 +340,26 @@ static cudaError_t fake_set_args(void *graph, const struct pygraph_arg_block *ar
   return cudaSuccess;
 }
 
-static void fake_graph_synchronize(void *graph)
+static int fake_graph_synchronize(void *graph)
 {
   (void)graph;
+  if (fake.launch_stream_captured) {
+    fake_log_append("gsync! ");
+    return 0;
+  }
   fake_log_append("gsync ");
+  return 1;
+}
+
+/* ---- the program's own captures ---------------------------------------- */
+
+int fake_capture_queries;
+
+static int fake_stream_captured(cudaStream_t stream)
+{
+  fake_capture_queries++;
+  unsigned long id = (unsigned long)stream - 0x100;
+  return id < 32 && ((fake.captured_streams >> id) & 1u);
 }
 
 /* ---- timing ----------------------------------------------------------- */
@@ -433,6 +450,7 @@ const struct pygraph_backend fake_backend = {
     .event_query = fake_event_query,
     .event_elapsed_ms = fake_event_elapsed,
     .now_us = fake_now_us,
+    .stream_captured = fake_stream_captured,
     .clear_error = fake_clear_error,
     .error_name = fake_error_name,
 };

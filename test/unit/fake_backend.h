@@ -15,7 +15,9 @@
  * Timing (selective deployment) is off unless fake.timing: then events are
  * stamped with fake_gpu_us, which eager ops, graph launches and updates
  * advance by the configured costs; fake.events_pending holds them "not
- * ready".  Timing calls are never logged. */
+ * ready".  Timing calls are never logged.
+ * fake.captured_streams marks streams the "program" is capturing; the
+ * runtime's capture-status queries are counted, not logged. */
 #ifndef PYGRAPH_TEST_FAKE_BACKEND_H
 #define PYGRAPH_TEST_FAKE_BACKEND_H
 
@@ -47,6 +49,9 @@ struct fake_config {
   double update_us;               /* GPU time per node update / argument refresh */
   double loader_us;               /* extra GPU time per launch of a graph with loaders */
   double capture_host_us;         /* host time per graph_build (capture cost) */
+  /* the program's own stream captures */
+  unsigned captured_streams;      /* bit id: FAKE_STREAM(id) is being captured */
+  int launch_stream_captured;     /* graph_synchronize cannot wait (logs gsync!) */
 };
 
 extern struct fake_config fake;
@@ -61,6 +66,7 @@ extern int fake_timing_records, fake_timing_queries;
 extern double fake_gpu_us;        /* the fake GPU clock: timing events record it */
 extern double fake_host_us;       /* the fake host clock (now_us) */
 extern int fake_clock_reads;      /* now_us calls */
+extern int fake_capture_queries;  /* stream_captured calls (not logged) */
 
 /* Func ids: 1..63 have (int, long long) parameters, 64 has none,
  * FAKE_NO_LAYOUT cannot be described. */
