@@ -12,7 +12,7 @@
 # into OUT (default DIR/apps-gpu), a folder that carries to the GPU machine as
 # one piece: apps.tsv (the run table), run_apps.sh (the runner), per-app
 # binaries and the data the apps read, laid out as in the source repository
-# (so relative paths like ../data/x keep working).
+# (so relative paths like ../data/x keep working), and OUT.tar.xz of it to carry.
 #
 # DIR defaults to <repo>/build (needs DIR/pass/libpygraph.so and
 # DIR/runtime/libpygraph_rt.a).  Mirrors: PYGRAPH_MIRRORS (default
@@ -64,3 +64,7 @@ printf '%s\n' "${apps[@]}" | xargs -P "$jobs" -I{} bash "$here/build_one.sh" {}
 } > "$out/apps.tsv"
 echo "== built $(($(wc -l < "$out/apps.tsv") - 1)) of ${#apps[@]} apps into $out ($(du -sh "$out" | cut -f1))"
 cat "$out"/logs/*.status 2>/dev/null | sort -k3,3 -k2,2
+# One compressed file to carry to the GPU machine (the folder itself is ~60 MiB).
+tar -C "$(dirname "$out")" -cJf "$out.tar.xz" "$(basename "$out")"
+echo "== carry $out.tar.xz ($(du -h "$out.tar.xz" | cut -f1)); on the GPU:"
+echo "   tar -xJf $(basename "$out").tar.xz -C /tmp && bash /tmp/$(basename "$out")/run_apps.sh /tmp/$(basename "$out") OUTDIR"

@@ -88,7 +88,9 @@ cp "$bundle"/*.plugin.txt "$logs/" 2>/dev/null
 { awk -f "$bundle/table_apps.awk" "$runs"
   [[ -f $work/skipped ]] && echo "skipped (BUDGET_S=$budget reached): $(tr '\n' ' ' < "$work/skipped")"
   echo; echo "plugin (regions formed, launches left eager by reason):"
-  for f in "$bundle"/*.plugin.txt; do printf '  %-26s %s\n' "$(basename "$f" .plugin.txt)" "$(cat "$f")"; done
+  for a in $(tail -n +2 "$runs" | cut -f1 | uniq); do
+    printf '  %-26s %s\n' "$a" "$(cat "$bundle/$a.plugin.txt" 2>/dev/null)"
+  done
 } > "$outdir/table.txt"
 tar -C "$work" -cJf "$outdir/logs.tar.xz" logs
 rm -rf "$work"
