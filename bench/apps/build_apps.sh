@@ -62,7 +62,7 @@ printf '%s\n' "${apps[@]}" | xargs -P "$jobs" -I{} bash "$here/build_one.sh" {}
     [[ -f $out/rows/$a.row ]] && cat "$out/rows/$a.row"
   done
 } > "$out/apps.tsv"
-echo "== built $(($(wc -l < "$out/apps.tsv") - 1)) of ${#apps[@]} apps into $out ($(du -sh "$out" | cut -f1))"
+echo "== built now: ${#apps[@]} recipes; apps.tsv lists $(($(wc -l < "$out/apps.tsv") - 1)) built apps ($out, $(du -sh "$out" | cut -f1))"
 cat "$out"/logs/*.status 2>/dev/null | sort -k3,3 -k2,2
 # One compressed file to carry to the GPU machine (the folder itself is ~60 MiB).
 tar -C "$(dirname "$out")" -cJf "$out.tar.xz" "$(basename "$out")"
