@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# selftest.sh - check run_apps.sh and table_apps.awk without a GPU: a fake bundle of two "apps"
+# (shell scripts standing in for plain/pygraph) whose outputs match, differ within and beyond a
+# tolerance, and time themselves; asserts the match, own-time and share columns. Exit 0 = pass.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
+b=$t/bundle; mkdir -p "$b/a1" "$b/a2"
+cp "$here/run_apps.sh" "$here/table_apps.awk" "$b/"
+printf 'app\tdir\targs\tcompare\tfilter\ttime_regex\n' > "$b/apps.tsv"
+printf 'a1\ta1\t7\texact\t-\tkernel time ([0-9.]+)\n' >> "$b/apps.tsv"
+printf 'a2\ta2\t-\ttol:1e-3\twall\tkt=([0-9.]+)\n' >> "$b/apps.tsv"
+printf '#!/bin/bash\necho "result $1"; echo "kernel time 2.0"\n' > "$b/a1/plain"
+printf '#!/bin/bash\necho "result $1"; echo "kernel time 1.0"\necho "pygraph: total launches=10 in_graphs=5 (50.0%%)"\n' > "$b/a1/pygraph"
+printf '#!/bin/bash\necho "v 1.0000"; echo kt=2; echo kt=3; echo "wall $RANDOM"\n' > "$b/a2/plain"
+printf '#!/bin/bash\n[ "$PYGRAPH_MODE" = graph ] && echo "v 1.01" || echo "v 1.0001"\necho kt=2; echo kt=3; echo "wall 1"\n' > "$b/a2/pygraph"
+echo 'regions=1 eager=0' > "$b/a1.plugin.txt"
+chmod +x "$b"/a*/*
+bash "$b/run_apps.sh" "$b" "$t/out" > "$t/stdout" 2>/dev/null
+fail() { echo "selftest: FAIL: $1"; cat "$t/out/table.txt"; exit 1; }
+[[ -f $t/out/table.txt && -f $t/out/runs.tsv && -f $t/out/logs.tar.xz ]] || fail "missing output files"
+[[ $(grep -c . "$t/out/runs.tsv") == 19 ]] || fail "expected 18 runs"
+grep -qE '^a1 +3/3 3/3 +50.0/50.0 +2 sp0% +1 x0.500 sp0% +1 x0.500' "$t/out/table.txt" || fail "a1 row"
+grep -qE '^a2 +3/3 0/3 +-/- +5 sp0%' "$t/out/table.txt" || fail "a2 row (tolerance, summed own time)"
+grep -q 'a1 .*regions=1 eager=0' "$t/out/table.txt" || fail "plugin summary"
+tar -tJf "$t/out/logs.tar.xz" > "$t/list"; grep -q 'logs/a2.graph.2.out' "$t/list" || fail "logs tarball"
+BUDGET_S=-1 bash "$b/run_apps.sh" "$b" "$t/out2" > /dev/null 2>&1
+grep -q 'skipped (BUDGET_S=-1 reached): a1 a2' "$t/out2/table.txt" || fail "time budget"
+echo "selftest: PASS"
