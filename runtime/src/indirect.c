@@ -80,12 +80,15 @@ void pygraph_indirect_clear(struct pygraph_indirect *ind)
   ind->n_nodes = 0;
   ind->n_ops = 0;
   ind->block_size = 0;
+  if (ind->one_wave)
+    memset(ind->one_wave, 0, ind->cap_one_wave);
 }
 
 void pygraph_indirect_free(struct pygraph_indirect *ind)
 {
   free(ind->nodes);
   free(ind->node_of_op);
+  free(ind->one_wave);
   memset(ind, 0, sizeof *ind);
 }
 
@@ -210,4 +213,119 @@ void pygraph_indirect_pack(const struct pygraph_indirect *ind, const struct pygr
     const struct pygraph_indirect_node *node = &ind->nodes[n];
     memcpy(block + node->offset, pygraph_op_args(ops, &ops->ops[node->op]), node->size);
   }
+}
+
+/* ---- one wave or more (programmatic edges, see indirect.h) ------------- */
+
+struct occupancy_entry {
+  const void *func;                 /* NULL = empty slot */
+  unsigned threads;
+  size_t smem;
+  long long resident;
+};
+
+static pthread_mutex_t occupancy_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct occupancy_entry *occupancy;
+static size_t n_occupancy, cap_occupancy;     /* open addressing, cap power of 2 */
+
+static struct occupancy_entry *occupancy_slot(struct occupancy_entry *table, size_t cap,
+                                              const void *func, unsigned threads, size_t smem)
+{
+  uint64_t h = (uint64_t)(uintptr_t)func ^ ((uint64_t)threads << 40) ^ (uint64_t)smem;
+  h ^= h >> 29;
+  h *= 0x9E3779B97F4A7C15ull;
+  size_t i = (size_t)(h >> 7) & (cap - 1);
+  while (table[i].func &&
+         (table[i].func != func || table[i].threads != threads || table[i].smem != smem))
+    i = (i + 1) & (cap - 1);
+  return &table[i];
+}
+
+static int grow_occupancy(void)
+{
+  size_t new_cap = cap_occupancy ? cap_occupancy * 2 : 64;
+  struct occupancy_entry *table = calloc(new_cap, sizeof *table);
+  if (!table)
+    return -1;
+  for (size_t i = 0; i < cap_occupancy; i++)
+    if (occupancy[i].func)
+      *occupancy_slot(table, new_cap, occupancy[i].func, occupancy[i].threads,
+                      occupancy[i].smem) = occupancy[i];
+  free(occupancy);
+  occupancy = table;
+  cap_occupancy = new_cap;
+  return 0;
+}
+
+long long pygraph_resident_blocks(const struct pygraph_backend *backend, const void *func,
+                                  unsigned threads, size_t smem)
+{
+  if (!backend->resident_blocks || !func)
+    return -1;
+  /* Capture time only: the lock is off the launch path. */
+  pthread_mutex_lock(&occupancy_lock);
+  struct occupancy_entry *slot =
+      cap_occupancy ? occupancy_slot(occupancy, cap_occupancy, func, threads, smem) : NULL;
+  long long resident = -1;
+  if (slot && slot->func) {
+    resident = slot->resident;
+  } else if (backend->resident_blocks(func, threads, smem, &resident) != cudaSuccess ||
+             resident <= 0) {
+    resident = -1;                  /* not cached: a failure may be passing */
+  } else if ((n_occupancy + 1) * 2 <= cap_occupancy || grow_occupancy() == 0) {
+    *occupancy_slot(occupancy, cap_occupancy, func, threads, smem) =
+        (struct occupancy_entry){func, threads, smem, resident};
+    n_occupancy++;
+  }
+  pthread_mutex_unlock(&occupancy_lock);
+  return resident;
+}
+
+static int any_waiting_node(const struct pygraph_indirect *ind)
+{
+  for (size_t n = 0; n < ind->n_nodes; n++)
+    if (ind->nodes[n].waits)
+      return 1;
+  return 0;
+}
+
+int pygraph_indirect_mark_waves(struct pygraph_indirect *ind,
+                                const struct pygraph_backend *backend,
+                                const struct pygraph_op_list *ops, pygraph_wave_note_fn note,
+                                void *ctx)
+{
+  if (pygraph_grow((void **)&ind->one_wave, &ind->cap_one_wave, ops->n_ops ? ops->n_ops : 1,
+                   sizeof *ind->one_wave))
+    return -1;
+  memset(ind->one_wave, 0, ind->cap_one_wave);
+  if (!any_waiting_node(ind))
+    return 0;                       /* no edge could be programmatic: no queries */
+  for (size_t i = 0; i < ops->n_ops && i < ind->n_ops; i++) {
+    const struct pygraph_op *op = &ops->ops[i];
+    if (op->kind != PYGRAPH_OP_KERNEL)
+      continue;
+    long in = ind->node_of_op[i];
+    const void *func = in >= 0 ? ind->nodes[in].twin : op->func;   /* what the node runs */
+    unsigned long long threads = (unsigned long long)op->block.x * op->block.y * op->block.z;
+    unsigned long long blocks = (unsigned long long)op->grid.x * op->grid.y * op->grid.z;
+    long long resident =
+        threads <= 0xffffffffull ? pygraph_resident_blocks(backend, func, (unsigned)threads,
+                                                           op->shmem)
+                                 : -1;
+    ind->one_wave[i] = resident > 0 && blocks <= (unsigned long long)resident;
+    if (note)
+      note(ctx, i, op, blocks, resident);
+  }
+  return 0;
+}
+
+int pygraph_indirect_edge_programmatic(const struct pygraph_indirect *ind,
+                                       const struct pygraph_op_list *ops, size_t from, size_t to)
+{
+  if (!ind || to >= ind->n_ops || from >= ind->n_ops || !ind->one_wave ||
+      from >= ind->cap_one_wave)
+    return 0;
+  long in = ind->node_of_op[to];
+  return in >= 0 && ind->nodes[in].waits && ops->ops[from].kind == PYGRAPH_OP_KERNEL &&
+         ind->one_wave[from];
 }
