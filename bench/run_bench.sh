@@ -12,7 +12,8 @@
 #   graph   <name>_pygraph with PYGRAPH_MODE=graph PYGRAPH_REPORT=1 (graphs forced)
 #   hand    <name>_hand (hand-written CUDA graph), where built
 # A variant whose binary is missing shows "-".  Per example it reports:
-#   plain/auto/graph/hand ms   median of the variant's loop_ms lines
+#   plain/auto/graph/hand ms   median of the variant's loop_ms lines (kernel_ms
+#                              lines where the example prints them: big_grid)
 #   auto/plain                 speedup of auto over plain (plain / auto)
 #   auto vs best               auto against min(plain, graph), in percent:
 #                              +x% = auto is x% slower than the better of the
@@ -201,7 +202,10 @@ for l in "${lines[@]}"; do
       env ${V_ENV[$v]} ${pin[@]+"${pin[@]}"} timeout "$timeout_s" "$bin/${name}_${V_EXE[$v]}" $args >"$o.out" 2>"$o.err"
       rc=$?
       s=$(field "$o.out" checksum)
-      m=$(field "$o.out" loop_ms)
+      # An example that prints kernel_ms (big_grid: its cudaEvent-timed
+      # kernel phase) is tabulated by that instead of loop_ms.
+      m=$(field "$o.out" kernel_ms)
+      [[ -n $m ]] || m=$(field "$o.out" loop_ms)
       printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$v" "$r" "${m:--}" "${s:--}" >>"$out/runs.tsv"
       if [[ $rc -ne 0 || ! $s =~ ^[0-9a-f]{16}$ ]] || ! num "$m"; then
         echo "run_bench.sh: $name $v round $r failed (rc=$rc${s:+, checksum $s}${m:+, loop_ms $m}), see $o.{out,err}" >&2

@@ -80,6 +80,15 @@ struct pygraph_backend {
    * that capture): the caller then keeps what the launches may read. */
   int (*graph_synchronize)(void *graph);
 
+  /* How many blocks of `func` (`threads` per block, `smem` bytes of dynamic
+   * shared memory) the current device holds at once:
+   * cudaOccupancyMaxActiveBlocksPerMultiprocessor x SM count.  Decides
+   * whether a programmatic edge may leave a kernel node (indirect.h); the
+   * runtime caches successful answers per (func, threads, smem).  NULL or
+   * an error: no programmatic edge (the safe side). */
+  cudaError_t (*resident_blocks)(const void *func, unsigned threads, size_t smem,
+                                 long long *blocks);
+
   /* ---- measurement (selective deployment, measure.h) ---- */
 
   void (*event_destroy)(cudaEvent_t event);

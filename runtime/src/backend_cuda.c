@@ -344,13 +344,16 @@ static cudaError_t set_args(void *graph, const struct pygraph_arg_block *ab)
 }
 
 /* An indirect op: its twin with one parameter, the address of its slice.
- * A twin that waits for its predecessors is reached from kernel nodes by
- * programmatic edges (programmatic port): it is launched once every block
- * of the predecessor has triggered (a twin does so first thing) or exited,
- * loads its arguments, and waits (griddepcontrol.wait) for the
- * predecessor's completion and memory before running the kernel body. */
+ * A twin that waits for its predecessors is reached by programmatic edges
+ * (programmatic port) from the kernel nodes before it whose grid fits in
+ * one wave (pygraph_indirect_edge_programmatic, indirect.h): it is
+ * launched once every block of the predecessor has triggered (a twin does
+ * so first thing) or exited, loads its arguments, and waits
+ * (griddepcontrol.wait) for the predecessor's completion and memory before
+ * running the kernel body.  Its other edges are full ones. */
 static cudaError_t add_indirect_node(struct cuda_graph *g, const struct pygraph_op_list *ops,
                                      size_t i, const struct pygraph_arg_block *ab,
+                                     const struct pygraph_indirect *ind,
                                      const struct pygraph_indirect_node *in,
                                      const struct pygraph_plan_node *pn,
                                      const cudaGraphNode_t *extra, size_t n_extra)
@@ -365,8 +368,7 @@ static cudaError_t add_indirect_node(struct cuda_graph *g, const struct pygraph_
   cudaGraphNode_t prog[PYGRAPH_PLAN_MAX_DEPS];
   size_t n_full = 0, n_prog = 0;
   for (unsigned d = 0; d < pn->n_deps; d++) {
-    int kernel_dep = ops->ops[pn->deps[d]].kind == PYGRAPH_OP_KERNEL;
-    if (in->waits && kernel_dep)
+    if (pygraph_indirect_edge_programmatic(ind, ops, pn->deps[d], i))
       prog[n_prog++] = g->nodes[pn->deps[d]];
     else
       full[n_full++] = g->nodes[pn->deps[d]];
@@ -413,7 +415,7 @@ static cudaError_t build_nodes(struct cuda_graph *g, const struct pygraph_op_lis
     long in = ind ? ind->node_of_op[i] : -1;
     cudaError_t err;
     if (in >= 0) {
-      err = add_indirect_node(g, ops, i, ig->args, &ind->nodes[in], pn, extra, n_extra);
+      err = add_indirect_node(g, ops, i, ig->args, ind, &ind->nodes[in], pn, extra, n_extra);
     } else {
       cudaGraphNode_t deps[PYGRAPH_PLAN_MAX_DEPS + PYGRAPH_LOADER_MAX_EXTRA];
       size_t n_deps = 0;
@@ -617,6 +619,27 @@ static const char *twin_check(const void *twin, struct pygraph_twin_info *info)
   return NULL;
 }
 
+/* Blocks of func resident at once on the current device.  A pending
+ * error of the user's is not overwritten: no answer then (full edges). */
+static cudaError_t resident_blocks(const void *func, unsigned threads, size_t smem,
+                                   long long *blocks)
+{
+  if (cudaPeekAtLastError() != cudaSuccess)
+    return cudaErrorNotReady;
+  int device, sms, per_sm;
+  cudaError_t err = cudaGetDevice(&device);
+  if (err == cudaSuccess)
+    err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  if (err == cudaSuccess)
+    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, func, (int)threads, smem);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError();        /* pygraph's own query: not the user's error */
+    return err;
+  }
+  *blocks = (long long)per_sm * sms;
+  return cudaSuccess;
+}
+
 static cudaError_t device_alloc(void **ptr, size_t size)
 {
   int saved = relax_capture_mode();
@@ -744,6 +767,15 @@ static const char *twin_check_relaxed(const void *twin, struct pygraph_twin_info
   return problem;
 }
 
+static cudaError_t resident_blocks_relaxed(const void *func, unsigned threads, size_t smem,
+                                           long long *blocks)
+{
+  int saved = relax_capture_mode();   /* the query may load the kernel's module lazily */
+  cudaError_t err = resident_blocks(func, threads, smem, blocks);
+  restore_capture_mode(saved);
+  return err;
+}
+
 const struct pygraph_backend pygraph_cuda_backend = {
     .execute = execute,
     .param_layout = param_layout_relaxed,
@@ -754,6 +786,7 @@ const struct pygraph_backend pygraph_cuda_backend = {
     .graph_launch = launch,
     .graph_destroy = destroy_relaxed,
     .twin_check = twin_check_relaxed,
+    .resident_blocks = resident_blocks_relaxed,
     .device_alloc = device_alloc,
     .device_free = device_free,
     .event_destroy = event_destroy,

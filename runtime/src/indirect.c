@@ -1,5 +1,6 @@
 /* indirect.c - choosing indirect nodes, packing their arguments, and the
  * per-twin usability cache. */
+#include "graph_plan.h"
 #include "grow.h"
 #include "indirect.h"
 #include "pygraph_layout_tag.h"
@@ -75,17 +76,23 @@ const char *pygraph_twin_lookup(const struct pygraph_backend *backend, const voi
 
 /* ---- selection -------------------------------------------------------- */
 
+static int fits_one_wave(const struct pygraph_backend *backend, const struct pygraph_op *op,
+                         const void *func, long long *resident);
+
 void pygraph_indirect_clear(struct pygraph_indirect *ind)
 {
   ind->n_nodes = 0;
   ind->n_ops = 0;
   ind->block_size = 0;
+  if (ind->one_wave)
+    memset(ind->one_wave, 0, ind->cap_one_wave);
 }
 
 void pygraph_indirect_free(struct pygraph_indirect *ind)
 {
   free(ind->nodes);
   free(ind->node_of_op);
+  free(ind->one_wave);
   memset(ind, 0, sizeof *ind);
 }
 
@@ -153,6 +160,39 @@ size_t pygraph_indirect_slice_align(const struct pygraph_param_layout *layout)
   return align < PYGRAPH_INDIRECT_SLICE_ALIGN_MAX ? align : PYGRAPH_INDIRECT_SLICE_ALIGN_MAX;
 }
 
+/* PYGRAPH_INDIRECT=auto takes a twin only where it starts early: some
+ * kernel before it (stream order or an event edge of the iteration) fits
+ * in one wave, so a programmatic edge leads to it (see
+ * pygraph_indirect_mark_waves).  Elsewhere a twin only adds its argument
+ * load, and at a root the loader kernel in front of it, to a per-node
+ * update the host makes while the GPU is busy (a one-kernel iteration of
+ * a 2^22-element sort step: 6.4 ms with a root twin, 3.6 ms direct).  The
+ * plan is made as if every record had a node (the real one may forward a
+ * record to the kernel before it: then the twin just gets a full edge).
+ * NULL = starts early; else why not. */
+static const char *why_not_early(const struct pygraph_indirect *ind,
+                                 const struct pygraph_backend *backend,
+                                 const struct pygraph_op_list *ops,
+                                 const struct pygraph_graph_plan *plan, size_t i)
+{
+  const struct pygraph_plan_node *pn = &plan->nodes[i];
+  int kernels = 0;
+  for (unsigned d = 0; d < pn->n_deps; d++) {
+    size_t dep = pn->deps[d];
+    if (ops->ops[dep].kind != PYGRAPH_OP_KERNEL)
+      continue;
+    kernels++;
+    long in = ind->node_of_op[dep];
+    long long resident;
+    if (fits_one_wave(backend, &ops->ops[dep], in >= 0 ? ind->nodes[in].twin : ops->ops[dep].func,
+                      &resident))
+      return NULL;
+  }
+  return kernels ? "twin cannot start early: the kernel before it needs more than one wave "
+                   "(or its occupancy is unknown)"
+                 : "twin cannot start early: no kernel before it in the graph";
+}
+
 int pygraph_indirect_select(struct pygraph_indirect *ind, const struct pygraph_backend *backend,
                             const struct pygraph_op_list *ops, const unsigned char *changed,
                             size_t n_changed, int only_waiting, pygraph_indirect_note_fn note,
@@ -164,6 +204,8 @@ int pygraph_indirect_select(struct pygraph_indirect *ind, const struct pygraph_b
     return -1;
   ind->n_ops = ops->n_ops;
   size_t offset = 0;
+  struct pygraph_graph_plan plan;
+  int plan_made = 0;
   for (size_t i = 0; i < ops->n_ops; i++) {
     const struct pygraph_op *op = &ops->ops[i];
     ind->node_of_op[i] = -1;
@@ -174,12 +216,22 @@ int pygraph_indirect_select(struct pygraph_indirect *ind, const struct pygraph_b
     int waits = 0;
     const char *reason = why_direct(backend, op, i < n_changed && changed[i], only_waiting, &twin,
                                     &waits, &detail);
+    if (!reason && only_waiting) {
+      if (!plan_made && pygraph_graph_plan_make(ops, NULL, &plan) != 0) {
+        pygraph_indirect_clear(ind);
+        return -1;
+      }
+      plan_made = 1;
+      reason = why_not_early(ind, backend, ops, &plan, i);
+    }
     if (reason) {
       if (note)
         note(ctx, i, op, reason, detail);
       continue;
     }
     if (pygraph_grow((void **)&ind->nodes, &ind->cap_nodes, ind->n_nodes + 1, sizeof *ind->nodes)) {
+      if (plan_made)
+        pygraph_graph_plan_free(&plan);
       pygraph_indirect_clear(ind);
       return -1;
     }
@@ -200,6 +252,8 @@ int pygraph_indirect_select(struct pygraph_indirect *ind, const struct pygraph_b
       note(ctx, i, op, NULL, NULL);
   }
   ind->block_size = offset;
+  if (plan_made)
+    pygraph_graph_plan_free(&plan);
   return 0;
 }
 
@@ -210,4 +264,126 @@ void pygraph_indirect_pack(const struct pygraph_indirect *ind, const struct pygr
     const struct pygraph_indirect_node *node = &ind->nodes[n];
     memcpy(block + node->offset, pygraph_op_args(ops, &ops->ops[node->op]), node->size);
   }
+}
+
+/* ---- one wave or more (programmatic edges, see indirect.h) ------------- */
+
+struct occupancy_entry {
+  const void *func;                 /* NULL = empty slot */
+  unsigned threads;
+  size_t smem;
+  long long resident;
+};
+
+static pthread_mutex_t occupancy_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct occupancy_entry *occupancy;
+static size_t n_occupancy, cap_occupancy;     /* open addressing, cap power of 2 */
+
+static struct occupancy_entry *occupancy_slot(struct occupancy_entry *table, size_t cap,
+                                              const void *func, unsigned threads, size_t smem)
+{
+  uint64_t h = (uint64_t)(uintptr_t)func ^ ((uint64_t)threads << 40) ^ (uint64_t)smem;
+  h ^= h >> 29;
+  h *= 0x9E3779B97F4A7C15ull;
+  size_t i = (size_t)(h >> 7) & (cap - 1);
+  while (table[i].func &&
+         (table[i].func != func || table[i].threads != threads || table[i].smem != smem))
+    i = (i + 1) & (cap - 1);
+  return &table[i];
+}
+
+static int grow_occupancy(void)
+{
+  size_t new_cap = cap_occupancy ? cap_occupancy * 2 : 64;
+  struct occupancy_entry *table = calloc(new_cap, sizeof *table);
+  if (!table)
+    return -1;
+  for (size_t i = 0; i < cap_occupancy; i++)
+    if (occupancy[i].func)
+      *occupancy_slot(table, new_cap, occupancy[i].func, occupancy[i].threads,
+                      occupancy[i].smem) = occupancy[i];
+  free(occupancy);
+  occupancy = table;
+  cap_occupancy = new_cap;
+  return 0;
+}
+
+long long pygraph_resident_blocks(const struct pygraph_backend *backend, const void *func,
+                                  unsigned threads, size_t smem)
+{
+  if (!backend->resident_blocks || !func)
+    return -1;
+  /* Capture time only: the lock is off the launch path. */
+  pthread_mutex_lock(&occupancy_lock);
+  struct occupancy_entry *slot =
+      cap_occupancy ? occupancy_slot(occupancy, cap_occupancy, func, threads, smem) : NULL;
+  long long resident = -1;
+  if (slot && slot->func) {
+    resident = slot->resident;
+  } else if (backend->resident_blocks(func, threads, smem, &resident) != cudaSuccess ||
+             resident <= 0) {
+    resident = -1;                  /* not cached: a failure may be passing */
+  } else if ((n_occupancy + 1) * 2 <= cap_occupancy || grow_occupancy() == 0) {
+    *occupancy_slot(occupancy, cap_occupancy, func, threads, smem) =
+        (struct occupancy_entry){func, threads, smem, resident};
+    n_occupancy++;
+  }
+  pthread_mutex_unlock(&occupancy_lock);
+  return resident;
+}
+
+/* Does op's whole grid, running func, fit on the device at once? */
+static int fits_one_wave(const struct pygraph_backend *backend, const struct pygraph_op *op,
+                         const void *func, long long *resident)
+{
+  unsigned long long threads = (unsigned long long)op->block.x * op->block.y * op->block.z;
+  unsigned long long blocks = (unsigned long long)op->grid.x * op->grid.y * op->grid.z;
+  *resident = threads <= 0xffffffffull
+                  ? pygraph_resident_blocks(backend, func, (unsigned)threads, op->shmem)
+                  : -1;
+  return *resident > 0 && blocks <= (unsigned long long)*resident;
+}
+
+static int any_waiting_node(const struct pygraph_indirect *ind)
+{
+  for (size_t n = 0; n < ind->n_nodes; n++)
+    if (ind->nodes[n].waits)
+      return 1;
+  return 0;
+}
+
+int pygraph_indirect_mark_waves(struct pygraph_indirect *ind,
+                                const struct pygraph_backend *backend,
+                                const struct pygraph_op_list *ops, pygraph_wave_note_fn note,
+                                void *ctx)
+{
+  if (pygraph_grow((void **)&ind->one_wave, &ind->cap_one_wave, ops->n_ops ? ops->n_ops : 1,
+                   sizeof *ind->one_wave))
+    return -1;
+  memset(ind->one_wave, 0, ind->cap_one_wave);
+  if (!any_waiting_node(ind))
+    return 0;                       /* no edge could be programmatic: no queries */
+  for (size_t i = 0; i < ops->n_ops && i < ind->n_ops; i++) {
+    const struct pygraph_op *op = &ops->ops[i];
+    if (op->kind != PYGRAPH_OP_KERNEL)
+      continue;
+    long in = ind->node_of_op[i];
+    const void *func = in >= 0 ? ind->nodes[in].twin : op->func;   /* what the node runs */
+    long long resident;
+    ind->one_wave[i] = (unsigned char)fits_one_wave(backend, op, func, &resident);
+    if (note)
+      note(ctx, i, op, (unsigned long long)op->grid.x * op->grid.y * op->grid.z, resident);
+  }
+  return 0;
+}
+
+int pygraph_indirect_edge_programmatic(const struct pygraph_indirect *ind,
+                                       const struct pygraph_op_list *ops, size_t from, size_t to)
+{
+  if (!ind || to >= ind->n_ops || from >= ind->n_ops || !ind->one_wave ||
+      from >= ind->cap_one_wave)
+    return 0;
+  long in = ind->node_of_op[to];
+  return in >= 0 && ind->nodes[in].waits && ops->ops[from].kind == PYGRAPH_OP_KERNEL &&
+         ind->one_wave[from];
 }

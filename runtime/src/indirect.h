@@ -10,7 +10,8 @@
  * device block per segment.  The graph gets loader kernel nodes that write
  * the block before the roots run (arg_loader.h).  Twins compiled for sm_90+
  * start early and load their arguments while their predecessor finishes
- * (programmatic edges).  All of this is CUDA-free. */
+ * (programmatic edges), when that predecessor's grid fits in one wave
+ * (pygraph_indirect_mark_waves).  All of this is CUDA-free. */
 #ifndef PYGRAPH_INDIRECT_H
 #define PYGRAPH_INDIRECT_H
 
@@ -38,6 +39,10 @@ struct pygraph_indirect {
   long *node_of_op;                 /* per op: index into nodes, -1 = direct */
   size_t n_ops, cap_ops;
   size_t block_size;                /* packed total, bytes refreshed per replay */
+  /* Per op (pygraph_indirect_mark_waves): 1 = a kernel whose whole grid is
+   * resident at once (one wave), so a programmatic edge may leave it. */
+  unsigned char *one_wave;
+  size_t cap_one_wave;
 };
 
 /* What graph_build needs for the indirect part (NULL or n_nodes == 0: none). */
@@ -62,6 +67,43 @@ int pygraph_indirect_select(struct pygraph_indirect *ind, const struct pygraph_b
                             const struct pygraph_op_list *ops, const unsigned char *changed,
                             size_t n_changed, int only_waiting, pygraph_indirect_note_fn note,
                             void *ctx);
+
+/* Programmatic edges only where they cannot cost throughput.  An edge
+ * from kernel A into a waiting twin B lets B launch once every block of A
+ * has triggered (an indirect twin does so at entry) or exited; B's blocks
+ * then sit in griddepcontrol.wait on SM slots until A completes.  When A's
+ * grid needs more than one wave, those slots are taken while A still has
+ * blocks to run (on the H200 a 2^22-element sort step, 253 launches: 6.4 ms
+ * against 3.4 ms plain), and the early start can hide at most one launch
+ * latency of a kernel that long anyway.  So an edge is programmatic only
+ * when A's grid fits in one wave at its occupancy
+ * (backend->resident_blocks for the function A launches: its twin when A
+ * is indirect); otherwise, or when the query fails, it is a full edge and
+ * B runs as a plain twin (griddepcontrol.wait without a programmatic
+ * prerequisite returns at once; launch_dependents without a programmatic
+ * dependent does nothing).  B's own grid does not matter: B's blocks
+ * launch early only into slots A has released or never needed.
+ *
+ * Fills ind->one_wave for every op of `ops` (after pygraph_indirect_select
+ * on the same list); queries only when some indirect node waits.  note
+ * (may be NULL) hears each kernel op's verdict: resident < 0 = query failed.
+ * Returns 0, or -1 when out of memory (no programmatic edges then). */
+typedef void (*pygraph_wave_note_fn)(void *ctx, size_t op_index, const struct pygraph_op *op,
+                                     unsigned long long blocks, long long resident);
+int pygraph_indirect_mark_waves(struct pygraph_indirect *ind,
+                                const struct pygraph_backend *backend,
+                                const struct pygraph_op_list *ops, pygraph_wave_note_fn note,
+                                void *ctx);
+
+/* Is the edge from op `from` (a dependency) into op `to` programmatic?
+ * Only into an indirect node whose twin waits, from a one-wave kernel. */
+int pygraph_indirect_edge_programmatic(const struct pygraph_indirect *ind,
+                                       const struct pygraph_op_list *ops, size_t from, size_t to);
+
+/* The backend's count of resident blocks for a launch shape, cached for
+ * the process (successes only).  -1 when it cannot say. */
+long long pygraph_resident_blocks(const struct pygraph_backend *backend, const void *func,
+                                  unsigned threads, size_t smem);
 
 /* The layout tag (pygraph_layout_tag.h) of a kernel's parameter layout as
  * the driver reports it; a twin carrying another tag is not used. */

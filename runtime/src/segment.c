@@ -269,6 +269,30 @@ static void note_node(void *ctx, size_t index, const struct pygraph_op *op, cons
                       index, kernel, reason, detail ? ": " : "", detail ? detail : "");
 }
 
+/* Why edges out of a kernel node are programmatic or full (indirect.h). */
+static void note_wave(void *ctx, size_t index, const struct pygraph_op *op,
+                      unsigned long long blocks, long long resident)
+{
+  struct pygraph_segment *seg = ((struct note_ctx *)ctx)->seg;
+  const char *kernel = op->site && op->site->kernel ? op->site->kernel : "?";
+  if (resident < 0)
+    pygraph_debug_log(&seg->settings,
+                      SEG_FMT ": op %zu (%s): full edges out: occupancy unknown (%llu blocks)",
+                      SEG_ARGS(seg), index, kernel, blocks);
+  else if (blocks <= (unsigned long long)resident)
+    pygraph_debug_log(&seg->settings,
+                      SEG_FMT ": op %zu (%s): programmatic edges out to waiting twins: "
+                      "%llu blocks fit in one wave (%lld resident)",
+                      SEG_ARGS(seg), index, kernel, blocks, resident);
+  else
+    pygraph_debug_log(&seg->settings,
+                      SEG_FMT ": op %zu (%s): full edges out: %llu blocks need %llu waves "
+                      "(%lld resident); an early start would hold slots its waves need",
+                      SEG_ARGS(seg), index, kernel, blocks,
+                      (blocks + (unsigned long long)resident - 1) / (unsigned long long)resident,
+                      resident);
+}
+
 /* Picks the indirect nodes of `cur` into *ind and, when there are any,
  * sets up their argument block holding this iteration's arguments.
  * Returns cudaSuccess (possibly with no indirect nodes) or the CUDA error of
@@ -296,6 +320,9 @@ static cudaError_t prepare_indirect(struct pygraph_segment *seg, const struct py
   }
   if (ind->n_nodes == 0)
     return cudaSuccess;
+  if (pygraph_indirect_mark_waves(ind, seg->backend, cur, note_wave, &ctx))
+    pygraph_debug_log(&seg->settings, SEG_FMT ": no programmatic edges: out of memory",
+                      SEG_ARGS(seg));
   cudaError_t err = pygraph_arg_block_create(ab, seg->backend, ind->block_size, step);
   if (err != cudaSuccess) {
     pygraph_indirect_clear(ind);

@@ -141,6 +141,36 @@ static int fake_both_device(const void *dst, const void *src)
   return fake.memcpy_default_is_device;
 }
 
+char fake_programmatic[1024];
+int fake_occupancy_queries;
+
+static void note_programmatic(const struct pygraph_op_list *ops,
+                              const struct pygraph_indirect_graph *ind,
+                              const struct pygraph_graph_plan *plan)
+{
+  size_t len = 0;
+  fake_programmatic[0] = '\0';
+  for (size_t i = 0; ind && ind->ind->n_nodes && i < ops->n_ops; i++)
+    for (unsigned d = 0; d < plan->nodes[i].n_deps; d++)
+      if (pygraph_indirect_edge_programmatic(ind->ind, ops, plan->nodes[i].deps[d], i) &&
+          len + 48 < sizeof fake_programmatic)
+        len += (size_t)snprintf(fake_programmatic + len, sizeof fake_programmatic - len,
+                                " %zu>%zu", plan->nodes[i].deps[d], i);
+}
+
+static cudaError_t fake_resident_blocks(const void *func, unsigned threads, size_t smem,
+                                        long long *blocks)
+{
+  (void)func;
+  (void)threads;
+  (void)smem;
+  fake_occupancy_queries++;
+  if (fake.fail_occupancy)
+    return cudaErrorInvalidValue;
+  *blocks = fake.resident_blocks ? fake.resident_blocks : 1 << 20;
+  return cudaSuccess;
+}
+
 /* Logs the plan as build(<op>[<deps]...) so tests see the edges: an op
  * without a node shows as <op>~, an empty node as <op>:e; then the records
  * made after the graph as "; after <op>,...". */
@@ -197,6 +227,7 @@ static cudaError_t fake_build(const struct pygraph_op_list *ops,
       g->offset_of_node[n] = in->nodes[n].offset;
   }
   fake_log_append(") ");
+  note_programmatic(ops, ind, &plan);
   pygraph_graph_plan_free(&plan);
   *graph = g;
   fake_live_graphs++;
@@ -440,6 +471,7 @@ const struct pygraph_backend fake_backend = {
     .graph_launch = fake_launch,
     .graph_destroy = fake_destroy,
     .twin_check = fake_twin_check,
+    .resident_blocks = fake_resident_blocks,
     .device_alloc = fake_device_alloc,
     .device_free = fake_free,
     .event_destroy = fake_event_destroy,

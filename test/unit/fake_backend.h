@@ -39,6 +39,8 @@ struct fake_config {
   int twin_max_smem;              /* 0 = 48 KiB */
   int fail_device_alloc;
   int fail_args_at;               /* n-th graph_set_args fails (1-based), 0 = none */
+  long long resident_blocks;      /* blocks resident at once, any kernel; 0 = 1 << 20 */
+  int fail_occupancy;             /* resident_blocks returns an error */
   /* selective deployment: timing events and clocks (none of it is logged) */
   int timing;                     /* timing events exist (else creating one fails) */
   int events_pending;             /* cudaEventQuery says cudaErrorNotReady */
@@ -67,6 +69,10 @@ extern double fake_gpu_us;        /* the fake GPU clock: timing events record it
 extern double fake_host_us;       /* the fake host clock (now_us) */
 extern int fake_clock_reads;      /* now_us calls */
 extern int fake_capture_queries;  /* stream_captured calls (not logged) */
+extern int fake_occupancy_queries;
+/* The programmatic edges of the last graph built, as " <from>><to>" each
+ * (the real backend's choice: pygraph_indirect_edge_programmatic). */
+extern char fake_programmatic[1024];
 
 /* Func ids: 1..63 have (int, long long) parameters, 64 has none,
  * FAKE_NO_LAYOUT cannot be described. */

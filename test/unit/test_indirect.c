@@ -289,15 +289,17 @@ static void test_auto_takes_waiting_twins(void)
     kernel_twin(3, a, FAKE_WAITING_TWINS + 1);
     end(r);
   }
-  CHECK(strstr(fake_log(), "build(0 1<0 2<1; ind 0@0w 2@16w 32B/1L) inst launch") != NULL);
+  /* op 0 is a root: its twin could not start early (direct, see
+   * test_auto_node_rule); op 2 follows a one-wave kernel. */
+  CHECK(strstr(fake_log(), "build(0 1<0 2<1; ind 2@0w 16B/1L) inst launch") != NULL);
   fake_log_clear();
   begin(r, 0);
   kernel_twin(1, 5, FAKE_WAITING_TWINS);
   kernel_twin(2, 5, 1);
   kernel_twin(3, 5, FAKE_WAITING_TWINS + 1);
   end(r);
-  CHECK_STR(fake_log(), "upd1 args launch");
-  CHECK(fake_block_arg0(0) == 5 && fake_block_arg0(2) == 5 && fake_block_arg0(1) == -999);
+  CHECK_STR(fake_log(), "upd0 upd1 args launch");
+  CHECK(fake_block_arg0(2) == 5 && fake_block_arg0(0) == -999 && fake_block_arg0(1) == -999);
 }
 
 static void test_indirect_off(void)
@@ -676,6 +678,163 @@ static void test_settings_and_report(void)
                  "eager_iters=0 timed=0\n");
 }
 
+/* ---- programmatic edges only out of one-wave grids ---------------------- */
+
+static void add_kernel_grid(struct pygraph_op_list *l, const struct pygraph_param_layout *layout,
+                            const pygraph_site *site, unsigned grid_x, unsigned block_x, int arg0)
+{
+  long long arg1 = 5;
+  int a0 = arg0;
+  void *args[] = {&a0, &arg1};
+  struct pygraph_op op = {.kind = PYGRAPH_OP_KERNEL, .stream = S1, .func = FAKE_FUNC(1),
+                          .site = site, .layout = layout, .grid = {grid_x, 1, 1},
+                          .block = {block_x, 1, 1}, .wait_link = -1};
+  CHECK(pygraph_op_list_copy_args(l, &op, args) == 0);
+  CHECK(pygraph_op_list_append(l, &op) != NULL);
+}
+
+struct wave_noted {
+  char text[512];
+};
+
+static void wave_note(void *ctx, size_t index, const struct pygraph_op *op,
+                      unsigned long long blocks, long long resident)
+{
+  struct wave_noted *n = ctx;
+  (void)op;
+  size_t len = strlen(n->text);
+  snprintf(n->text + len, sizeof n->text - len, "%s%zu:%llu/%lld", len ? " " : "", index,
+           blocks, resident);
+}
+
+/* Four waiting twins in a chain, grids 1000, 1056, 1057 and 50000 blocks,
+ * 1056 resident (8 per SM x 132): edges leave only the first two. */
+static void test_one_wave_rule(void)
+{
+  fake_reset();
+  struct pygraph_param_layout *layout = fake_backend.param_layout(FAKE_FUNC(1));
+  pygraph_site twin = {.kernel = "k", .indirect_twin = FAKE_TWIN(FAKE_WAITING_TWINS + 2)};
+  struct pygraph_op_list ops = {0};
+  const unsigned grids[] = {1000, 1056, 1057, 50000, 1};
+  for (int i = 0; i < 5; i++)
+    add_kernel_grid(&ops, layout, &twin, grids[i], 96, i);   /* block 96: this test's cache key */
+  pygraph_op_list_materialize(&ops);
+  unsigned char changed[] = {1, 1, 1, 1, 1};
+  struct pygraph_indirect ind = {0};
+  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, changed, 5, 0, NULL, NULL) == 0);
+  CHECK(ind.n_nodes == 5 && ind.nodes[1].waits);
+  fake.resident_blocks = 1056;
+  int q0 = fake_occupancy_queries;
+  struct wave_noted n = {{0}};
+  CHECK(pygraph_indirect_mark_waves(&ind, &fake_backend, &ops, wave_note, &n) == 0);
+  CHECK_STR(n.text, "0:1000/1056 1:1056/1056 2:1057/1056 3:50000/1056 4:1/1056");
+  CHECK(pygraph_indirect_edge_programmatic(&ind, &ops, 0, 1));    /* one-wave predecessor */
+  CHECK(pygraph_indirect_edge_programmatic(&ind, &ops, 1, 2));    /* exactly one wave */
+  CHECK(!pygraph_indirect_edge_programmatic(&ind, &ops, 2, 3));   /* big grid: full edge */
+  CHECK(!pygraph_indirect_edge_programmatic(&ind, &ops, 3, 4));
+  /* The successor's size does not matter: 1 -> 2 above leads into 1057 blocks. */
+  /* One query per (func, threads, smem) for the process. */
+  CHECK(fake_occupancy_queries == q0 + 1);
+  fake.resident_blocks = 1;          /* a cached answer is not asked again */
+  CHECK(pygraph_indirect_mark_waves(&ind, &fake_backend, &ops, NULL, NULL) == 0);
+  CHECK(fake_occupancy_queries == q0 + 1 && pygraph_indirect_edge_programmatic(&ind, &ops, 0, 1));
+
+  /* A query failure is the safe side: full edges, and not cached. */
+  pygraph_op_list_free(&ops);
+  memset(&ops, 0, sizeof ops);
+  add_kernel_grid(&ops, layout, &twin, 1, 97, 0);
+  add_kernel_grid(&ops, layout, &twin, 1, 97, 1);
+  pygraph_op_list_materialize(&ops);
+  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, changed, 2, 0, NULL, NULL) == 0);
+  fake.fail_occupancy = 1;
+  memset(n.text, 0, sizeof n.text);
+  CHECK(pygraph_indirect_mark_waves(&ind, &fake_backend, &ops, wave_note, &n) == 0);
+  CHECK_STR(n.text, "0:1/-1 1:1/-1");
+  CHECK(!pygraph_indirect_edge_programmatic(&ind, &ops, 0, 1));
+  fake.fail_occupancy = 0;
+  fake.resident_blocks = 0;
+  CHECK(pygraph_indirect_mark_waves(&ind, &fake_backend, &ops, NULL, NULL) == 0);
+  CHECK(pygraph_indirect_edge_programmatic(&ind, &ops, 0, 1));
+
+  /* No waiting twin: nothing can be programmatic, nothing is asked. */
+  int queries = fake_occupancy_queries;
+  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, changed, 2, 0, NULL, NULL) == 0);
+  pygraph_site old = {.kernel = "k", .indirect_twin = FAKE_TWIN(3)};
+  for (size_t i = 0; i < ops.n_ops; i++)
+    ops.ops[i].site = &old;
+  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, changed, 2, 0, NULL, NULL) == 0);
+  CHECK(ind.n_nodes == 2 && !ind.nodes[0].waits);
+  CHECK(pygraph_indirect_mark_waves(&ind, &fake_backend, &ops, NULL, NULL) == 0);
+  CHECK(fake_occupancy_queries == queries && !pygraph_indirect_edge_programmatic(&ind, &ops, 0, 1));
+
+  pygraph_indirect_free(&ind);
+  pygraph_op_list_free(&ops);
+  free(layout);
+}
+
+/* PYGRAPH_INDIRECT=auto: a twin only where a programmatic edge reaches it. */
+static void test_auto_node_rule(void)
+{
+  fake_reset();
+  struct pygraph_param_layout *layout = fake_backend.param_layout(FAKE_FUNC(1));
+  pygraph_site twin = {.kernel = "k", .indirect_twin = FAKE_TWIN(FAKE_WAITING_TWINS + 4)};
+  struct pygraph_op_list ops = {0};
+  const unsigned grids[] = {1, 1, 5000, 1};
+  for (int i = 0; i < 4; i++)
+    add_kernel_grid(&ops, layout, &twin, grids[i], 100, i);
+  pygraph_op_list_materialize(&ops);
+  unsigned char changed[] = {1, 1, 1, 1};
+  fake.resident_blocks = 1056;
+  struct pygraph_indirect ind = {0};
+  struct noted n = {{0}};
+  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, changed, 4, 1, note, &n) == 0);
+  CHECK_STR(n.text, "0:twin cannot start early: no kernel before it in the graph; 1:indirect; "
+                    "2:indirect; 3:twin cannot start early: the kernel before it needs more "
+                    "than one wave (or its occupancy is unknown)");
+  CHECK(ind.n_nodes == 2 && ind.nodes[0].op == 1 && ind.nodes[1].op == 2);
+  CHECK(pygraph_indirect_mark_waves(&ind, &fake_backend, &ops, NULL, NULL) == 0);
+  CHECK(pygraph_indirect_edge_programmatic(&ind, &ops, 0, 1));
+  CHECK(pygraph_indirect_edge_programmatic(&ind, &ops, 1, 2));    /* into a big grid: fine */
+  CHECK(!pygraph_indirect_edge_programmatic(&ind, &ops, 2, 3));   /* 3 is direct anyway */
+  pygraph_indirect_free(&ind);
+  pygraph_op_list_free(&ops);
+  free(layout);
+}
+
+/* Through a capture: the graph's edges follow the rule (the fake build asks
+ * pygraph_indirect_edge_programmatic, as the real one does). */
+static void test_programmatic_edges_in_capture(void)
+{
+  harness_settings(PYGRAPH_MODE_GRAPH, 1, 8);
+  harness_indirect(PYGRAPH_INDIRECT_AUTO);
+  pygraph_region *r = harness_region("prog_edges", 1);
+  fake_reset();
+  dim3 block = {98, 1, 1};                          /* this test's cache key */
+  for (int a = 0; a < 2; a++) {                    /* eager, capture: grids of 1 block fit */
+    begin(r, 0);
+    kernel_twin_cfg(1, a, FAKE_WAITING_TWINS + 3, block, 0);
+    kernel_twin_cfg(2, a, FAKE_WAITING_TWINS + 3, block, 0);
+    end(r);
+  }
+  CHECK(strstr(fake_log(), "build(0 1<0; ind 1@0w 16B/1L)") != NULL);
+  CHECK_STR(fake_programmatic, " 0>1");
+
+  /* Occupancy unknown: the same graph gets a full edge. */
+  pygraph_region *r2 = harness_region("prog_edges_fail", 1);
+  fake.fail_occupancy = 1;
+  fake_log_clear();
+  dim3 block2 = {99, 1, 1};
+  for (int a = 0; a < 2; a++) {
+    begin(r2, 0);
+    kernel_twin_cfg(1, a, FAKE_WAITING_TWINS + 3, block2, 0);
+    kernel_twin_cfg(2, a, FAKE_WAITING_TWINS + 3, block2, 0);
+    end(r2);
+  }
+  CHECK(strstr(fake_log(), "build(0 1<0) inst launch") != NULL);   /* both direct */
+  CHECK(strstr(fake_log(), "; ind") == NULL);
+  fake.fail_occupancy = 0;
+}
+
 int main(void)
 {
   harness_indirect_default = 1;
@@ -695,5 +854,8 @@ int main(void)
   test_capture_graph_faults();
   test_replay_faults();
   test_settings_and_report();
+  test_one_wave_rule();
+  test_auto_node_rule();
+  test_programmatic_edges_in_capture();
   return check_finish();
 }

@@ -393,7 +393,7 @@ static void twins_iteration(pygraph_region *r, int a)
 static void test_direct_rival(double loader_us, const char *kept, const char *why)
 {
   harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
-  harness_indirect(PYGRAPH_INDIRECT_AUTO);
+  harness_indirect(PYGRAPH_INDIRECT_ON);    /* a root twin too (auto keeps roots direct) */
   harness_measure(4, 3);
   pygraph_region *r = harness_region(kept, 1);
   fake_reset();
@@ -434,7 +434,7 @@ static void test_direct_rival(double loader_us, const char *kept, const char *wh
 static void test_close_rivals_without_eager_turns(void)
 {
   harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
-  harness_indirect(PYGRAPH_INDIRECT_AUTO);
+  harness_indirect(PYGRAPH_INDIRECT_ON);    /* a root twin too (auto keeps roots direct) */
   harness_measure(6, 3);
   pygraph_region *r = harness_region("close_rivals", 1);
   fake_reset();
@@ -749,7 +749,7 @@ static void test_events_not_ready_decided_later(void)
 static void test_far_behind_only_when_young(void)
 {
   harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
-  harness_indirect(PYGRAPH_INDIRECT_AUTO);
+  harness_indirect(PYGRAPH_INDIRECT_ON);    /* a root twin too (auto keeps roots direct) */
   harness_measure(4, 3);
   pygraph_region *r = harness_region("old_and_behind", 1);
   fake_reset();
@@ -789,7 +789,7 @@ static void test_far_behind_only_when_young(void)
 static void test_gpu_behind_plans_turns(void)
 {
   harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
-  harness_indirect(PYGRAPH_INDIRECT_AUTO);
+  harness_indirect(PYGRAPH_INDIRECT_ON);    /* a root twin too (auto keeps roots direct) */
   harness_measure(4, 3);
   pygraph_region *r = harness_region("steadily_behind", 1);
   fake_reset();
@@ -826,7 +826,7 @@ static void other_signature(pygraph_region *r)
 static void test_rivals_do_not_count(void)
 {
   harness_settings(PYGRAPH_MODE_AUTO, 2, 2);
-  harness_indirect(PYGRAPH_INDIRECT_AUTO);
+  harness_indirect(PYGRAPH_INDIRECT_ON);    /* a root twin too (auto keeps roots direct) */
   harness_measure(4, 3);
   pygraph_region *r = harness_region("rival_budget", 1);
   fake_reset();
