@@ -64,6 +64,7 @@ static void classify_api(const pg_classifier *c, LLVMValueRef inst, LLVMValueRef
     out->kind = PG_CALL_ROUTED_OP;
     return;
   case PG_API_SYNC:
+  case PG_API_OWN_CAPTURE:
   case PG_API_UNCAPTURABLE: {
     char fmt[120];
     snprintf(fmt, sizeof fmt, "%%s %s", api->why);
@@ -120,7 +121,14 @@ void pg_classify(const pg_classifier *c, LLVMValueRef inst, pg_call_info *out) {
   }
   if (!LLVMIsDeclaration(callee)) {
     const pg_function_summary *s = pg_summary_of(c, callee);
-    if (s && s->may_sync) {
+    int opens = pg_capture_call_opens(&c->captures, callee);
+    if (opens || pg_capture_call_closes(&c->captures, callee)) {
+      char *dn = pg_demangle(name);
+      barrier(out, inst, opens ? "call of '%s', which may begin the program's own stream capture"
+                               : "call of '%s', which ends the program's own stream capture",
+              dn);
+      free(dn);
+    } else if (s && s->may_sync) {
       /* "call of 'f' at x.cu:22, which may synchronize (cudaMemcpy ... at x.cu:10)" */
       char *dn = pg_demangle(name);
       char loc[160];
@@ -234,6 +242,7 @@ void pg_classifier_init(pg_classifier *c, LLVMModuleRef m, const pg_kernel_regis
     if (!LLVMIsDeclaration(f))
       c->summaries[c->n_summaries++].fn = f;
   pg_wait_set_build(&c->waits, m);
+  pg_capture_set_build(&c->captures, m);
   /* Monotone: may_sync only turns on and launches only grow (capped). */
   for (int changed = 1; changed;) {
     changed = 0;
@@ -246,5 +255,6 @@ void pg_classifier_init(pg_classifier *c, LLVMModuleRef m, const pg_kernel_regis
 void pg_classifier_free(pg_classifier *c) {
   free(c->summaries);
   pg_wait_set_free(&c->waits);
+  pg_capture_set_free(&c->captures);
   memset(c, 0, sizeof *c);
 }

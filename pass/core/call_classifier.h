@@ -4,6 +4,7 @@
 
 #include "cuda_api_table.h"
 #include "kernel_registry.h"
+#include "own_capture.h"
 #include "wait_loops.h"
 
 #include <llvm-c/Core.h>
@@ -28,6 +29,7 @@ typedef struct pg_function_summary {
 typedef struct pg_classifier {
   const pg_kernel_registry *registry;
   pg_wait_set waits;        /* host waits on device-written memory: barriers */
+  pg_capture_set captures;  /* code inside the program's own stream capture */
   pg_function_summary *summaries;
   unsigned n_summaries;
 } pg_classifier;

@@ -57,7 +57,8 @@ static void analysis_remarks(host_ctx *h) {
                       "file:line in pygraph remarks");
           }
         } else if (ci.kind == PG_CALL_BARRIER && ci.api &&
-                   (ci.api->cls == PG_API_SYNC || ci.api->cls == PG_API_UNCAPTURABLE) &&
+                   (ci.api->cls == PG_API_SYNC || ci.api->cls == PG_API_UNCAPTURABLE ||
+                    ci.api->cls == PG_API_OWN_CAPTURE) &&
                    pg_loop_for_block(li, bb)) {
           snprintf(msg, sizeof msg, "%s inside a loop %s (%s)", ci.api->name, ci.api->why,
                    pg_api_class_name(ci.api->cls));
