@@ -1,5 +1,8 @@
 /* ir_util.c - small LLVM-C helpers shared by the pass core. */
 #include "ir_util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
 #include "../shim/pygraph_shim.h"
 
 #include <llvm-c/DebugInfo.h>
@@ -109,4 +112,19 @@ LLVMValueRef pg_private_cstring(LLVMModuleRef m, const char *s, const char *name
   LLVMSetUnnamedAddress(g, LLVMGlobalUnnamedAddr);
   LLVMSetAlignment(g, 1);
   return g;
+}
+
+char *pg_strf(const char *fmt, ...) {
+  va_list ap, again;
+  va_start(ap, fmt);
+  va_copy(again, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *out = malloc(n > 0 ? (size_t)n + 1 : 1);
+  if (n > 0)
+    vsnprintf(out, (size_t)n + 1, fmt, again);
+  else
+    out[0] = '\0';
+  va_end(again);
+  return out;
 }

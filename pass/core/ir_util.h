@@ -16,6 +16,9 @@
     (arr)[(n)++] = (v);                                                        \
   } while (0)
 
+/* printf into a new malloc'd string of whatever length it needs. */
+char *pg_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* The function a call instruction calls directly (casts stripped), or NULL. */
 LLVMValueRef pg_called_function(LLVMValueRef call);
 /* Name of the directly called function, or NULL. */

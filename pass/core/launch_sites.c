@@ -123,7 +123,7 @@ const char *pg_launch_kernel_name(const pg_call_info *ci) {
   return "<kernel pointer>";
 }
 
-void pg_describe_launch(const pg_call_info *ci, LLVMValueRef call, char *buf, size_t len) {
+char *pg_describe_launch(const pg_call_info *ci, LLVMValueRef call) {
   char grid[48], block[48], shmem[32], stream[32];
   int ptsz = ci->api && strstr(ci->api->name, "_ptsz") != NULL;
   LLVMValueRef push = find_push_config(call);
@@ -144,6 +144,6 @@ void pg_describe_launch(const pg_call_info *ci, LLVMValueRef call, char *buf, si
     snprintf(shmem, sizeof shmem, "<dynamic>");
     snprintf(stream, sizeof stream, "<dynamic>");
   }
-  snprintf(buf, len, "launch of '%s' grid=%s block=%s shmem=%s stream=%s",
+  return pg_strf("launch of '%s' grid=%s block=%s shmem=%s stream=%s",
            pg_launch_kernel_name(ci), grid, block, shmem, stream);
 }

@@ -20,6 +20,8 @@ pg_site_rec *pg_site_find(pg_site_table *t, LLVMValueRef call) {
 }
 
 void pg_site_table_free(pg_site_table *t) {
+  for (unsigned i = 0; i < t->n; ++i)
+    free(t->recs[i].why);
   free(t->recs);
   free(t->region_callees);
   memset(t, 0, sizeof *t);
@@ -235,17 +237,14 @@ static void collect_scope(walk_ctx *w, pg_scope *s) {
   }
 }
 
-static const char *segment_origin(const pg_classifier *c, const pg_scope *s,
-                                  const pg_segment *seg, char *buf, size_t len) {
+/* malloc'd */
+static char *segment_origin(const pg_classifier *c, const pg_scope *s, const pg_segment *seg) {
   if (seg->after) {
     pg_call_info ci;
     pg_classify(c, seg->after, &ci);
-    snprintf(buf, len, "after %s", ci.why[0] ? ci.why : "a barrier");
-  } else {
-    snprintf(buf, len, "%s", s->loop ? "at the start of the loop iteration"
-                                     : "outside loops");
+    return pg_strf("after %s", ci.why[0] ? ci.why : "a barrier");
   }
-  return buf;
+  return pg_strf("%s", s->loop ? "at the start of the loop iteration" : "outside loops");
 }
 
 static void plan_scope(walk_ctx *w, pg_scope *s) {
@@ -261,8 +260,7 @@ static void plan_scope(walk_ctx *w, pg_scope *s) {
              !pg_capture_begun_at(&w->c->captures, seg->begin_before);
     if (ok)
       seg->index = (int)s->n_instrumented++;
-    char origin[260];
-    segment_origin(w->c, s, seg, origin, sizeof origin);
+    char *origin = segment_origin(w->c, s, seg);
     for (unsigned r = 0; r < nreached; ++r) {
       pg_call_info ci;
       pg_classify(w->c, reached[r], &ci);
@@ -273,24 +271,23 @@ static void plan_scope(walk_ctx *w, pg_scope *s) {
         continue;
       pg_site_rec *rec = pg_site_find(w->sites, reached[r]);
       if (capture) {
-        char loc[160];
-        snprintf(rec->why, sizeof rec->why,
-                 "inside the program's own stream capture (begun at %s)",
-                 pg_loc_str(capture, loc, sizeof loc));
+        char loc[160]; /* pg_loc_str keeps the file's base name and line */
+        free(rec->why);
+        rec->why = pg_strf("inside the program's own stream capture (begun at %s)",
+                           pg_loc_str(capture, loc, sizeof loc));
       } else if (ok) {
         rec->covered = 1;
-      } else if (!rec->why[0]) {
+      } else if (!rec->why) {
         if (!s->loop && !o->straight_line)
-          snprintf(rec->why, sizeof rec->why,
-                   "launch outside loops stays eager (straight-line=0)");
+          rec->why = pg_strf("launch outside loops stays eager (straight-line=0)");
         else
-          snprintf(rec->why, sizeof rec->why,
-                   "only %u launch site%s %s before the next barrier; a graph region "
-                   "needs at least %d (min-launches)",
-                   seg->weight, seg->weight == 1 ? "" : "s", origin, o->min_launches);
+          rec->why = pg_strf("only %u launch site%s %s before the next barrier; a graph region "
+                             "needs at least %d (min-launches)",
+                             seg->weight, seg->weight == 1 ? "" : "s", origin, o->min_launches);
       }
     }
     free(reached);
+    free(origin);
   }
 }
 
