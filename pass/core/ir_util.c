@@ -128,3 +128,12 @@ char *pg_strf(const char *fmt, ...) {
   va_end(again);
   return out;
 }
+
+char *pg_loc_dup(LLVMValueRef inst) {
+  unsigned line;
+  const char *file = pg_inst_file(inst, &line, NULL);
+  if (!line)
+    return pg_strf("<unknown location>");
+  const char *base = strrchr(file, '/');
+  return pg_strf("%s:%u", base ? base + 1 : file, line);
+}

@@ -124,7 +124,8 @@ const char *pg_launch_kernel_name(const pg_call_info *ci) {
 }
 
 char *pg_describe_launch(const pg_call_info *ci, LLVMValueRef call) {
-  char grid[48], block[48], shmem[32], stream[32];
+  /* fit the longest renderings: "(%lld,%lld,%lld)" is at most 66 bytes */
+  char grid[72], block[72], shmem[32], stream[32];
   int ptsz = ci->api && strstr(ci->api->name, "_ptsz") != NULL;
   LLVMValueRef push = find_push_config(call);
   if (push) {

@@ -271,10 +271,10 @@ static void plan_scope(walk_ctx *w, pg_scope *s) {
         continue;
       pg_site_rec *rec = pg_site_find(w->sites, reached[r]);
       if (capture) {
-        char loc[160]; /* pg_loc_str keeps the file's base name and line */
+        char *loc = pg_loc_dup(capture);
         free(rec->why);
-        rec->why = pg_strf("inside the program's own stream capture (begun at %s)",
-                           pg_loc_str(capture, loc, sizeof loc));
+        rec->why = pg_strf("inside the program's own stream capture (begun at %s)", loc);
+        free(loc);
       } else if (ok) {
         rec->covered = 1;
       } else if (!rec->why) {
