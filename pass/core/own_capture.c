@@ -39,6 +39,14 @@ static int ends(const pg_capture_set *s, LLVMValueRef inst) {
          (pg_is_call(inst) && pg_capture_call_closes(s, pg_called_function(inst)));
 }
 
+/* Where execution goes on after a begin: the next instruction, or the
+ * normal destination of an invoke (C++ with cleanups). */
+static LLVMValueRef after(LLVMValueRef inst) {
+  if (LLVMIsAInvokeInst(inst))
+    return LLVMGetFirstInstruction(LLVMGetNormalDest(inst));
+  return LLVMGetNextInstruction(inst);
+}
+
 static void mark(pg_capture_set *s, LLVMValueRef inst, LLVMValueRef begin) {
   pg_captured c = {inst, begin};
   PG_PUSH(s->insts, s->n, s->cap, c);
@@ -108,7 +116,7 @@ static void summarise(pg_capture_set *s) {
            bb = LLVMGetNextBasicBlock(bb))
         for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i && !f->opens;
              i = LLVMGetNextInstruction(i))
-          if (begins(s, i) && walk(s, LLVMGetNextInstruction(i), NULL))
+          if (begins(s, i) && walk(s, after(i), NULL))
             f->opens = changed = 1;
     }
   }
@@ -150,7 +158,7 @@ void pg_capture_set_build(pg_capture_set *s, LLVMModuleRef m) {
          bb = LLVMGetNextBasicBlock(bb))
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i))
         if (begins(s, i))
-          walk(s, LLVMGetNextInstruction(i), i);
+          walk(s, after(i), i);
   mark_callees(s);
   /* stable enough: duplicates keep some begin, any of which is a true one */
   qsort(s->insts, s->n, sizeof *s->insts, by_inst);

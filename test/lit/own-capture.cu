@@ -7,6 +7,7 @@
 // RUN: %cuda_host -O2 -fplugin=%plugin -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=PASS
 // RUN: %cuda_host -O0 -fplugin=%plugin -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IR
 // RUN: %cuda_host -O2 -fplugin=%plugin -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IR
+// RUN: %cuda_host -O0 -fplugin=%plugin -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IRINV
 #include <cuda_runtime.h>
 __global__ void even(float *p) {}
 __global__ void odd(float *p) {}
@@ -72,6 +73,23 @@ void helpers(float *p, int n, cudaStream_t s) {
     close_capture(s, &g);
   }
 }
+// With a cleanup in scope (C++), the capture calls are invokes.
+struct Guard { ~Guard(); };
+void with_cleanup(float *p, int n, cudaStream_t s) {
+  Guard guard;
+  cudaGraph_t g;
+  for (int i = 0; i < n; ++i) {
+    cudaStreamBeginCapture(s, cudaStreamCaptureModeRelaxed);
+    even<<<1, 32, 0, s>>>(p);
+    // CHECK-DAG: own-capture.cu:[[@LINE-1]]:5: remark: launch of 'even(float*)' stays eager: inside the program's own stream capture (begun at own-capture.cu:[[@LINE-2]])
+    odd<<<1, 32, 0, s>>>(p);
+    // CHECK-DAG: own-capture.cu:[[@LINE-1]]:5: remark: launch of 'odd(float*)' stays eager: inside the program's own stream capture (begun at own-capture.cu:[[@LINE-4]])
+    cudaStreamEndCapture(s, &g);
+  }
+}
+// IRINV: invoke {{.*}}@cudaStreamBeginCapture
+// PASS-NOT: formed graph region in 'with_cleanup
+
 // PASS-NOT: formed graph region in 'body
 // PASS-NOT: formed graph region in 'helpers
 
