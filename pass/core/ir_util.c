@@ -59,18 +59,6 @@ const char *pg_inst_file(LLVMValueRef inst, unsigned *line, unsigned *col) {
   return pg_user_loc(inst, line, col);
 }
 
-const char *pg_loc_str(LLVMValueRef inst, char *buf, size_t len) {
-  unsigned line;
-  const char *file = pg_inst_file(inst, &line, NULL);
-  if (!line)
-    snprintf(buf, len, "<unknown location>");
-  else {
-    const char *base = strrchr(file, '/');
-    snprintf(buf, len, "%s:%u", base ? base + 1 : file, line);
-  }
-  return buf;
-}
-
 unsigned pg_block_preds(LLVMBasicBlockRef bb, LLVMBasicBlockRef *out, unsigned max) {
   unsigned n = 0;
   for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u; u = LLVMGetNextUse(u)) {

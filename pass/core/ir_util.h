@@ -30,8 +30,6 @@ LLVMValueRef pg_strip(LLVMValueRef v);
 const char *pg_global_cstring(LLVMValueRef v);
 /* File and line of an instruction's debug location ("", 0 when none). */
 const char *pg_inst_file(LLVMValueRef inst, unsigned *line, unsigned *col);
-/* "file:line" into buf, or "<unknown location>". */
-const char *pg_loc_str(LLVMValueRef inst, char *buf, size_t len);
 /* "file:line" or "<unknown location>", malloc'd (any file name length). */
 char *pg_loc_dup(LLVMValueRef inst);
 /* Number of predecessors of bb; fills up to max of them. */
