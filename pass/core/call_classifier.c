@@ -23,11 +23,19 @@ const pg_function_summary *pg_summary_of(const pg_classifier *c, LLVMValueRef fn
   return NULL;
 }
 
-static void barrier(pg_call_info *out, LLVMValueRef inst, const char *fmt, const char *name) {
-  char loc[160], what[160];
+static void set_why(const pg_classifier *c, pg_call_info *out, char *text) {
   out->kind = PG_CALL_BARRIER;
-  snprintf(what, sizeof what, fmt, name);
-  snprintf(out->why, sizeof out->why, "%s at %s", what, pg_loc_str(inst, loc, sizeof loc));
+  out->why = pg_pool_take(c->texts, text);
+}
+
+/* fmt has one %s, for name; the location follows. */
+static void barrier(const pg_classifier *c, pg_call_info *out, LLVMValueRef inst,
+                    const char *fmt, const char *name) {
+  char *loc = pg_loc_dup(inst);
+  char *what = pg_strf(fmt, name);
+  set_why(c, out, pg_strf("%s at %s", what, loc));
+  free(what);
+  free(loc);
 }
 
 /* The kernel a launch API call launches, when the handle is a constant. */
@@ -50,24 +58,25 @@ static void classify_api(const pg_classifier *c, LLVMValueRef inst, LLVMValueRef
     return;
   case PG_API_STREAM_OP:
     if (!api->routed) {
-      barrier(out, inst, "%s (not deferred by pygraph yet)", api->name);
+      barrier(c, out, inst, "%s (not deferred by pygraph yet)", api->name);
       return;
     }
     if (strncmp(api->name, "cudaMemcpyAsync", 15) == 0) {
       long long kind;
       if (pg_const_int(LLVMGetOperand(inst, 3), &kind) && kind != kMemcpyDeviceToDevice &&
           kind != 4 /* cudaMemcpyDefault: checked at run time */) {
-        barrier(out, inst, "%s copies host memory", api->name);
+        barrier(c, out, inst, "%s copies host memory", api->name);
         return;
       }
     }
     out->kind = PG_CALL_ROUTED_OP;
     return;
   case PG_API_SYNC:
+  case PG_API_OWN_CAPTURE:
   case PG_API_UNCAPTURABLE: {
-    char fmt[120];
-    snprintf(fmt, sizeof fmt, "%%s %s", api->why);
-    barrier(out, inst, fmt, api->name);
+    char *loc = pg_loc_dup(inst);
+    set_why(c, out, pg_strf("%s %s at %s", api->name, api->why, loc));
+    free(loc);
     return;
   }
   case PG_API_HARMLESS:
@@ -79,9 +88,10 @@ static void classify_api(const pg_classifier *c, LLVMValueRef inst, LLVMValueRef
 void pg_classify(const pg_classifier *c, LLVMValueRef inst, pg_call_info *out) {
   memset(out, 0, sizeof *out);
   out->kind = PG_CALL_HARMLESS;
+  out->why = "";
   if (!pg_is_call(inst)) {
     if (pg_wait_set_has(&c->waits, inst))
-      barrier(out, inst, "%s deciding a loop exit (the host may wait for a kernel)",
+      barrier(c, out, inst, "%s deciding a loop exit (the host may wait for a kernel)",
               pg_wait_kind(inst));
     return;
   }
@@ -91,15 +101,15 @@ void pg_classify(const pg_classifier *c, LLVMValueRef inst, pg_call_info *out) {
   if (pg_wait_set_has(&c->waits, inst)) {
     size_t n;
     char *dn = pg_demangle(LLVMGetValueName2(callee, &n));
-    char what[160];
-    snprintf(what, sizeof what, "call of '%s', a volatile or atomic read,", dn);
+    char *what = pg_strf("call of '%s', a volatile or atomic read,", dn);
     free(dn);
-    barrier(out, inst, "%s deciding a loop exit (the host may wait for a kernel)", what);
+    barrier(c, out, inst, "%s deciding a loop exit (the host may wait for a kernel)", what);
+    free(what);
     return;
   }
   if (!callee) {
     LLVMValueRef cv = LLVMGetCalledValue(inst);
-    barrier(out, inst, "%s", LLVMIsAInlineAsm(cv) ? "inline assembly" : "indirect call");
+    barrier(c, out, inst, "%s", LLVMIsAInlineAsm(cv) ? "inline assembly" : "indirect call");
     return;
   }
   size_t len;
@@ -120,13 +130,19 @@ void pg_classify(const pg_classifier *c, LLVMValueRef inst, pg_call_info *out) {
   }
   if (!LLVMIsDeclaration(callee)) {
     const pg_function_summary *s = pg_summary_of(c, callee);
-    if (s && s->may_sync) {
+    int opens = pg_capture_call_opens(&c->captures, callee);
+    if (opens || pg_capture_call_closes(&c->captures, callee)) {
+      char *dn = pg_demangle(name);
+      barrier(c, out, inst, opens ? "call of '%s', which may begin the program's own stream capture"
+                               : "call of '%s', which ends the program's own stream capture",
+              dn);
+      free(dn);
+    } else if (s && s->may_sync) {
       /* "call of 'f' at x.cu:22, which may synchronize (cudaMemcpy ... at x.cu:10)" */
       char *dn = pg_demangle(name);
-      char loc[160];
-      out->kind = PG_CALL_BARRIER;
-      snprintf(out->why, sizeof out->why, "call of '%s' at %s, which may synchronize (%s)", dn,
-               pg_loc_str(inst, loc, sizeof loc), s->why);
+      char *loc = pg_loc_dup(inst);
+      set_why(c, out, pg_strf("call of '%s' at %s, which may synchronize (%s)", dn, loc, s->why));
+      free(loc);
       free(dn);
     } else if (s && s->launches) {
       out->kind = PG_CALL_LAUNCHING_CALLEE;
@@ -136,7 +152,7 @@ void pg_classify(const pg_classifier *c, LLVMValueRef inst, pg_call_info *out) {
   if (pg_is_harmless_external(name))
     return;
   char *dn = pg_demangle(name);
-  barrier(out, inst,
+  barrier(c, out, inst,
           pg_api_looks_like_cuda(name) ? "CUDA call '%s' that pygraph does not know"
                                        : "call of external function '%s' with unknown effect",
           dn);
@@ -147,7 +163,7 @@ void pg_classify(const pg_classifier *c, LLVMValueRef inst, pg_call_info *out) {
 static int summarise(const pg_classifier *c, pg_function_summary *s) {
   int may_sync = 0;
   unsigned launches = 0;
-  char why[sizeof s->why] = "";
+  const char *why = "";
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(s->fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       pg_call_info ci;
@@ -160,7 +176,7 @@ static int summarise(const pg_classifier *c, pg_function_summary *s) {
         /* keep the root cause, not the chain of calls leading to it */
         const pg_function_summary *cs = ci.callee ? pg_summary_of(c, ci.callee) : NULL;
         may_sync = 1;
-        snprintf(why, sizeof why, "%s", cs && cs->may_sync ? cs->why : ci.why);
+        why = cs && cs->may_sync ? cs->why : ci.why;
       }
     }
   if (launches > kLaunchCap)
@@ -169,7 +185,7 @@ static int summarise(const pg_classifier *c, pg_function_summary *s) {
     return 0;
   s->may_sync = may_sync;
   s->launches = launches;
-  snprintf(s->why, sizeof s->why, "%s", why);
+  s->why = why;
   return 1;
 }
 
@@ -226,6 +242,7 @@ static void mark_loop_launches(pg_classifier *c) {
 void pg_classifier_init(pg_classifier *c, LLVMModuleRef m, const pg_kernel_registry *r) {
   memset(c, 0, sizeof *c);
   c->registry = r;
+  c->texts = calloc(1, sizeof *c->texts);
   unsigned n = 0;
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     n += !LLVMIsDeclaration(f);
@@ -234,6 +251,7 @@ void pg_classifier_init(pg_classifier *c, LLVMModuleRef m, const pg_kernel_regis
     if (!LLVMIsDeclaration(f))
       c->summaries[c->n_summaries++].fn = f;
   pg_wait_set_build(&c->waits, m);
+  pg_capture_set_build(&c->captures, m);
   /* Monotone: may_sync only turns on and launches only grow (capped). */
   for (int changed = 1; changed;) {
     changed = 0;
@@ -246,5 +264,8 @@ void pg_classifier_init(pg_classifier *c, LLVMModuleRef m, const pg_kernel_regis
 void pg_classifier_free(pg_classifier *c) {
   free(c->summaries);
   pg_wait_set_free(&c->waits);
+  pg_capture_set_free(&c->captures);
+  pg_pool_free(c->texts);
+  free(c->texts);
   memset(c, 0, sizeof *c);
 }

@@ -4,6 +4,8 @@
 
 #include "cuda_api_table.h"
 #include "kernel_registry.h"
+#include "own_capture.h"
+#include "string_pool.h"
 #include "wait_loops.h"
 
 #include <llvm-c/Core.h>
@@ -22,14 +24,16 @@ typedef struct pg_function_summary {
   int may_sync;             /* some path calls a barrier */
   unsigned launches;        /* launch sites inside, callees included (capped) */
   int loop_launches;        /* some launch repeats in a loop (here or below) */
-  char why[200];            /* first barrier: "cudaMemcpy at x.cu:12 synchronizes" */
+  const char *why;          /* first barrier: "cudaMemcpy at x.cu:12 synchronizes" */
 } pg_function_summary;
 
 typedef struct pg_classifier {
   const pg_kernel_registry *registry;
   pg_wait_set waits;        /* host waits on device-written memory: barriers */
+  pg_capture_set captures;  /* code inside the program's own stream capture */
   pg_function_summary *summaries;
   unsigned n_summaries;
+  pg_string_pool *texts;    /* owns every why above, whatever its length */
 } pg_classifier;
 
 typedef struct pg_call_info {
@@ -37,7 +41,7 @@ typedef struct pg_call_info {
   const pg_api_entry *api;  /* when the callee is in the CUDA table */
   LLVMValueRef callee;      /* direct callee, if any */
   const pg_kernel *kernel;  /* for launches of known kernels */
-  char why[240];            /* for barriers: the reason, with location */
+  const char *why;          /* for barriers: the reason, with location; "" else */
 } pg_call_info;
 
 /* Builds summaries of every function defined in m (fixpoint over the call

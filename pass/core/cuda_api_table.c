@@ -13,7 +13,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PTSZ(name, cls, routed, why) {name, cls, routed, why}, {name "_ptsz", cls, routed, why}
+#define PTSZ(name, cls, routed, why) {name, cls, routed, why, 0}, {name "_ptsz", cls, routed, why, 0}
+/* The program's own stream capture and graphs: barriers, and the capture
+ * begin/end calls bound the code that is never a pygraph region. */
+#define OWN(name, edge, why)                                                   \
+  {name, PG_API_OWN_CAPTURE, 0, why, edge}, {name "_ptsz", PG_API_OWN_CAPTURE, 0, why, edge}
+#define BEGINS PG_CAPTURE_BEGINS
+#define ENDS PG_CAPTURE_ENDS
 
 static const pg_api_entry kTable[] = {
     /* kernel launches */
@@ -26,8 +32,8 @@ static const pg_api_entry kTable[] = {
     PTSZ("cudaMemsetAsync", PG_API_STREAM_OP, 1, "asynchronous memset"),
     PTSZ("cudaMemcpyAsync", PG_API_STREAM_OP, 1, "asynchronous copy"),
     PTSZ("cudaEventRecord", PG_API_STREAM_OP, 1, "event record"),
-    {"cudaStreamWaitEvent", PG_API_STREAM_OP, 1, "stream wait"},
-    {"cudaStreamWaitEvent_ptsz", PG_API_STREAM_OP, 1, "stream wait"},
+    {"cudaStreamWaitEvent", PG_API_STREAM_OP, 1, "stream wait", 0},
+    {"cudaStreamWaitEvent_ptsz", PG_API_STREAM_OP, 1, "stream wait", 0},
     PTSZ("cudaEventRecordWithFlags", PG_API_STREAM_OP, 0, "event record with flags"),
     PTSZ("cudaLaunchHostFunc", PG_API_STREAM_OP, 0, "host function node"),
     PTSZ("cudaMemset2DAsync", PG_API_STREAM_OP, 0, "2-D memset"),
@@ -37,7 +43,6 @@ static const pg_api_entry kTable[] = {
     PTSZ("cudaMemcpyFromSymbolAsync", PG_API_STREAM_OP, 0, "copy from symbol"),
     PTSZ("cudaMallocAsync", PG_API_STREAM_OP, 0, "stream-ordered allocation"),
     PTSZ("cudaFreeAsync", PG_API_STREAM_OP, 0, "stream-ordered free"),
-    PTSZ("cudaGraphLaunch", PG_API_STREAM_OP, 0, "launch of a user graph"),
     /* synchronizing */
     PTSZ("cudaMemcpy", PG_API_SYNC, 0, "synchronizes"),
     PTSZ("cudaMemset", PG_API_SYNC, 0, "synchronizes"),
@@ -45,63 +50,92 @@ static const pg_api_entry kTable[] = {
     PTSZ("cudaMemcpy3D", PG_API_SYNC, 0, "synchronizes"),
     PTSZ("cudaMemcpyToSymbol", PG_API_SYNC, 0, "synchronizes"),
     PTSZ("cudaMemcpyFromSymbol", PG_API_SYNC, 0, "synchronizes"),
-    {"cudaDeviceSynchronize", PG_API_SYNC, 0, "synchronizes"},
+    {"cudaDeviceSynchronize", PG_API_SYNC, 0, "synchronizes", 0},
     PTSZ("cudaStreamSynchronize", PG_API_SYNC, 0, "synchronizes"),
-    {"cudaEventSynchronize", PG_API_SYNC, 0, "synchronizes"},
+    {"cudaEventSynchronize", PG_API_SYNC, 0, "synchronizes", 0},
     PTSZ("cudaStreamQuery", PG_API_SYNC, 0, "queries device progress"),
-    {"cudaEventQuery", PG_API_SYNC, 0, "queries device progress"},
-    {"cudaEventElapsedTime", PG_API_SYNC, 0, "reads event times"},
-    {"cudaDeviceReset", PG_API_SYNC, 0, "resets the device"},
-    {"cuCtxSynchronize", PG_API_SYNC, 0, "synchronizes"},
-    {"cuStreamSynchronize", PG_API_SYNC, 0, "synchronizes"},
-    {"cuMemcpyDtoH_v2", PG_API_SYNC, 0, "synchronizes"},
-    {"cuMemcpyHtoD_v2", PG_API_SYNC, 0, "synchronizes"},
+    {"cudaEventQuery", PG_API_SYNC, 0, "queries device progress", 0},
+    {"cudaEventElapsedTime", PG_API_SYNC, 0, "reads event times", 0},
+    {"cudaDeviceReset", PG_API_SYNC, 0, "resets the device", 0},
+    {"cuCtxSynchronize", PG_API_SYNC, 0, "synchronizes", 0},
+    {"cuStreamSynchronize", PG_API_SYNC, 0, "synchronizes", 0},
+    {"cuMemcpyDtoH_v2", PG_API_SYNC, 0, "synchronizes", 0},
+    {"cuMemcpyHtoD_v2", PG_API_SYNC, 0, "synchronizes", 0},
     /* cannot be captured */
-    {"cudaMalloc", PG_API_UNCAPTURABLE, 0, "allocates"},
-    {"cudaMallocManaged", PG_API_UNCAPTURABLE, 0, "allocates"},
-    {"cudaMallocPitch", PG_API_UNCAPTURABLE, 0, "allocates"},
-    {"cudaMallocHost", PG_API_UNCAPTURABLE, 0, "allocates"},
-    {"cudaHostAlloc", PG_API_UNCAPTURABLE, 0, "allocates"},
-    {"cudaFree", PG_API_UNCAPTURABLE, 0, "frees (and synchronizes)"},
-    {"cudaFreeHost", PG_API_UNCAPTURABLE, 0, "frees (and synchronizes)"},
-    {"cudaStreamCreate", PG_API_UNCAPTURABLE, 0, "creates a stream"},
-    {"cudaStreamCreateWithFlags", PG_API_UNCAPTURABLE, 0, "creates a stream"},
-    {"cudaStreamCreateWithPriority", PG_API_UNCAPTURABLE, 0, "creates a stream"},
-    {"cudaStreamDestroy", PG_API_UNCAPTURABLE, 0, "destroys a stream"},
-    {"cudaEventCreate", PG_API_UNCAPTURABLE, 0, "creates an event"},
-    {"cudaEventCreateWithFlags", PG_API_UNCAPTURABLE, 0, "creates an event"},
-    {"cudaEventDestroy", PG_API_UNCAPTURABLE, 0, "destroys an event"},
-    {"cudaSetDevice", PG_API_UNCAPTURABLE, 0, "changes the device"},
-    {"cudaDeviceSetLimit", PG_API_UNCAPTURABLE, 0, "changes device limits"},
-    {"cudaFuncSetAttribute", PG_API_UNCAPTURABLE, 0, "changes a kernel attribute"},
-    {"cudaFuncSetCacheConfig", PG_API_UNCAPTURABLE, 0, "changes a kernel attribute"},
-    {"cudaStreamBeginCapture", PG_API_UNCAPTURABLE, 0, "user stream capture"},
-    {"cudaStreamBeginCapture_ptsz", PG_API_UNCAPTURABLE, 0, "user stream capture"},
-    {"cudaStreamEndCapture", PG_API_UNCAPTURABLE, 0, "user stream capture"},
-    {"cudaStreamEndCapture_ptsz", PG_API_UNCAPTURABLE, 0, "user stream capture"},
-    {"cudaGraphInstantiate", PG_API_UNCAPTURABLE, 0, "user graph"},
-    {"cudaGraphExecKernelNodeSetParams", PG_API_UNCAPTURABLE, 0, "user graph"},
-    {"cudaGraphExecUpdate", PG_API_UNCAPTURABLE, 0, "user graph"},
+    {"cudaMalloc", PG_API_UNCAPTURABLE, 0, "allocates", 0},
+    {"cudaMallocManaged", PG_API_UNCAPTURABLE, 0, "allocates", 0},
+    {"cudaMallocPitch", PG_API_UNCAPTURABLE, 0, "allocates", 0},
+    {"cudaMallocHost", PG_API_UNCAPTURABLE, 0, "allocates", 0},
+    {"cudaHostAlloc", PG_API_UNCAPTURABLE, 0, "allocates", 0},
+    {"cudaFree", PG_API_UNCAPTURABLE, 0, "frees (and synchronizes)", 0},
+    {"cudaFreeHost", PG_API_UNCAPTURABLE, 0, "frees (and synchronizes)", 0},
+    {"cudaStreamCreate", PG_API_UNCAPTURABLE, 0, "creates a stream", 0},
+    {"cudaStreamCreateWithFlags", PG_API_UNCAPTURABLE, 0, "creates a stream", 0},
+    {"cudaStreamCreateWithPriority", PG_API_UNCAPTURABLE, 0, "creates a stream", 0},
+    {"cudaStreamDestroy", PG_API_UNCAPTURABLE, 0, "destroys a stream", 0},
+    {"cudaEventCreate", PG_API_UNCAPTURABLE, 0, "creates an event", 0},
+    {"cudaEventCreateWithFlags", PG_API_UNCAPTURABLE, 0, "creates an event", 0},
+    {"cudaEventDestroy", PG_API_UNCAPTURABLE, 0, "destroys an event", 0},
+    {"cudaSetDevice", PG_API_UNCAPTURABLE, 0, "changes the device", 0},
+    {"cudaDeviceSetLimit", PG_API_UNCAPTURABLE, 0, "changes device limits", 0},
+    {"cudaFuncSetAttribute", PG_API_UNCAPTURABLE, 0, "changes a kernel attribute", 0},
+    {"cudaFuncSetCacheConfig", PG_API_UNCAPTURABLE, 0, "changes a kernel attribute", 0},
+    /* the program's own stream capture (cudaGraph* / cuGraph*: kPrefixes) */
+    OWN("cudaStreamBeginCapture", BEGINS, "begins the program's own stream capture"),
+    OWN("cudaStreamBeginCaptureToGraph", BEGINS, "begins the program's own stream capture"),
+    OWN("cudaStreamEndCapture", ENDS, "ends the program's own stream capture"),
+    OWN("cudaStreamIsCapturing", 0, "asks about the program's own stream capture"),
+    OWN("cudaStreamGetCaptureInfo", 0, "asks about the program's own stream capture"),
+    OWN("cudaStreamGetCaptureInfo_v2", 0, "asks about the program's own stream capture"),
+    OWN("cudaStreamGetCaptureInfo_v3", 0, "asks about the program's own stream capture"),
+    OWN("cudaStreamUpdateCaptureDependencies", 0, "edits the program's own stream capture"),
+    OWN("cudaStreamUpdateCaptureDependencies_v2", 0, "edits the program's own stream capture"),
+    OWN("cudaGraphLaunch", 0, "launches a graph of the program's own"),
+    OWN("cudaGraphUpload", 0, "uploads a graph of the program's own"),
+    {"cudaThreadExchangeStreamCaptureMode", PG_API_OWN_CAPTURE, 0,
+     "changes the thread's stream capture mode", 0},
+    OWN("cuStreamBeginCapture", BEGINS, "begins the program's own stream capture"),
+    OWN("cuStreamBeginCapture_v2", BEGINS, "begins the program's own stream capture"),
+    OWN("cuStreamBeginCaptureToGraph", BEGINS, "begins the program's own stream capture"),
+    OWN("cuStreamEndCapture", ENDS, "ends the program's own stream capture"),
+    OWN("cuStreamIsCapturing", 0, "asks about the program's own stream capture"),
+    OWN("cuStreamGetCaptureInfo", 0, "asks about the program's own stream capture"),
+    OWN("cuStreamGetCaptureInfo_v2", 0, "asks about the program's own stream capture"),
+    OWN("cuStreamGetCaptureInfo_v3", 0, "asks about the program's own stream capture"),
+    OWN("cuStreamUpdateCaptureDependencies", 0, "edits the program's own stream capture"),
+    OWN("cuStreamUpdateCaptureDependencies_v2", 0, "edits the program's own stream capture"),
+    {"cuThreadExchangeStreamCaptureMode", PG_API_OWN_CAPTURE, 0,
+     "changes the thread's stream capture mode", 0},
     /* no stream work: error queries and the <<<>>> protocol */
-    {"cudaGetLastError", PG_API_HARMLESS, 0, "error query"},
-    {"cudaPeekAtLastError", PG_API_HARMLESS, 0, "error query"},
-    {"cudaGetErrorString", PG_API_HARMLESS, 0, "error text"},
-    {"cudaGetErrorName", PG_API_HARMLESS, 0, "error text"},
-    {"cudaGetDevice", PG_API_HARMLESS, 0, "device query"},
-    {"cudaGetDeviceCount", PG_API_HARMLESS, 0, "device query"},
-    {"cudaGetDeviceProperties", PG_API_HARMLESS, 0, "device query"},
-    {"cudaGetDeviceProperties_v2", PG_API_HARMLESS, 0, "device query"},
-    {"cudaDeviceGetAttribute", PG_API_HARMLESS, 0, "device query"},
-    {"cudaFuncGetAttributes", PG_API_HARMLESS, 0, "kernel query"},
-    {"cudaOccupancyMaxActiveBlocksPerMultiprocessor", PG_API_HARMLESS, 0, "occupancy query"},
-    {"__cudaPushCallConfiguration", PG_API_HARMLESS, 0, "<<<>>> configuration"},
-    {"__cudaPopCallConfiguration", PG_API_HARMLESS, 0, "<<<>>> configuration"},
+    {"cudaGetLastError", PG_API_HARMLESS, 0, "error query", 0},
+    {"cudaPeekAtLastError", PG_API_HARMLESS, 0, "error query", 0},
+    {"cudaGetErrorString", PG_API_HARMLESS, 0, "error text", 0},
+    {"cudaGetErrorName", PG_API_HARMLESS, 0, "error text", 0},
+    {"cudaGetDevice", PG_API_HARMLESS, 0, "device query", 0},
+    {"cudaGetDeviceCount", PG_API_HARMLESS, 0, "device query", 0},
+    {"cudaGetDeviceProperties", PG_API_HARMLESS, 0, "device query", 0},
+    {"cudaGetDeviceProperties_v2", PG_API_HARMLESS, 0, "device query", 0},
+    {"cudaDeviceGetAttribute", PG_API_HARMLESS, 0, "device query", 0},
+    {"cudaFuncGetAttributes", PG_API_HARMLESS, 0, "kernel query", 0},
+    {"cudaOccupancyMaxActiveBlocksPerMultiprocessor", PG_API_HARMLESS, 0, "occupancy query", 0},
+    {"__cudaPushCallConfiguration", PG_API_HARMLESS, 0, "<<<>>> configuration", 0},
+    {"__cudaPopCallConfiguration", PG_API_HARMLESS, 0, "<<<>>> configuration", 0},
+};
+
+/* Whole API families: every graph call (create, add node, instantiate,
+ * exec update, set params, launch, upload, destroy, ...), _ptsz included. */
+static const pg_api_entry kPrefixes[] = {
+    {"cudaGraph", PG_API_OWN_CAPTURE, 0, "uses a graph of the program's own", 0},
+    {"cuGraph", PG_API_OWN_CAPTURE, 0, "uses a graph of the program's own", 0},
 };
 
 const pg_api_entry *pg_api_lookup(const char *name) {
   for (size_t i = 0; i < sizeof kTable / sizeof kTable[0]; ++i)
     if (strcmp(kTable[i].name, name) == 0)
       return &kTable[i];
+  for (size_t i = 0; i < sizeof kPrefixes / sizeof kPrefixes[0]; ++i)
+    if (strncmp(kPrefixes[i].name, name, strlen(kPrefixes[i].name)) == 0)
+      return &kPrefixes[i];
   return NULL;
 }
 
@@ -117,6 +151,7 @@ const char *pg_api_class_name(pg_api_class c) {
   case PG_API_STREAM_OP: return "stream operation";
   case PG_API_SYNC: return "synchronizing";
   case PG_API_UNCAPTURABLE: return "not capturable";
+  case PG_API_OWN_CAPTURE: return "program's own stream capture";
   case PG_API_HARMLESS: return "harmless";
   }
   return "?";

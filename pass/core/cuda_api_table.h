@@ -7,17 +7,26 @@ typedef enum pg_api_class {
   PG_API_STREAM_OP,      /* asynchronous stream work a graph can hold */
   PG_API_SYNC,           /* waits for, or reads results of, device work */
   PG_API_UNCAPTURABLE,   /* allocation, stream/event/device management, ... */
+  PG_API_OWN_CAPTURE,    /* the program's own stream capture or graphs */
   PG_API_HARMLESS        /* touches no stream: error queries, launch protocol */
 } pg_api_class;
+
+typedef enum pg_capture_edge {
+  PG_CAPTURE_NONE = 0,
+  PG_CAPTURE_BEGINS = 1, /* cudaStreamBeginCapture*, cuStreamBeginCapture* */
+  PG_CAPTURE_ENDS = 2    /* cudaStreamEndCapture, cuStreamEndCapture */
+} pg_capture_edge;
 
 typedef struct pg_api_entry {
   const char *name;      /* symbol as it appears in IR */
   pg_api_class cls;
   int routed;            /* the runtime defers it: __pygraph_<name> exists */
   const char *why;       /* short reason shown in remarks */
+  pg_capture_edge capture;
 } pg_api_entry;
 
-/* NULL when `name` is not a CUDA API call pygraph knows. */
+/* NULL when `name` is not a CUDA API call pygraph knows (exact names first,
+ * then the API families known by prefix). */
 const pg_api_entry *pg_api_lookup(const char *name);
 /* 1 for symbols that look like CUDA API (cuda*, cu[A-Z]*, __cuda*). */
 int pg_api_looks_like_cuda(const char *name);

@@ -1,5 +1,6 @@
 /* device_pass.c - the device side: list kernels and their parameter block
  * size, and add their indirect twins (indirect_twins.h). */
+#include "ir_util.h"
 #include "device_pass.h"
 #include "indirect_twins.h"
 #include "options.h"
@@ -19,10 +20,10 @@ static void kernel_remarks(LLVMModuleRef m) {
     unsigned long long bytes = pg_param_layout(dl, f, NULL, NULL);
     size_t len;
     char *name = pg_demangle(LLVMGetValueName2(f, &len));
-    char msg[512];
-    snprintf(msg, sizeof msg, "device kernel '%s': %u parameter%s, %llu bytes", name, n,
+    char *msg = pg_strf("device kernel '%s': %u parameter%s, %llu bytes", name, n,
              n == 1 ? "" : "s", bytes);
     pg_remark(PG_REMARK_ANALYSIS, "Kernel", f, msg);
+    free(msg);
     free(name);
   }
 }

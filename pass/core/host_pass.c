@@ -46,10 +46,10 @@ static void analysis_remarks(host_ctx *h) {
       for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
         pg_call_info ci;
         pg_classify(&h->cls, i, &ci);
-        char msg[512];
         if (ci.kind == PG_CALL_LAUNCH) {
-          pg_describe_launch(&ci, i, msg, sizeof msg);
+          char *msg = pg_describe_launch(&ci, i);
           pg_remark(PG_REMARK_ANALYSIS, "LaunchSite", i, msg);
+          free(msg);
           if (!LLVMInstructionGetDebugLoc(i) && !warned_no_debug) {
             warned_no_debug = 1;
             pg_remark(PG_REMARK_ANALYSIS, "NoDebugInfo", f,
@@ -57,11 +57,13 @@ static void analysis_remarks(host_ctx *h) {
                       "file:line in pygraph remarks");
           }
         } else if (ci.kind == PG_CALL_BARRIER && ci.api &&
-                   (ci.api->cls == PG_API_SYNC || ci.api->cls == PG_API_UNCAPTURABLE) &&
+                   (ci.api->cls == PG_API_SYNC || ci.api->cls == PG_API_UNCAPTURABLE ||
+                    ci.api->cls == PG_API_OWN_CAPTURE) &&
                    pg_loop_for_block(li, bb)) {
-          snprintf(msg, sizeof msg, "%s inside a loop %s (%s)", ci.api->name, ci.api->why,
-                   pg_api_class_name(ci.api->cls));
+          char *msg = pg_strf("%s inside a loop %s (%s)", ci.api->name, ci.api->why,
+                              pg_api_class_name(ci.api->cls));
           pg_remark(PG_REMARK_ANALYSIS, "SyncInLoop", i, msg);
+          free(msg);
         }
       }
     pg_loops_free(li);
@@ -120,14 +122,15 @@ static void region_remarks(host_ctx *h) {
         pg_segment *seg = &s->segs[i];
         if (seg->index < 0)
           continue;
-        char msg[512], where[64] = "";
+        char where[64] = ""; /* two unsigned numbers fit */
         if (s->loop && s->line_begin)
           snprintf(where, sizeof where, " (lines %u-%u)", s->line_begin, s->line_end);
-        snprintf(msg, sizeof msg, "%s graph region in '%s': %s%s, segment %d of %u, %u launch site%s",
-                 verb, fname, s->loop ? "loop iteration" : "straight-line run", where,
-                 seg->index, s->n_instrumented, seg->weight, seg->weight == 1 ? "" : "s");
+        char *msg = pg_strf("%s graph region in '%s': %s%s, segment %d of %u, %u launch site%s",
+                            verb, fname, s->loop ? "loop iteration" : "straight-line run", where,
+                            seg->index, s->n_instrumented, seg->weight, seg->weight == 1 ? "" : "s");
         pg_remark(PG_REMARK_PASSED, "Region", seg->first_launch ? seg->first_launch
                                                                 : seg->begin_before, msg);
+        free(msg);
       }
     }
     free(fname);
@@ -138,10 +141,10 @@ static void region_remarks(host_ctx *h) {
       continue;
     pg_call_info ci;
     pg_classify(&h->cls, r->call, &ci);
-    char msg[700];
-    snprintf(msg, sizeof msg, "launch of '%s' stays eager: %s", pg_launch_kernel_name(&ci),
-             r->why[0] ? r->why : "not inside any region");
+    char *msg = pg_strf("launch of '%s' stays eager: %s", pg_launch_kernel_name(&ci),
+                        r->why ? r->why : "not inside any region");
     pg_remark(PG_REMARK_MISSED, "Eager", r->call, msg);
+    free(msg);
   }
 }
 

@@ -1,6 +1,7 @@
 /* indirect_twins.c - kernels that read their parameters from an argument
  * block (see indirect_twins.h).  C builds the twin and its prologue; the
  * shim clones the body. */
+#include "ir_util.h"
 #include "indirect_twins.h"
 
 #include "pygraph_layout_tag.h"
@@ -244,9 +245,9 @@ static LLVMValueRef make_twin(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef k)
       LLVMVerifyFunction(twin, LLVMReturnStatusAction)) {
     if (pg_remark_enabled(m, PG_REMARK_MISSED)) {
       char *dem = pg_demangle(kname);
-      char msg[600];
-      snprintf(msg, sizeof msg, "no indirect twin for '%s': cloning failed", dem);
+      char *msg = pg_strf("no indirect twin for '%s': cloning failed", dem);
       pg_remark(PG_REMARK_MISSED, "IndirectTwin", k, msg);
+      free(msg);
       free(dem);
     }
     LLVMDeleteFunction(twin);
@@ -284,12 +285,12 @@ static LLVMValueRef make_twin(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef k)
     copy_annotations(m, k, twin);
     if (pg_remark_enabled(m, PG_REMARK_ANALYSIS)) {
       char *dem = pg_demangle(kname);
-      char msg[600];
-      snprintf(msg, sizeof msg,
+      char *msg = pg_strf(
                "indirect twin '%s' reads %u parameter%s (%llu bytes) from an argument block%s",
                dem, n, n == 1 ? "" : "s", bytes,
                pdl ? ", waits for its predecessor (programmatic launch)" : "");
       pg_remark(PG_REMARK_ANALYSIS, "IndirectTwin", k, msg);
+      free(msg);
       free(dem);
     }
   }

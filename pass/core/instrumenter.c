@@ -160,10 +160,10 @@ static void reroute(LLVMModuleRef m, LLVMBuilderRef b, const pg_call_info *ci, L
   params[0] = ptr_ty(m);
   LLVMGetParamTypes(fty, params + 1);
   LLVMTypeRef nty = LLVMFunctionType(LLVMGetReturnType(fty), params, np + 1, 0);
-  char name[128];
   size_t len;
-  snprintf(name, sizeof name, "__pygraph_%s", LLVMGetValueName2(callee, &len));
+  char *name = pg_strf("__pygraph_%s", LLVMGetValueName2(callee, &len));
   LLVMValueRef nf = get_fn(m, name, nty);
+  free(name);
   unsigned na = LLVMGetNumArgOperands(call);
   LLVMValueRef *args = calloc(na + 1, sizeof *args);
   args[0] = site_desc(m, ci, call);

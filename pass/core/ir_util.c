@@ -1,5 +1,8 @@
 /* ir_util.c - small LLVM-C helpers shared by the pass core. */
 #include "ir_util.h"
+
+#include <stdarg.h>
+#include <stdio.h>
 #include "../shim/pygraph_shim.h"
 
 #include <llvm-c/DebugInfo.h>
@@ -56,18 +59,6 @@ const char *pg_inst_file(LLVMValueRef inst, unsigned *line, unsigned *col) {
   return pg_user_loc(inst, line, col);
 }
 
-const char *pg_loc_str(LLVMValueRef inst, char *buf, size_t len) {
-  unsigned line;
-  const char *file = pg_inst_file(inst, &line, NULL);
-  if (!line)
-    snprintf(buf, len, "<unknown location>");
-  else {
-    const char *base = strrchr(file, '/');
-    snprintf(buf, len, "%s:%u", base ? base + 1 : file, line);
-  }
-  return buf;
-}
-
 unsigned pg_block_preds(LLVMBasicBlockRef bb, LLVMBasicBlockRef *out, unsigned max) {
   unsigned n = 0;
   for (LLVMUseRef u = LLVMGetFirstUse(LLVMBasicBlockAsValue(bb)); u; u = LLVMGetNextUse(u)) {
@@ -109,4 +100,28 @@ LLVMValueRef pg_private_cstring(LLVMModuleRef m, const char *s, const char *name
   LLVMSetUnnamedAddress(g, LLVMGlobalUnnamedAddr);
   LLVMSetAlignment(g, 1);
   return g;
+}
+
+char *pg_strf(const char *fmt, ...) {
+  va_list ap, again;
+  va_start(ap, fmt);
+  va_copy(again, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *out = malloc(n > 0 ? (size_t)n + 1 : 1);
+  if (n > 0)
+    vsnprintf(out, (size_t)n + 1, fmt, again);
+  else
+    out[0] = '\0';
+  va_end(again);
+  return out;
+}
+
+char *pg_loc_dup(LLVMValueRef inst) {
+  unsigned line;
+  const char *file = pg_inst_file(inst, &line, NULL);
+  if (!line)
+    return pg_strf("<unknown location>");
+  const char *base = strrchr(file, '/');
+  return pg_strf("%s:%u", base ? base + 1 : file, line);
 }

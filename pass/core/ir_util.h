@@ -16,6 +16,9 @@
     (arr)[(n)++] = (v);                                                        \
   } while (0)
 
+/* printf into a new malloc'd string of whatever length it needs. */
+char *pg_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* The function a call instruction calls directly (casts stripped), or NULL. */
 LLVMValueRef pg_called_function(LLVMValueRef call);
 /* Name of the directly called function, or NULL. */
@@ -27,8 +30,8 @@ LLVMValueRef pg_strip(LLVMValueRef v);
 const char *pg_global_cstring(LLVMValueRef v);
 /* File and line of an instruction's debug location ("", 0 when none). */
 const char *pg_inst_file(LLVMValueRef inst, unsigned *line, unsigned *col);
-/* "file:line" into buf, or "<unknown location>". */
-const char *pg_loc_str(LLVMValueRef inst, char *buf, size_t len);
+/* "file:line" or "<unknown location>", malloc'd (any file name length). */
+char *pg_loc_dup(LLVMValueRef inst);
 /* Number of predecessors of bb; fills up to max of them. */
 unsigned pg_block_preds(LLVMBasicBlockRef bb, LLVMBasicBlockRef *out, unsigned max);
 /* 1 when the module targets the GPU (nvptx/amdgcn). */

@@ -123,8 +123,9 @@ const char *pg_launch_kernel_name(const pg_call_info *ci) {
   return "<kernel pointer>";
 }
 
-void pg_describe_launch(const pg_call_info *ci, LLVMValueRef call, char *buf, size_t len) {
-  char grid[48], block[48], shmem[32], stream[32];
+char *pg_describe_launch(const pg_call_info *ci, LLVMValueRef call) {
+  /* fit the longest renderings: "(%lld,%lld,%lld)" is at most 66 bytes */
+  char grid[72], block[72], shmem[32], stream[32];
   int ptsz = ci->api && strstr(ci->api->name, "_ptsz") != NULL;
   LLVMValueRef push = find_push_config(call);
   if (push) {
@@ -144,6 +145,6 @@ void pg_describe_launch(const pg_call_info *ci, LLVMValueRef call, char *buf, si
     snprintf(shmem, sizeof shmem, "<dynamic>");
     snprintf(stream, sizeof stream, "<dynamic>");
   }
-  snprintf(buf, len, "launch of '%s' grid=%s block=%s shmem=%s stream=%s",
+  return pg_strf("launch of '%s' grid=%s block=%s shmem=%s stream=%s",
            pg_launch_kernel_name(ci), grid, block, shmem, stream);
 }

@@ -11,6 +11,7 @@
  * for launches whose kernel is only known at run time. */
 const char *pg_launch_kernel_name(const pg_call_info *ci);
 /* "launch of 'K(...)' grid=(x,y,z) block=(x,y,z) shmem=N stream=S" */
-void pg_describe_launch(const pg_call_info *ci, LLVMValueRef call, char *buf, size_t len);
+/* malloc'd: the caller frees it. */
+char *pg_describe_launch(const pg_call_info *ci, LLVMValueRef call);
 
 #endif

@@ -20,6 +20,8 @@ pg_site_rec *pg_site_find(pg_site_table *t, LLVMValueRef call) {
 }
 
 void pg_site_table_free(pg_site_table *t) {
+  for (unsigned i = 0; i < t->n; ++i)
+    free(t->recs[i].why);
   free(t->recs);
   free(t->region_callees);
   memset(t, 0, sizeof *t);
@@ -31,6 +33,15 @@ static LLVMValueRef first_insertion_point(LLVMBasicBlockRef bb) {
   while (i && (LLVMIsAPHINode(i) || LLVMIsALandingPadInst(i)))
     i = LLVMGetNextInstruction(i);
   return i;
+}
+
+/* Every unique exit block of l, malloc'd (asked for the count first: a
+ * switch may leave a loop in any number of places). */
+static LLVMBasicBlockRef *loop_exits(pg_loop *l, unsigned *n) {
+  *n = pg_loop_exit_blocks(l, NULL, 0);
+  LLVMBasicBlockRef *exits = malloc((*n ? *n : 1) * sizeof *exits);
+  pg_loop_exit_blocks(l, exits, *n);
+  return exits;
 }
 
 /* Where execution resumes after barrier `b`, or NULL if it never returns. */
@@ -101,7 +112,10 @@ static void walk_segment(walk_ctx *w, pg_segment *seg, LLVMValueRef **reached,
         stopped = 1;
         break;
       }
-      if (ci.kind == PG_CALL_LAUNCH || ci.kind == PG_CALL_LAUNCHING_CALLEE) {
+      if ((ci.kind == PG_CALL_LAUNCH || ci.kind == PG_CALL_LAUNCHING_CALLEE) &&
+          pg_capture_begun_at(&w->c->captures, i)) {
+        PG_PUSH(*reached, *nreached, *capreached, i); /* stays eager: see plan_scope */
+      } else if (ci.kind == PG_CALL_LAUNCH || ci.kind == PG_CALL_LAUNCHING_CALLEE) {
         unsigned n = ci.kind == PG_CALL_LAUNCH ? 1 : pg_summary_of(w->c, ci.callee)->launches;
         seg->weight += mult * n;
         unsigned line, first_line;
@@ -169,11 +183,12 @@ static void add_segments_after(walk_ctx *w, pg_scope *s, LLVMValueRef b) {
     add_segment(s, resume_point(b), b);
     return;
   }
-  LLVMBasicBlockRef exits[64];
-  unsigned n = pg_loop_exit_blocks(quiet, exits, 64);
-  for (unsigned i = 0; i < n && i < 64; ++i)
+  unsigned n;
+  LLVMBasicBlockRef *exits = loop_exits(quiet, &n);
+  for (unsigned i = 0; i < n; ++i)
     if (in_scope(w, exits[i]))
       add_segment(s, first_insertion_point(exits[i]), b);
+  free(exits);
 }
 
 /* Barriers, segment starts and end points of one scope. */
@@ -199,11 +214,12 @@ static void collect_scope(walk_ctx *w, pg_scope *s) {
   }
   if (s->loop) {
     add_end(s, LLVMGetBasicBlockTerminator(pg_loop_latch(s->loop)));
-    LLVMBasicBlockRef exits[64];
-    unsigned n = pg_loop_exit_blocks(s->loop, exits, 64);
-    for (unsigned i = 0; i < n && i < 64; ++i)
+    unsigned n;
+    LLVMBasicBlockRef *exits = loop_exits(s->loop, &n);
+    for (unsigned i = 0; i < n; ++i)
       if (first_insertion_point(exits[i]))
         PG_PUSH(s->entry_ends, s->nentry_ends, s->capentry_ends, first_insertion_point(exits[i]));
+    free(exits);
   } else {
     /* Leaving the function scope for a region loop ends its region; the
      * loop's exits may open a new straight-line segment. */
@@ -212,25 +228,23 @@ static void collect_scope(walk_ctx *w, pg_scope *s) {
       if (!ls->loop)
         continue;
       add_end(s, LLVMGetBasicBlockTerminator(pg_loop_preheader(ls->loop)));
-      LLVMBasicBlockRef exits[64];
-      unsigned n = pg_loop_exit_blocks(ls->loop, exits, 64);
-      for (unsigned i = 0; i < n && i < 64; ++i)
+      unsigned n;
+      LLVMBasicBlockRef *exits = loop_exits(ls->loop, &n);
+      for (unsigned i = 0; i < n; ++i)
         add_segment(s, first_insertion_point(exits[i]), NULL);
+      free(exits);
     }
   }
 }
 
-static const char *segment_origin(const pg_classifier *c, const pg_scope *s,
-                                  const pg_segment *seg, char *buf, size_t len) {
+/* malloc'd */
+static char *segment_origin(const pg_classifier *c, const pg_scope *s, const pg_segment *seg) {
   if (seg->after) {
     pg_call_info ci;
     pg_classify(c, seg->after, &ci);
-    snprintf(buf, len, "after %s", ci.why[0] ? ci.why : "a barrier");
-  } else {
-    snprintf(buf, len, "%s", s->loop ? "at the start of the loop iteration"
-                                     : "outside loops");
+    return pg_strf("after %s", ci.why[0] ? ci.why : "a barrier");
   }
-  return buf;
+  return pg_strf("%s", s->loop ? "at the start of the loop iteration" : "outside loops");
 }
 
 static void plan_scope(walk_ctx *w, pg_scope *s) {
@@ -242,33 +256,38 @@ static void plan_scope(walk_ctx *w, pg_scope *s) {
     LLVMValueRef *reached = NULL;
     unsigned nreached = 0, capreached = 0;
     walk_segment(w, seg, &reached, &nreached, &capreached);
-    int ok = (unsigned)o->min_launches <= seg->weight && (s->loop || o->straight_line);
+    int ok = (unsigned)o->min_launches <= seg->weight && (s->loop || o->straight_line) &&
+             !pg_capture_begun_at(&w->c->captures, seg->begin_before);
     if (ok)
       seg->index = (int)s->n_instrumented++;
-    char origin[260];
-    segment_origin(w->c, s, seg, origin, sizeof origin);
+    char *origin = segment_origin(w->c, s, seg);
     for (unsigned r = 0; r < nreached; ++r) {
       pg_call_info ci;
       pg_classify(w->c, reached[r], &ci);
-      if (ok && ci.kind == PG_CALL_LAUNCHING_CALLEE)
+      LLVMValueRef capture = pg_capture_begun_at(&w->c->captures, reached[r]);
+      if (ok && ci.kind == PG_CALL_LAUNCHING_CALLEE && !capture)
         PG_PUSH(w->sites->region_callees, w->sites->ncallees, w->sites->capcallees, ci.callee);
       if (ci.kind != PG_CALL_LAUNCH)
         continue;
       pg_site_rec *rec = pg_site_find(w->sites, reached[r]);
-      if (ok) {
+      if (capture) {
+        char *loc = pg_loc_dup(capture);
+        free(rec->why);
+        rec->why = pg_strf("inside the program's own stream capture (begun at %s)", loc);
+        free(loc);
+      } else if (ok) {
         rec->covered = 1;
-      } else if (!rec->why[0]) {
+      } else if (!rec->why) {
         if (!s->loop && !o->straight_line)
-          snprintf(rec->why, sizeof rec->why,
-                   "launch outside loops stays eager (straight-line=0)");
+          rec->why = pg_strf("launch outside loops stays eager (straight-line=0)");
         else
-          snprintf(rec->why, sizeof rec->why,
-                   "only %u launch site%s %s before the next barrier; a graph region "
-                   "needs at least %d (min-launches)",
-                   seg->weight, seg->weight == 1 ? "" : "s", origin, o->min_launches);
+          rec->why = pg_strf("only %u launch site%s %s before the next barrier; a graph region "
+                             "needs at least %d (min-launches)",
+                             seg->weight, seg->weight == 1 ? "" : "s", origin, o->min_launches);
       }
     }
     free(reached);
+    free(origin);
   }
 }
 

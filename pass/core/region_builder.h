@@ -39,7 +39,7 @@ typedef struct pg_scope {
 typedef struct pg_site_rec {
   LLVMValueRef call;
   int covered;
-  char why[300];             /* why it stays eager, when not covered */
+  char *why;                 /* why it stays eager (malloc'd), when not covered */
 } pg_site_rec;
 
 typedef struct pg_site_table {
