@@ -20,6 +20,10 @@ enum pygraph_decision pygraph_decide(const struct pygraph_settings *settings,
     *reason = "signature unstable";
     return PYGRAPH_GO_EAGER;
   }
+  if (settings->mode == PYGRAPH_MODE_AUTO && in->n_ops < settings->min_ops) {
+    *reason = "too few ops per iteration for a graph to pay (PYGRAPH_MIN_OPS)";
+    return PYGRAPH_STAY_EAGER;
+  }
   if (in->stable_iterations < pygraph_effective_warmup(settings))
     return PYGRAPH_KEEP_WARMING;
   /* auto: the eager side of the comparison is sampled before capture (its

@@ -18,8 +18,17 @@
 enum pygraph_decision {
   PYGRAPH_KEEP_WARMING,
   PYGRAPH_CAPTURE_NEXT,
-  PYGRAPH_GO_EAGER
+  PYGRAPH_GO_EAGER,
+  PYGRAPH_STAY_EAGER            /* auto: eager by decision (re-probed later) */
 };
+
+/* auto mode captures no iteration of fewer than PYGRAPH_MIN_OPS ops
+ * (settings.h, default 2): a one-op graph replay costs
+ * the host a launch (plus an update when its arguments change) like the
+ * eager call, and on the GPU each graph launch adds a gap that back-to-back
+ * kernels do not have (bitonic-sort, 253 launches of a 4M-element kernel:
+ * 3.43 ms plain, 3.82 ms as one-node graphs on the H200). */
+
 
 struct pygraph_decide_input {
   unsigned stable_iterations;   /* sightings of this signature among the
@@ -47,7 +56,7 @@ double pygraph_capture_estimate_us(unsigned long n_ops);
  * (pygraph_expected_iterations).) */
 /* Called after every completed (not flushed) iteration that ran eagerly
  * because no graph variant matched it.  On PYGRAPH_GO_EAGER, *reason says
- * why; on PYGRAPH_KEEP_WARMING it is set only when the capture is put off
+ * why (on PYGRAPH_STAY_EAGER too); on PYGRAPH_KEEP_WARMING it is set only when the capture is put off
  * for cost (left alone while merely warming up or waiting for samples).
  * In auto mode with timing, a capture also waits for the signature's first
  * eager samples (pygraph_eager_before_capture: PYGRAPH_EAGER_BEFORE_CAPTURE,

@@ -717,6 +717,9 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
     case PYGRAPH_GO_EAGER:
       go_eager(seg, reason);
       return;
+    case PYGRAPH_STAY_EAGER:
+      pygraph_seg_go_eager_decided(seg, reason);
+      return;
     }
   }
   pygraph_seg_note_behaviour(seg, miss);

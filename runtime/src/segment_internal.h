@@ -26,6 +26,9 @@ struct pygraph_sig_stats *pygraph_seg_sig_get(struct pygraph_segment *seg,
                                               unsigned long long hash);
 double pygraph_seg_period_us(const struct pygraph_samples *s);
 void pygraph_seg_add_sample(void *ctx, const struct pygraph_sample_tag *tag, double us);
+/* No graph can pay: drop the variants and pass through, decided eager
+ * (probed again now and then, as after a measured verdict). */
+void pygraph_seg_go_eager_decided(struct pygraph_segment *seg, const char *why);
 void pygraph_seg_set_decision(struct pygraph_segment *seg, enum pygraph_decision_state d,
                               const char *why);
 void pygraph_seg_decide_variants(struct pygraph_segment *seg);

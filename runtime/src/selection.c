@@ -181,7 +181,7 @@ void pygraph_seg_set_decision(struct pygraph_segment *seg, enum pygraph_decision
 }
 
 /* No variant pays: pass through, probing now and then for a change. */
-static void go_eager_decided(struct pygraph_segment *seg, const char *why)
+void pygraph_seg_go_eager_decided(struct pygraph_segment *seg, const char *why)
 {
   pygraph_seg_drop_all_variants(seg);
   seg->phase = PYGRAPH_PHASE_EAGER;
@@ -224,7 +224,7 @@ static void reject_variant(struct pygraph_segment *seg, struct pygraph_variant *
     seg->graph_us = graph_us;
   }
   if (seg->n_variants == 0)
-    go_eager_decided(seg, why);
+    pygraph_seg_go_eager_decided(seg, why);
   else if (!any_graph)
     snprintf(seg->why, sizeof seg->why, "%s", why);   /* others still measuring */
 }

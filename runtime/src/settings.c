@@ -38,6 +38,7 @@ void pygraph_settings_defaults(struct pygraph_settings *out)
   out->measure_iters = PYGRAPH_DEFAULT_MEASURE_ITERS;
   out->margin_pct = PYGRAPH_DEFAULT_MARGIN_PCT;
   out->eager_before_capture = PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE;
+  out->min_ops = PYGRAPH_DEFAULT_MIN_OPS;
 }
 
 static int parse_flag(const char *text)
@@ -79,6 +80,7 @@ void pygraph_settings_parse(struct pygraph_settings *out, const char *(*lookup)(
   out->eager_before_capture = parse_range(lookup("PYGRAPH_EAGER_BEFORE_CAPTURE"), 0,
                                           PYGRAPH_MEASURE_MIN,
                                           PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE);
+  out->min_ops = parse_count(lookup("PYGRAPH_MIN_OPS"), 1, PYGRAPH_DEFAULT_MIN_OPS);
 }
 
 static const char *lookup_environment(const char *name)

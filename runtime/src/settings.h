@@ -46,6 +46,8 @@ struct pygraph_settings {
   unsigned margin_pct;          /* PYGRAPH_MARGIN (default 3, 0..100): a graph
                                    is kept only if its period plus amortized
                                    capture cost is this many percent below eager */
+  unsigned min_ops;             /* PYGRAPH_MIN_OPS (default 2): auto mode captures no
+                                   iteration of fewer ops (decide.h) */
   unsigned eager_before_capture; /* PYGRAPH_EAGER_BEFORE_CAPTURE (default 2,
                                    0..3): eager samples a signature needs before
                                    its first capture; the rest are taken in
@@ -61,6 +63,7 @@ struct pygraph_settings {
 #define PYGRAPH_MAX_MEASURE_ITERS 64u
 #define PYGRAPH_DEFAULT_MARGIN_PCT 3u
 #define PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE 2u
+#define PYGRAPH_DEFAULT_MIN_OPS 2u
 
 /* Not settings: fixed bounds of the online decision. */
 #define PYGRAPH_MAX_FLIPS 3u          /* re-evaluations (hence decision flips) per segment */

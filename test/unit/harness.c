@@ -16,6 +16,7 @@ void harness_settings(enum pygraph_mode mode, unsigned warmup, unsigned max_capt
     s.indirect = harness_indirect_default;
   if (harness_eager_before_capture_default >= 0)
     s.eager_before_capture = (unsigned)harness_eager_before_capture_default;
+  s.min_ops = 1;           /* most tests run one kernel an iteration */
   s.mode = mode;
   s.warmup = warmup;
   s.max_captures = max_captures;
@@ -190,4 +191,11 @@ void undeferrable(const char *what)
   if (seg)
     pygraph_record_undeferrable(seg, what);
   fake_log_append("p:%s ", what);
+}
+
+void harness_min_ops(unsigned n)
+{
+  struct pygraph_settings s = *pygraph_settings();
+  s.min_ops = n;
+  pygraph_settings_override(&s);
 }

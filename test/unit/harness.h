@@ -26,6 +26,7 @@ void harness_variants(unsigned n);                     /* PYGRAPH_VARIANTS, same
 void harness_warmup_given(void);                       /* as if PYGRAPH_WARMUP was set */
 void harness_measure(unsigned iters, unsigned margin_pct);  /* PYGRAPH_MEASURE_ITERS, margin */
 void harness_max_ops(unsigned n);                      /* PYGRAPH_MAX_OPS, same scope */
+void harness_min_ops(unsigned n);                      /* PYGRAPH_MIN_OPS (harness: 1) */
 void harness_eager_before_capture(unsigned n);         /* PYGRAPH_EAGER_BEFORE_CAPTURE */
 
 /* A fresh region descriptor, as the pass would emit it. */

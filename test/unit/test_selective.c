@@ -85,7 +85,8 @@ static void test_capture_policy(void)
 {
   struct pygraph_settings s = auto_settings();     /* warm-up 2, window 12 */
   const char *reason = NULL;
-  struct pygraph_decide_input in = {.stable_iterations = 2, .timing = 1, .eager_samples = 1};
+  struct pygraph_decide_input in = {.stable_iterations = 2, .timing = 1, .eager_samples = 1,
+                                    .n_ops = 2};
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_KEEP_WARMING);   /* first samples missing */
   in.eager_samples = PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE;
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
@@ -124,10 +125,23 @@ static void test_capture_policy(void)
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
   s.mode = PYGRAPH_MODE_AUTO;
   in.eager_us = 0;
-  in.n_ops = 0;
+  in.n_ops = 2;
   in.eager_samples = 0;
   in.timing = 0;                                   /* cannot measure: capture as before */
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
+  /* One op an iteration (bitonic-sort's one kernel per stage): a graph
+   * cannot pay, eager by decision - in auto mode only. */
+  s.min_ops = PYGRAPH_DEFAULT_MIN_OPS;
+  in.n_ops = 1;
+  reason = NULL;
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_STAY_EAGER);
+  CHECK(reason && strstr(reason, "PYGRAPH_MIN_OPS") != NULL);
+  s.min_ops = 1;
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
+  s.min_ops = PYGRAPH_DEFAULT_MIN_OPS;
+  s.mode = PYGRAPH_MODE_GRAPH;
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
+  s.mode = PYGRAPH_MODE_AUTO;
   s.mode = PYGRAPH_MODE_GRAPH;                     /* graph mode never waits for timing */
   in.timing = 1;
   in.stable_iterations = 1;

@@ -33,6 +33,7 @@ static void test_defaults(void)
   CHECK(s.indirect == PYGRAPH_INDIRECT_AUTO);
   CHECK(pygraph_effective_warmup(&s) == 2);
   CHECK(s.max_ops == 4096 && s.variants == 8 && s.measure_iters == 12 && s.margin_pct == 3);
+  CHECK(s.min_ops == 2);
   struct pygraph_settings d;
   pygraph_settings_defaults(&d);
   CHECK(memcmp(&d, &s, sizeof d) == 0);
@@ -51,6 +52,10 @@ static void test_selective_settings(void)
   const char *zero_variants[] = {"PYGRAPH_VARIANTS", "0", "PYGRAPH_MEASURE_ITERS", "65", NULL};
   s = parse(zero_variants);
   CHECK(s.variants == 8 && s.measure_iters == 12);
+  const char *min_ops[] = {"PYGRAPH_MIN_OPS", "1", NULL};
+  CHECK(parse(min_ops).min_ops == 1);
+  const char *bad_min_ops[] = {"PYGRAPH_MIN_OPS", "0", NULL};
+  CHECK(parse(bad_min_ops).min_ops == 2);
   CHECK(s.eager_before_capture == 2 && pygraph_eager_before_capture(&s) == 2);
   const char *after[] = {"PYGRAPH_EAGER_BEFORE_CAPTURE", "0", NULL};
   s = parse(after);
@@ -117,7 +122,7 @@ static void test_decide(void)
 {
   struct pygraph_settings s = parse(NULL);
   const char *reason = NULL;
-  struct pygraph_decide_input in = {.stable_iterations = 1, .captures = 0};
+  struct pygraph_decide_input in = {.stable_iterations = 1, .captures = 0, .n_ops = 2};
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_KEEP_WARMING);
   in.stable_iterations = 2;
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);

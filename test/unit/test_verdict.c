@@ -193,8 +193,33 @@ static void test_graph_mode_says_why(void)
   CHECK(strstr(line, "why=\"-\"") == NULL);
 }
 
+/* One kernel an iteration under the default PYGRAPH_MIN_OPS: never
+ * captured, eager by decision with the reason; two kernels are graphed. */
+static void test_one_op_iterations_stay_eager(void)
+{
+  sort_settings();
+  harness_min_ops(PYGRAPH_DEFAULT_MIN_OPS);
+  pygraph_region *r = harness_region("one_op", 1);
+  sort_timing(0);
+  for (int i = 0; i < 40; i++)
+    one_kernel(r, i, 0);
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->stats.captures == 0);
+  CHECK(seg->decision == PYGRAPH_DECIDED_EAGER);
+  CHECK(strstr(seg->why, "PYGRAPH_MIN_OPS") != NULL);
+  pygraph_region *r2 = harness_region("two_ops", 1);
+  for (int i = 0; i < 40; i++) {
+    begin(r2, 0);
+    kernel(1, i);
+    kernel(2, i);
+    end(r2);
+  }
+  CHECK(harness_segment(r2, 0)->stats.captures >= 1);
+}
+
 int main(void)
 {
+  test_one_op_iterations_stay_eager();
   test_sort_benchmark_reaches_a_verdict();
   test_slower_graph_stops_running_while_undecided();
   test_lone_first_sample_is_not_trusted();
