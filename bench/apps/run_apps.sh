@@ -55,9 +55,13 @@ run_one() {  # run_one APP DIR ARGS VARIANT ROUND COMPARE FILTER TIMERE
   local t0 t1 rc
   t0=$(date +%s%N)
   # shellcheck disable=SC2086
-  (cd "$bundle/$dir" && env "${envs[@]}" timeout -k 5 "$tmo" ./$bin $args) > "$log" 2>&1
+  # stdout and stderr apart, then stderr appended: pygraph's exit report
+  # (stderr) would otherwise land inside a stdout line the app had not
+  # flushed yet, and the logs of identical outputs would differ.
+  (cd "$bundle/$dir" && env "${envs[@]}" timeout -k 5 "$tmo" ./$bin $args) > "$log" 2> "$log.err"
   rc=$?
   t1=$(date +%s%N)
+  cat "$log.err" >> "$log"; rm -f "$log.err"
   local wall own share m
   wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", (b-a)/1e9}')
   own=$(own_time "$log" "$8")
