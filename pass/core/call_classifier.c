@@ -243,9 +243,7 @@ void pg_classifier_init(pg_classifier *c, LLVMModuleRef m, const pg_kernel_regis
   memset(c, 0, sizeof *c);
   c->registry = r;
   c->texts = calloc(1, sizeof *c->texts);
-  unsigned n = 0;
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-    n += !LLVMIsDeclaration(f);
+  unsigned n = pg_count_definitions(m);
   c->summaries = calloc(n ? n : 1, sizeof *c->summaries);
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     if (!LLVMIsDeclaration(f))

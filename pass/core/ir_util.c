@@ -125,3 +125,10 @@ char *pg_loc_dup(LLVMValueRef inst) {
   const char *base = strrchr(file, '/');
   return pg_strf("%s:%u", base ? base + 1 : file, line);
 }
+
+unsigned pg_count_definitions(LLVMModuleRef m) {
+  unsigned n = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+    n += !LLVMIsDeclaration(f);
+  return n;
+}

@@ -145,9 +145,7 @@ static int by_inst(const void *a, const void *b) {
 
 void pg_capture_set_build(pg_capture_set *s, LLVMModuleRef m) {
   memset(s, 0, sizeof *s);
-  unsigned n = 0;
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-    n += !LLVMIsDeclaration(f);
+  unsigned n = pg_count_definitions(m);
   s->fns = calloc(n ? n : 1, sizeof *s->fns);
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     if (!LLVMIsDeclaration(f))

@@ -260,6 +260,20 @@ static void keep_variant(struct pygraph_segment *seg, struct pygraph_variant *v,
   pygraph_seg_set_decision(seg, PYGRAPH_DECIDED_GRAPH, why);
 }
 
+/* The cost verdict on best (with the figures it was given): kept, or its
+ * signature runs eagerly. */
+static void apply_verdict(struct pygraph_segment *seg, struct pygraph_variant *best,
+                          struct pygraph_sig_stats *s, const struct pygraph_cost_input *in,
+                          enum pygraph_verdict verdict, const char *why)
+{
+  pygraph_debug_log(&seg->settings, SEG_FMT ": variant %u: %s", SEG_ARGS(seg),
+                    (unsigned)(best - seg->variants), why);
+  if (verdict == PYGRAPH_VERDICT_GRAPH)
+    keep_variant(seg, best, in->eager_us, in->graph_us, why);
+  else
+    reject_variant(seg, best, s, in->eager_us, in->graph_us, why);
+}
+
 /* A side's figure for the report and the debug log: trusted if it can be,
  * else what was read (0 only with no sample). */
 static double shown_cost(const struct pygraph_samples *s)
@@ -302,12 +316,7 @@ static void settle_overdue(struct pygraph_segment *seg, struct pygraph_variant *
   size_t len = strlen(why);
   snprintf(why + len, sizeof why - len, "%s; after %u iterations", best->rival,
            PYGRAPH_VERDICT_ITERS);
-  pygraph_debug_log(&seg->settings, SEG_FMT ": variant %u: %s", SEG_ARGS(seg),
-                    (unsigned)(best - seg->variants), why);
-  if (verdict == PYGRAPH_VERDICT_GRAPH)
-    keep_variant(seg, best, in.eager_us, in.graph_us, why);
-  else
-    reject_variant(seg, best, s, in.eager_us, in.graph_us, why);
+  apply_verdict(seg, best, s, &in, verdict, why);
 }
 
 /* While still measuring, the report shows what was read so far. */
@@ -391,12 +400,7 @@ void pygraph_seg_decide_variants(struct pygraph_segment *seg)
     enum pygraph_verdict verdict = pygraph_decide_cost(&seg->settings, &in, why, sizeof why);
     size_t len = strlen(why);
     snprintf(why + len, sizeof why - len, "%s", pair);
-    pygraph_debug_log(&seg->settings, SEG_FMT ": variant %u: %s", SEG_ARGS(seg),
-                      (unsigned)(best - seg->variants), why);
-    if (verdict == PYGRAPH_VERDICT_GRAPH)
-      keep_variant(seg, best, in.eager_us, in.graph_us, why);
-    else
-      reject_variant(seg, best, s, in.eager_us, in.graph_us, why);
+    apply_verdict(seg, best, s, &in, verdict, why);
   }
   if (seg->decision == PYGRAPH_UNDECIDED)
     note_undecided(seg);
