@@ -32,10 +32,9 @@ const char *pg_global_cstring(LLVMValueRef v);
 const char *pg_inst_file(LLVMValueRef inst, unsigned *line, unsigned *col);
 /* "file:line" or "<unknown location>", malloc'd (any file name length). */
 char *pg_loc_dup(LLVMValueRef inst);
-/* Number of predecessors of bb; fills up to max of them. */
 /* Functions the module defines (not declarations). */
 unsigned pg_count_definitions(LLVMModuleRef m);
-
+/* Number of predecessors of bb; fills up to max of them. */
 unsigned pg_block_preds(LLVMBasicBlockRef bb, LLVMBasicBlockRef *out, unsigned max);
 /* 1 when the module targets the GPU (nvptx/amdgcn). */
 int pg_module_is_device(LLVMModuleRef m);

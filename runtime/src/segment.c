@@ -725,11 +725,18 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
   pygraph_seg_note_behaviour(seg, miss);
 }
 
-void pygraph_segment_flush(struct pygraph_segment *seg, const char *reason)
+/* The iteration stops recording: what it recorded runs now, in order, and
+ * its end has nothing more to do. */
+static void run_recorded_now(struct pygraph_segment *seg)
 {
   pygraph_op_list_materialize(seg->current);
   pygraph_seg_execute_all(seg, seg->current);
   seg->flushed = 1;
+}
+
+void pygraph_segment_flush(struct pygraph_segment *seg, const char *reason)
+{
+  run_recorded_now(seg);
   seg->stats.flushes++;
   seg->last_flush_reason = reason;
   /* A flushed iteration says nothing about stability: the candidate starts
@@ -751,9 +758,7 @@ void pygraph_segment_yield_to_program_capture(struct pygraph_segment *seg)
   /* Every op recorded so far is on a stream found not captured in this
    * iteration (capture_check.h): they run there, before the program's
    * captured work, as they would have without pygraph. */
-  pygraph_op_list_materialize(seg->current);
-  pygraph_seg_execute_all(seg, seg->current);
-  seg->flushed = 1;                           /* end_iteration: nothing more */
+  run_recorded_now(seg);
   seg->stats.program_captured++;
   seg->probe_state = 0;                       /* a probe needs recorded iterations */
   pygraph_debug_log(&seg->settings, SEG_FMT ": %s: %zu recorded ops run, the rest passes through",
