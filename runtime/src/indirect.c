@@ -3,6 +3,7 @@
 #include "graph_plan.h"
 #include "grow.h"
 #include "indirect.h"
+#include "key_table.h"
 #include "pygraph_layout_tag.h"
 
 #include <pthread.h>
@@ -15,59 +16,30 @@
 /* ---- twin cache ------------------------------------------------------- */
 
 struct twin_entry {
-  const void *twin;
+  struct pygraph_table_key key;               /* the twin's host handle */
   const char *problem;                        /* NULL = usable */
   struct pygraph_twin_info info;
 };
 
 static pthread_mutex_t twin_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct twin_entry *twins;
-static size_t n_twins, cap_twins;             /* open addressing, cap power of 2 */
-
-static struct twin_entry *twin_slot(struct twin_entry *table, size_t cap, const void *twin)
-{
-  uintptr_t h = (uintptr_t)twin;
-  h ^= h >> 17;
-  h *= 0x9E3779B97F4A7C15ull;
-  size_t i = (size_t)(h >> 7) & (cap - 1);
-  while (table[i].twin && table[i].twin != twin)
-    i = (i + 1) & (cap - 1);
-  return &table[i];
-}
-
-static int grow_twins(void)
-{
-  size_t new_cap = cap_twins ? cap_twins * 2 : 64;
-  struct twin_entry *table = calloc(new_cap, sizeof *table);
-  if (!table)
-    return -1;
-  for (size_t i = 0; i < cap_twins; i++)
-    if (twins[i].twin)
-      *twin_slot(table, new_cap, twins[i].twin) = twins[i];
-  free(twins);
-  twins = table;
-  cap_twins = new_cap;
-  return 0;
-}
+static struct pygraph_key_table twins = PYGRAPH_KEY_TABLE_INIT(struct twin_entry);
 
 const char *pygraph_twin_lookup(const struct pygraph_backend *backend, const void *twin,
                                 struct pygraph_twin_info *info)
 {
   /* Only reached at capture time, so the lock is off the launch path. */
   pthread_mutex_lock(&twin_lock);
-  struct twin_entry *slot = cap_twins ? twin_slot(twins, cap_twins, twin) : NULL;
-  struct twin_entry entry;
-  if (slot && slot->twin) {
-    entry = *slot;
+  struct pygraph_table_key key = {twin, 0, 0};
+  const struct twin_entry *found = pygraph_key_table_find(&twins, key);
+  struct twin_entry entry = {.key = key};
+  if (found) {
+    entry = *found;
   } else {
-    entry.twin = twin;
-    memset(&entry.info, 0, sizeof entry.info);
     entry.problem = backend->twin_check ? backend->twin_check(twin, &entry.info)
                                         : "backend has no twin support";
-    if ((n_twins + 1) * 2 <= cap_twins || grow_twins() == 0) {
-      *twin_slot(twins, cap_twins, twin) = entry;
-      n_twins++;
-    }
+    struct twin_entry *e = pygraph_key_table_insert(&twins, key);
+    if (e)
+      *e = entry;
   }
   pthread_mutex_unlock(&twin_lock);
   *info = entry.info;
@@ -269,44 +241,12 @@ void pygraph_indirect_pack(const struct pygraph_indirect *ind, const struct pygr
 /* ---- one wave or more (programmatic edges, see indirect.h) ------------- */
 
 struct occupancy_entry {
-  const void *func;                 /* NULL = empty slot */
-  unsigned threads;
-  size_t smem;
+  struct pygraph_table_key key;     /* func, threads per block, dynamic shared memory */
   long long resident;
 };
 
 static pthread_mutex_t occupancy_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct occupancy_entry *occupancy;
-static size_t n_occupancy, cap_occupancy;     /* open addressing, cap power of 2 */
-
-static struct occupancy_entry *occupancy_slot(struct occupancy_entry *table, size_t cap,
-                                              const void *func, unsigned threads, size_t smem)
-{
-  uint64_t h = (uint64_t)(uintptr_t)func ^ ((uint64_t)threads << 40) ^ (uint64_t)smem;
-  h ^= h >> 29;
-  h *= 0x9E3779B97F4A7C15ull;
-  size_t i = (size_t)(h >> 7) & (cap - 1);
-  while (table[i].func &&
-         (table[i].func != func || table[i].threads != threads || table[i].smem != smem))
-    i = (i + 1) & (cap - 1);
-  return &table[i];
-}
-
-static int grow_occupancy(void)
-{
-  size_t new_cap = cap_occupancy ? cap_occupancy * 2 : 64;
-  struct occupancy_entry *table = calloc(new_cap, sizeof *table);
-  if (!table)
-    return -1;
-  for (size_t i = 0; i < cap_occupancy; i++)
-    if (occupancy[i].func)
-      *occupancy_slot(table, new_cap, occupancy[i].func, occupancy[i].threads,
-                      occupancy[i].smem) = occupancy[i];
-  free(occupancy);
-  occupancy = table;
-  cap_occupancy = new_cap;
-  return 0;
-}
+static struct pygraph_key_table occupancy = PYGRAPH_KEY_TABLE_INIT(struct occupancy_entry);
 
 long long pygraph_resident_blocks(const struct pygraph_backend *backend, const void *func,
                                   unsigned threads, size_t smem)
@@ -315,18 +255,18 @@ long long pygraph_resident_blocks(const struct pygraph_backend *backend, const v
     return -1;
   /* Capture time only: the lock is off the launch path. */
   pthread_mutex_lock(&occupancy_lock);
-  struct occupancy_entry *slot =
-      cap_occupancy ? occupancy_slot(occupancy, cap_occupancy, func, threads, smem) : NULL;
+  struct pygraph_table_key key = {func, threads, smem};
+  const struct occupancy_entry *found = pygraph_key_table_find(&occupancy, key);
   long long resident = -1;
-  if (slot && slot->func) {
-    resident = slot->resident;
+  if (found) {
+    resident = found->resident;
   } else if (backend->resident_blocks(func, threads, smem, &resident) != cudaSuccess ||
              resident <= 0) {
     resident = -1;                  /* not cached: a failure may be passing */
-  } else if ((n_occupancy + 1) * 2 <= cap_occupancy || grow_occupancy() == 0) {
-    *occupancy_slot(occupancy, cap_occupancy, func, threads, smem) =
-        (struct occupancy_entry){func, threads, smem, resident};
-    n_occupancy++;
+  } else {
+    struct occupancy_entry *e = pygraph_key_table_insert(&occupancy, key);
+    if (e)
+      e->resident = resident;
   }
   pthread_mutex_unlock(&occupancy_lock);
   return resident;

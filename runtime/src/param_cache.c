@@ -6,49 +6,18 @@
  * as the process. */
 #include "param_cache.h"
 
+#include "key_table.h"
+
 #include <pthread.h>
-#include <stdint.h>
 #include <stdlib.h>
 
 struct cache_entry {
-  const void *func;
+  struct pygraph_table_key key;                  /* the kernel's host stub */
   const struct pygraph_param_layout *layout;     /* NULL = backend could not tell */
 };
 
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct cache_entry *entries;
-static size_t n_entries, cap_entries;             /* open addressing, cap power of 2 */
-
-static size_t slot_of(const void *func, size_t cap)
-{
-  uintptr_t h = (uintptr_t)func;
-  h ^= h >> 17;
-  h *= 0x9E3779B97F4A7C15ull;
-  return (size_t)(h >> 7) & (cap - 1);
-}
-
-static struct cache_entry *find_slot(struct cache_entry *table, size_t cap, const void *func)
-{
-  size_t i = slot_of(func, cap);
-  while (table[i].func && table[i].func != func)
-    i = (i + 1) & (cap - 1);
-  return &table[i];
-}
-
-static int grow_table(void)
-{
-  size_t new_cap = cap_entries ? cap_entries * 2 : 64;
-  struct cache_entry *table = calloc(new_cap, sizeof *table);
-  if (!table)
-    return -1;
-  for (size_t i = 0; i < cap_entries; i++)
-    if (entries[i].func)
-      *find_slot(table, new_cap, entries[i].func) = entries[i];
-  free(entries);
-  entries = table;
-  cap_entries = new_cap;
-  return 0;
-}
+static struct pygraph_key_table layouts = PYGRAPH_KEY_TABLE_INIT(struct cache_entry);
 
 struct pygraph_param_layout *pygraph_param_layout_alloc(size_t n_params)
 {
@@ -67,17 +36,17 @@ pygraph_param_layout_lookup(const struct pygraph_backend *backend, const void *f
     return hint;
 
   pthread_mutex_lock(&cache_lock);
-  const struct pygraph_param_layout *layout = NULL;
-  struct cache_entry *slot = cap_entries ? find_slot(entries, cap_entries, func) : NULL;
-  if (slot && slot->func) {
-    layout = slot->layout;
+  struct pygraph_table_key key = {func, 0, 0};
+  const struct cache_entry *found = pygraph_key_table_find(&layouts, key);
+  const struct pygraph_param_layout *layout;
+  if (found) {
+    layout = found->layout;
   } else {
     /* Querying under the lock keeps one layout per kernel; it happens once. */
     layout = backend->param_layout(func);
-    if ((n_entries + 1) * 2 <= cap_entries || grow_table() == 0) {
-      *find_slot(entries, cap_entries, func) = (struct cache_entry){func, layout};
-      n_entries++;
-    }
+    struct cache_entry *e = pygraph_key_table_insert(&layouts, key);
+    if (e)
+      e->layout = layout;
   }
   pthread_mutex_unlock(&cache_lock);
   return layout;
