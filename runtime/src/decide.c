@@ -34,14 +34,25 @@ enum pygraph_decision pygraph_decide(const struct pygraph_settings *settings,
       in->eager_samples < pygraph_eager_before_capture(settings) &&
       in->backlog < PYGRAPH_BACKLOG_EVENTS)
     return PYGRAPH_KEEP_WARMING;
-  /* Too few iterations left to win back the capture, whatever the graph. */
-  if (settings->mode == PYGRAPH_MODE_AUTO && in->eager_us > 0 &&
-      pygraph_capture_estimate_us(in->n_ops) >
-          in->eager_us * (double)pygraph_expected_iterations(in->trip_count, in->iters_observed)) {
+  /* Too few iterations left to win back the capture, whatever the graph
+   * (no hits at all: whatever the eager cost, measured or not yet). */
+  double hits = pygraph_expected_hits(in);
+  if (settings->mode == PYGRAPH_MODE_AUTO &&
+      (hits <= 0 ||
+       (in->eager_us > 0 && pygraph_capture_estimate_us(in->n_ops) > in->eager_us * hits))) {
     *reason = "capture would not pay back yet";
     return PYGRAPH_KEEP_WARMING;
   }
   return PYGRAPH_CAPTURE_NEXT;
+}
+
+double pygraph_expected_hits(const struct pygraph_decide_input *in)
+{
+  double n = (double)pygraph_expected_iterations(in->trip_count, in->iters_observed);
+  if (in->recent_window == 0)
+    return n;
+  double hits = n * (double)in->recent_sightings / (double)in->recent_window;
+  return in->timing ? hits - (double)PYGRAPH_TURN_RUN : hits;   /* no timing: no measuring */
 }
 
 double pygraph_capture_estimate_us(unsigned long n_ops)

@@ -45,6 +45,10 @@ struct pygraph_decide_input {
   double eager_us;              /* median eager span so far (0: none) */
   long long trip_count;         /* pygraph_region.trip_count (-1: unknown) */
   unsigned long long iters_observed;  /* iterations of the segment so far */
+  /* A signature that recurs apart (a cycle) comes only `recent_sightings`
+   * times in `recent_window` iterations: its graph is replayed that often,
+   * not every iteration.  recent_window 0: it came back to back. */
+  unsigned recent_sightings, recent_window;
 };
 
 /* What a capture + instantiate is expected to cost before one was timed:
@@ -52,8 +56,17 @@ struct pygraph_decide_input {
 double pygraph_capture_estimate_us(unsigned long n_ops);
 
 /* (A capture is also put off while it could not pay for itself even if the
- * graph cost nothing: estimated capture > eager_us * expected iterations
- * (pygraph_expected_iterations).) */
+ * graph cost nothing: estimated capture > eager_us * the signature's
+ * expected hits (pygraph_expected_hits).) */
+
+/* How many iterations a graph of this signature could save: the expected
+ * iterations (pygraph_expected_iterations) for one that comes back to back;
+ * for one recurring apart, its share of them less (when timing) the
+ * PYGRAPH_TURN_RUN eager turns that measuring it takes out of its few
+ * sightings
+ * (convolution1D: 5 signatures in turn, each 4 times in all, captured 3
+ * graphs per region, replayed none, and ran 19% slower than plain). */
+double pygraph_expected_hits(const struct pygraph_decide_input *in);
 /* Called after every completed (not flushed) iteration that ran eagerly
  * because no graph variant matched it.  On PYGRAPH_GO_EAGER, *reason says
  * why (on PYGRAPH_STAY_EAGER too); on PYGRAPH_KEEP_WARMING it is set only when the capture is put off

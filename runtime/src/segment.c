@@ -534,6 +534,9 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
         seg->variants[i].seen_iter = seg->stats.iters;
   enum pygraph_turn turn = v ? pygraph_seg_measuring_turn(seg, &v, hash) : TURN_GRAPH;
   int same = !v && seg->has_reference && pygraph_same_signature(cur, seg->reference);
+  /* The candidate came in the iteration before this one too (else, if it
+   * came before, it recurs apart: a cycle). */
+  int back_to_back = same && seg->stats.iters - seg->candidate_seen <= 1;
   /* Only a timed iteration reads the host clock (in a VM a clock read can
    * cost a syscall) or records an event: not a decided segment, nor one
    * waiting for the samples it planned.  Its host time starts here: the
@@ -694,6 +697,11 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
         .trip_count = seg->region->trip_count,
         .iters_observed = seg->stats.iters,
     };
+    unsigned recent = back_to_back ? 0 : recent_sightings(seg, hash);
+    if (recent >= 2) {                        /* recurs apart: a cycle */
+      in.recent_sightings = recent;
+      in.recent_window = seg->n_recent;
+    }
     const char *reason = NULL;
     switch (pygraph_decide(&seg->settings, &in, &reason)) {
     case PYGRAPH_KEEP_WARMING:

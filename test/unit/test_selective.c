@@ -681,23 +681,24 @@ static void test_capture_rechecks_room(void)
   CHECK(seg->stats.captures == 2);
 }
 
-/* A pinned candidate whose capture could never pay back (trip count 150,
- * 1 op of 0.1 us) gives way: the other signature of the cycle (3 ops, pays)
- * is captured instead of the segment giving up. */
+/* A pinned candidate whose capture could never pay back (trip count 300,
+ * every other iteration: 150 hits of 1 op of 0.1 us) gives way: the other
+ * signature of the cycle (3 ops, pays) is captured instead of the segment
+ * giving up. */
 static void test_unpayable_candidate_gives_way(void)
 {
   harness_settings(PYGRAPH_MODE_AUTO, 2, PYGRAPH_DEFAULT_MAX_CAPTURES);
   harness_measure(4, 3);
   pygraph_region *r = harness_region("unpayable_pin", 1);
-  r->trip_count = 150;
+  r->trip_count = 300;
   fake_reset();
   timed(0.1, 0.05);
-  for (int t = 0; t < 150; t++) {
+  for (int t = 0; t < 300; t++) {
     begin(r, 0);
     if (t % 2 == 0) {
-      kernel(1, 0);                                /* A: 0.1 us, capture ~23 us */
+      kernel(1, 0);                                /* A: 0.1 us x 146, capture ~23 us */
     } else {
-      kernel(2, 0);                                /* B: 0.3 us x 150 > ~29 us */
+      kernel(2, 0);                                /* B: 0.3 us x 146 > ~29 us */
       kernel(3, 0);
       kernel(4, 0);
     }
@@ -706,6 +707,40 @@ static void test_unpayable_candidate_gives_way(void)
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK(seg->stats.captures >= 1);
   CHECK_STR(seg->fallback, "");
+  fake.timing = 0;
+}
+
+/* convolution1D's shape: a loop of 5 iterations entered again and again,
+ * each iteration a new grid (signature) of 20 launches.  Each signature
+ * comes once per entry: a graph of it is replayed that rarely, so 4
+ * entries capture nothing (they captured 3 graphs and replayed none, 19%
+ * slower than plain on the H200); entered 40 times, its signatures pay. */
+static void rare_cycle_entries(pygraph_region *r, int entries)
+{
+  for (int e = 0; e < entries; e++)
+    for (unsigned b = 0; b < 5; b++) {
+      dim3 grid = {64u << b, 1, 1}, block = {256, 1, 1};
+      begin(r, 0);
+      for (int i = 0; i < 20; i++)
+        kernel_cfg(1, 0, grid, block, 0, S1);
+      end(r);
+    }
+}
+
+static void test_rare_cycle_waits_for_hits(void)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, PYGRAPH_DEFAULT_WARMUP, PYGRAPH_DEFAULT_MAX_CAPTURES);
+  harness_variants(PYGRAPH_DEFAULT_VARIANTS);
+  pygraph_region *r = harness_region("rare_cycle", 1);
+  fake_reset();
+  timed(5, 50);
+  rare_cycle_entries(r, 4);
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->stats.captures == 0);
+  CHECK_STR(seg->fallback, "");                    /* still watching */
+  rare_cycle_entries(r, 36);
+  CHECK(seg->stats.captures >= 5);
+  CHECK(seg->stats.replays > 100);
   fake.timing = 0;
 }
 
@@ -1262,6 +1297,7 @@ int main(void)
   test_cache_full_misses_keep_events_released();
   test_capture_rechecks_room();
   test_unpayable_candidate_gives_way();
+  test_rare_cycle_waits_for_hits();
   test_period_six_auto();
   test_events_not_ready_decided_later();
   test_far_behind_only_when_young();
