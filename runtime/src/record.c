@@ -41,12 +41,16 @@ static int over_cap(struct pygraph_segment *seg)
   return pygraph_segment_over_cap(seg);
 }
 
-static enum pygraph_record_result append(struct pygraph_segment *seg, const struct pygraph_op *op)
+/* `args`: a kernel's arguments as the caller passed them (else NULL). */
+static enum pygraph_record_result append(struct pygraph_segment *seg, const struct pygraph_op *op,
+                                         void **args)
 {
   if (over_cap(seg))
     return pygraph_record_undeferrable(seg, "iteration too long");
   if (!pygraph_op_list_append(seg->current, op))
     return pygraph_record_undeferrable(seg, "out of memory");
+  if (seg->shadowed)
+    pygraph_segment_run_shadowed(seg, op, args);
   return PYGRAPH_DEFERRED;
 }
 
@@ -80,7 +84,7 @@ enum pygraph_record_result pygraph_record_kernel(struct pygraph_segment *seg,
   };
   if (pygraph_op_list_copy_args(cur, &op, args))
     return pygraph_record_undeferrable(seg, "out of memory");
-  return append(seg, &op);
+  return append(seg, &op, args);
 }
 
 enum pygraph_record_result pygraph_record_memset(struct pygraph_segment *seg, void *dst,
@@ -94,7 +98,7 @@ enum pygraph_record_result pygraph_record_memset(struct pygraph_segment *seg, vo
       .kind = PYGRAPH_OP_MEMSET, .stream = stream, .dst = dst, .value = value,
       .count = count, .wait_link = -1,
   };
-  return append(seg, &op);
+  return append(seg, &op, NULL);
 }
 
 enum pygraph_record_result pygraph_record_memcpy(struct pygraph_segment *seg, void *dst,
@@ -115,7 +119,7 @@ enum pygraph_record_result pygraph_record_memcpy(struct pygraph_segment *seg, vo
       .kind = PYGRAPH_OP_MEMCPY, .stream = stream, .dst = dst, .src = src,
       .count = count, .memcpy_kind = kind, .wait_link = -1,
   };
-  return append(seg, &op);
+  return append(seg, &op, NULL);
 }
 
 /* The last record of `event` in this iteration so far, or -1. */
@@ -145,7 +149,7 @@ enum pygraph_record_result pygraph_record_event_record(struct pygraph_segment *s
       .kind = PYGRAPH_OP_EVENT_RECORD, .stream = stream, .event = event,
       .wait_link = last_record_of(cur, event),
   };
-  return append(seg, &op);
+  return append(seg, &op, NULL);
 }
 
 enum pygraph_record_result pygraph_record_event_wait(struct pygraph_segment *seg,
@@ -162,5 +166,5 @@ enum pygraph_record_result pygraph_record_event_wait(struct pygraph_segment *seg
       .kind = PYGRAPH_OP_EVENT_WAIT, .stream = stream, .event = event, .wait_flags = flags,
       .wait_link = last_record_of(seg->current, event),
   };
-  return append(seg, &op);
+  return append(seg, &op, NULL);
 }

@@ -11,7 +11,8 @@
 #include "segment.h"
 
 enum pygraph_record_result {
-  PYGRAPH_DEFERRED,
+  PYGRAPH_DEFERRED,             /* taken: deferred, or (a shadowed iteration)
+                                   already run by the runtime */
   PYGRAPH_RUN_NOW
 };
 

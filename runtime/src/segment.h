@@ -126,6 +126,11 @@ struct pygraph_segment {
                                                 others' misses do not replace */
   int capture_next;                          /* the next miss like `reference` is captured */
   int flushed;                               /* this iteration stopped deferring */
+  int shadowed;                              /* this iteration runs its ops as they come,
+                                                recorded only for its signature (it can
+                                                be neither replayed nor captured) */
+  int shadow_timed;                          /* ... and a timing span started at its
+                                                first op */
   size_t too_long;                           /* ops recorded when PYGRAPH_MAX_OPS was crossed */
 
   /* current = being recorded; reference = the last missed iteration (the
@@ -185,8 +190,16 @@ void pygraph_segment_init(struct pygraph_segment *seg, const struct pygraph_back
 int pygraph_segment_try_acquire(struct pygraph_segment *seg);
 void pygraph_segment_release(struct pygraph_segment *seg);
 
-/* Returns 1 when this iteration's ops are to be recorded (deferred). */
+/* Returns 1 when this iteration's ops are to be recorded: deferred, or
+ * (seg->shadowed) run as they come and recorded alongside. */
 int pygraph_segment_begin_iteration(struct pygraph_segment *seg);
+
+/* A shadowed iteration's op, just recorded: it runs now (`args`: the
+ * kernel's arguments as the caller passed them), after the start of the
+ * iteration's timing span when it is the first and auto mode may sample
+ * it. */
+void pygraph_segment_run_shadowed(struct pygraph_segment *seg, const struct pygraph_op *op,
+                                  void **args);
 void pygraph_segment_end_iteration(struct pygraph_segment *seg);
 
 /* An op that cannot be deferred arrived: run what was recorded so far; the

@@ -197,6 +197,42 @@ static void two(pygraph_region *r, int a)
   end(r);
 }
 
+/* Warm-up iterations (no graph to replay, no capture planned) run their
+ * ops as they come; the one to be captured defers them (nothing runs
+ * before the graph), and so does every iteration once a graph exists. */
+static void test_only_capturable_iterations_defer(void)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
+  harness_measure(4, 3);
+  pygraph_region *r = harness_region("shadow", 1);
+  fake_reset();
+  timed(10, 5);
+  struct pygraph_segment *seg = NULL;
+  int deferred_at = -1;
+  for (int i = 0; i < 8 && deferred_at < 0; i++) {
+    fake_log_clear();
+    begin(r, 0);
+    kernel(1, 0);
+    if (!*fake_log())
+      deferred_at = i;
+    kernel(2, 0);
+    end(r);
+    seg = harness_segment(r, 0);
+    if (deferred_at < 0)
+      CHECK_STR(fake_log(), "k1(0) k2(0)");      /* ran as they came, once */
+  }
+  CHECK(deferred_at >= 1 && seg->stats.captures == 1);
+  CHECK(strstr(fake_log(), "k1") == NULL);        /* captured, not run twice */
+  fake_log_clear();
+  begin(r, 0);
+  kernel(1, 0);
+  CHECK_STR(fake_log(), "");                      /* a graph may replay it */
+  kernel(2, 0);
+  end(r);
+  CHECK_STR(fake_log(), "launch");
+  fake.timing = 0;
+}
+
 static void test_graph_faster_is_kept(void)
 {
   harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
@@ -232,7 +268,7 @@ static void test_graph_faster_is_kept(void)
    * its timing events are destroyed. */
   CHECK(fake_live_timing_events > events0);
   /* Events are created as the FIFO first needs them, not the whole ring. */
-  CHECK(fake_live_timing_events - events0 == 9);   /* 8 timed, 1 span start: not 32 */
+  CHECK(fake_live_timing_events - events0 == 11);  /* 8 timed, 3 span starts: not 32 */
   for (unsigned i = 0; i < PYGRAPH_BEHAVIOUR_BLOCK; i++)
     two(r, 0);
   CHECK(fake_live_timing_events == events0);
@@ -1276,6 +1312,7 @@ int main(void)
   test_capture_policy();
   test_clear_verdict_table();
   test_behaviour_table();
+  test_only_capturable_iterations_defer();
   test_graph_faster_is_kept();
   test_eager_samples_after_capture();
   test_default_two_eager_iterations();
