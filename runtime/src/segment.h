@@ -131,6 +131,13 @@ struct pygraph_segment {
                                                 be neither replayed nor captured) */
   int shadow_timed;                          /* ... and a timing span started at its
                                                 first op */
+  /* Host clock at this iteration's begin (when the previous one was timed)
+   * and at the end of the last timed one: a period between end events is
+   * only taken when the host spent no longer outside the region than in it
+   * (merge: 3 ms of host sorting around 2 launches of 25 us made eager and
+   * graph periods indistinguishable, and auto never decided). */
+  double begin_us, timed_end_us;
+  int begin_clocked;
   size_t too_long;                           /* ops recorded when PYGRAPH_MAX_OPS was crossed */
 
   /* current = being recorded; reference = the last missed iteration (the

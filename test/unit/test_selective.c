@@ -233,6 +233,34 @@ static void test_only_capturable_iterations_defer(void)
   fake.timing = 0;
 }
 
+/* merge's shape: the host works far longer between iterations than inside
+ * them, so periods between end events would mostly time the host's own
+ * work: each timed iteration is a span instead (two events, not one). */
+static int timing_records_with_outside_work(double outside_us)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
+  harness_measure(12, 3);
+  pygraph_region *r = harness_region("outside", 1);
+  fake_reset();
+  timed(10, 19);                                   /* close: many turns */
+  int records = fake_timing_records;
+  for (int i = 0; i < 24; i++) {
+    fake_host_us += outside_us;
+    two(r, 0);
+  }
+  fake.timing = 0;
+  CHECK(harness_segment(r, 0)->stats.timed == 24);   /* every iteration timed */
+  return fake_timing_records - records;
+}
+
+static void test_host_work_outside_gives_spans(void)
+{
+  int periods = timing_records_with_outside_work(0);
+  int spans = timing_records_with_outside_work(3000);
+  CHECK(periods < 30);                             /* mostly one event each */
+  CHECK(spans >= 46);                              /* two each */
+}
+
 static void test_graph_faster_is_kept(void)
 {
   harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
@@ -1313,6 +1341,7 @@ int main(void)
   test_clear_verdict_table();
   test_behaviour_table();
   test_only_capturable_iterations_defer();
+  test_host_work_outside_gives_spans();
   test_graph_faster_is_kept();
   test_eager_samples_after_capture();
   test_default_two_eager_iterations();
