@@ -613,6 +613,13 @@ enum pygraph_turn pygraph_seg_measuring_turn(struct pygraph_segment *seg,
   return TURN_GRAPH;
 }
 
+/* An iteration with fewer ops than PYGRAPH_MIN_OPS that auto can never
+ * capture (pygraph_decide keeps it eager whatever its timing). */
+static int below_min_ops(const struct pygraph_segment *seg, const struct pygraph_op_list *cur)
+{
+  return seg->settings.mode == PYGRAPH_MODE_AUTO && cur->n_ops < seg->settings.min_ops;
+}
+
 /* Probing a decided-eager segment: did its behaviour change? */
 void pygraph_seg_end_probe(struct pygraph_segment *seg)
 {
@@ -638,7 +645,9 @@ void pygraph_seg_end_probe(struct pygraph_segment *seg)
   unsigned long long hash = pygraph_signature_hash(cur);
   struct pygraph_sig_stats *s = pygraph_seg_sig_find(seg, hash);
   const char *what = NULL;
-  if (!s || !s->rejected)
+  if (below_min_ops(seg, cur))
+    what = NULL;                              /* can never be captured: nothing to re-evaluate */
+  else if (!s || !s->rejected)
     what = "new signature";
   else if (pygraph_same_signature(cur, prev) && s->changed_ops >= 0) {
     long now = pygraph_seg_count_changed(cur, prev), then = s->changed_ops;
