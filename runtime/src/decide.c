@@ -38,17 +38,35 @@ enum pygraph_decision pygraph_decide(const struct pygraph_settings *settings,
    * (no hits at all: whatever the eager cost, measured or not yet). */
   double hits = pygraph_expected_hits(in);
   if (settings->mode == PYGRAPH_MODE_AUTO &&
-      (hits <= 0 ||
-       (in->eager_us > 0 && pygraph_capture_estimate_us(in->n_ops) > in->eager_us * hits))) {
+      (hits <= 0 || ((in->timing || in->eager_us > 0) &&
+                     hits * pygraph_gain_bound_us(in->eager_us, in->n_ops) <
+                         pygraph_trial_cost_us(in)))) {
     *reason = "capture would not pay back yet";
     return PYGRAPH_KEEP_WARMING;
   }
   return PYGRAPH_CAPTURE_NEXT;
 }
 
+double pygraph_gain_bound_us(double eager_us, unsigned long n_ops)
+{
+  double bound = PYGRAPH_GAIN_PER_OP_US * (double)n_ops;
+  return eager_us > 0 && eager_us < bound ? eager_us : bound;
+}
+
+double pygraph_trial_cost_us(const struct pygraph_decide_input *in)
+{
+  double capture = in->capture_us > 0 ? in->capture_us : pygraph_capture_estimate_us(in->n_ops);
+  return in->timing ? capture + PYGRAPH_MEASURE_COST_US : capture;
+}
+
 double pygraph_expected_hits(const struct pygraph_decide_input *in)
 {
-  double n = (double)pygraph_expected_iterations(in->trip_count, in->iters_observed);
+  /* The iterations still to come: the rest of a known trip count, else (a
+   * loop entered again, or an unknown count) as many as ran so far. */
+  unsigned long long seen = in->iters_observed;
+  double n = in->trip_count >= 0 && (unsigned long long)in->trip_count > seen
+                 ? (double)((unsigned long long)in->trip_count - seen)
+                 : (double)(seen ? seen : 1);
   if (in->recent_window == 0)
     return n;
   double hits = n * (double)in->recent_sightings / (double)in->recent_window;
@@ -57,13 +75,16 @@ double pygraph_expected_hits(const struct pygraph_decide_input *in)
 
 double pygraph_capture_estimate_us(unsigned long n_ops)
 {
-  return 20.0 + 3.0 * (double)n_ops;
+  return 80.0 + 3.0 * (double)n_ops;
 }
 
 unsigned long long pygraph_expected_iterations(long long trip_count,
                                                unsigned long long iters_observed)
 {
-  unsigned long long n = trip_count >= 0 ? (unsigned long long)trip_count : iters_observed;
+  /* A loop entered again has shown more iterations than one entry runs. */
+  unsigned long long n = trip_count >= 0 && (unsigned long long)trip_count > iters_observed
+                             ? (unsigned long long)trip_count
+                             : iters_observed;
   return n ? n : 1;
 }
 

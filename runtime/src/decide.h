@@ -42,7 +42,10 @@ struct pygraph_decide_input {
                                    still in flight */
   unsigned backlog;             /* timing events recorded, not yet readable
                                    (0 when the segment is no longer young) */
-  double eager_us;              /* median eager span so far (0: none) */
+  double eager_us;              /* eager cost so far, a cold first sample
+                                   left out once others exist (0: none) */
+  double capture_us;            /* expected capture cost (capture_cost.h;
+                                   0: pygraph_capture_estimate_us) */
   long long trip_count;         /* pygraph_region.trip_count (-1: unknown) */
   unsigned long long iters_observed;  /* iterations of the segment so far */
   /* A signature that recurs apart (a cycle) comes only `recent_sightings`
@@ -52,15 +55,35 @@ struct pygraph_decide_input {
 };
 
 /* What a capture + instantiate is expected to cost before one was timed:
- * about 3 us per node on an H200 (bench/results.md) plus a fixed part. */
+ * about 3 us per node on an H200 (bench/results.md) plus a fixed part of
+ * 80 us (merge, a 2-kernel graph: build 15-23 us, instantiate 56-81 us). */
 double pygraph_capture_estimate_us(unsigned long n_ops);
 
-/* (A capture is also put off while it could not pay for itself even if the
- * graph cost nothing: estimated capture > eager_us * the signature's
- * expected hits (pygraph_expected_hits).) */
+/* What a graph can save per iteration at most: the eager cost itself (when
+ * one was read: eager_us > 0), and no more than PYGRAPH_GAIN_PER_OP_US per
+ * op - merge's eager samples were still in flight when it decided, and it
+ * captured 5 of 8 regions that could not pay; on the H200 an eager launch
+ * of a tiny kernel costs ~3.6 us and a graph node ~1.2 us (tiny_chain,
+ * bench/results.md); bigger kernels hide more of the launch cost. */
+#define PYGRAPH_GAIN_PER_OP_US 2.5
+double pygraph_gain_bound_us(double eager_us, unsigned long n_ops);
 
-/* How many iterations a graph of this signature could save: the expected
- * iterations (pygraph_expected_iterations) for one that comes back to back;
+/* What trying a graph costs: the capture, plus in auto mode with timing
+ * the timed iterations that compare it with eager runs afterwards (~10 us
+ * of event records and queries each on the H200, 2 x PYGRAPH_MEASURE_MIN
+ * of them). */
+#define PYGRAPH_MEASURE_COST_US 60.0
+double pygraph_trial_cost_us(const struct pygraph_decide_input *in);
+
+/* (A capture is put off while the expected hits (pygraph_expected_hits)
+ * times the gain bound could not pay for the trial: a rent-or-buy rule
+ * whose worst case is bounded - with the trip count unknown, a loop waits
+ * until its iterations so far would have paid for it, about 35 iterations
+ * for 2 ops.  merge's 30-iteration regions of 2 kernels stay eager.) */
+
+/* How many iterations a graph of this signature could save: the iterations
+ * still to come (the rest of a known trip count; else, or once a loop entered
+ * again ran past it, as many as ran so far) for one that comes back to back;
  * for one recurring apart, its share of them less (when timing) the
  * PYGRAPH_TURN_RUN eager turns that measuring it takes out of its few
  * sightings
@@ -103,9 +126,10 @@ enum pygraph_verdict {
   PYGRAPH_VERDICT_EAGER
 };
 
-/* Iterations the capture cost is spread over: trip_count when known (>= 0),
- * else the iterations observed so far (a loop that ran N times is expected
- * to run about N more); at least 1. */
+/* Iterations the capture cost is spread over: trip_count when known (>= 0)
+ * unless more were observed already (a loop entered again), else the
+ * iterations observed so far (a loop that ran N times is expected to run
+ * about N more); at least 1. */
 unsigned long long pygraph_expected_iterations(long long trip_count,
                                                unsigned long long iters_observed);
 

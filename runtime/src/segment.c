@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture_cost.h"
 #include "debug_log.h"
 #include "segment_internal.h"
 #include "signature.h"
@@ -449,12 +450,16 @@ static struct pygraph_variant *capture(struct pygraph_segment *seg, unsigned lon
   seg->stats.indirect_bytes = ind.block_size;
   struct pygraph_sig_stats *s = pygraph_seg_sig_get(seg, hash);
   s->capture_us = now_us(seg) - t0;
+  if (s->capture_us > 0)                             /* 0: no clock */
+    pygraph_capture_cost_note((unsigned long)cur->n_ops, s->capture_us);
   if (v->decided && seg->decision == PYGRAPH_UNDECIDED)
     pygraph_seg_set_decision(seg, PYGRAPH_DECIDED_GRAPH,
                  seg->settings.mode == PYGRAPH_MODE_GRAPH ? "PYGRAPH_MODE=graph"
                                                           : "unmeasured: no timing events");
-  pygraph_debug_log(&seg->settings, SEG_FMT ": captured graph #%llu with %zu ops (%u variants)",
-                    SEG_ARGS(seg), seg->stats.captures, cur->n_ops, seg->n_variants);
+  pygraph_debug_log(&seg->settings,
+                    SEG_FMT ": captured graph #%llu with %zu ops in %.1f us (%u variants)",
+                    SEG_ARGS(seg), seg->stats.captures, cur->n_ops, s->capture_us,
+                    seg->n_variants);
   if (!launch_variant(seg, v, cur))
     return NULL;
   pygraph_seg_swap_lists(&seg->current, &v->ref);
@@ -737,7 +742,8 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
         .timing = auto_mode && pygraph_measure_possible(&seg->measure, seg->backend),
         .eager_samples = s ? pygraph_seg_eager_planned(seg, hash) : 0,
         .backlog = pygraph_seg_far_behind(seg) ? seg->measure.count : 0,
-        .eager_us = s && s->eager.n ? pygraph_seg_period_us(&s->eager) : 0.0,
+        .eager_us = s && s->eager.n ? pygraph_seg_cost_us(&s->eager) : 0.0,
+        .capture_us = pygraph_capture_cost_us((unsigned long)seg->reference->n_ops),
         .trip_count = seg->region->trip_count,
         .iters_observed = seg->stats.iters,
     };

@@ -25,6 +25,8 @@ struct pygraph_sig_stats *pygraph_seg_sig_find(struct pygraph_segment *seg,
 struct pygraph_sig_stats *pygraph_seg_sig_get(struct pygraph_segment *seg,
                                               unsigned long long hash);
 double pygraph_seg_period_us(const struct pygraph_samples *s);
+/* The same with a cold first sample left out once later ones exist. */
+double pygraph_seg_cost_us(const struct pygraph_samples *s);
 void pygraph_seg_add_sample(void *ctx, const struct pygraph_sample_tag *tag, double us);
 /* No graph can pay: drop the variants and pass through, decided eager
  * (probed again now and then, as after a measured verdict). */

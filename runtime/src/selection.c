@@ -105,6 +105,14 @@ static int trusted_cost(const struct pygraph_samples *s, double *us)
   return 1;
 }
 
+/* A side's cost as decisions, the report and the debug log see it: trusted
+ * if it can be, else what was read (0 only with no sample). */
+double pygraph_seg_cost_us(const struct pygraph_samples *s)
+{
+  double us;
+  return trusted_cost(s, &us) ? us : pygraph_seg_period_us(s);
+}
+
 /* The fastest and the slowest sample, as costs (never below the host
  * time, as pygraph_seg_period_us). */
 static void extremes(const struct pygraph_samples *s, double *lo, double *hi)
@@ -134,7 +142,7 @@ static int clear_case(const struct pygraph_segment *seg, const struct pygraph_sa
 {
   unsigned first = pygraph_measure_first(&seg->settings);
   if (eager->n >= first && graph->n >= first &&
-      pygraph_clear_verdict(pygraph_seg_period_us(eager), pygraph_seg_period_us(graph),
+      pygraph_clear_verdict(pygraph_seg_cost_us(eager), pygraph_seg_period_us(graph),
                             verdict) &&
       *verdict == PYGRAPH_VERDICT_GRAPH)
     return 1;
@@ -274,14 +282,6 @@ static void apply_verdict(struct pygraph_segment *seg, struct pygraph_variant *b
     reject_variant(seg, best, s, in->eager_us, in->graph_us, why);
 }
 
-/* A side's figure for the report and the debug log: trusted if it can be,
- * else what was read (0 only with no sample). */
-static double shown_cost(const struct pygraph_samples *s)
-{
-  double us;
-  return trusted_cost(s, &us) ? us : pygraph_seg_period_us(s);
-}
-
 /* PYGRAPH_VERDICT_ITERS iterations of v's signature without a verdict
  * (the GPU far behind, a rival never timed, windows never full): decided
  * now on the trusted samples read so far.  A graph without them goes; so
@@ -300,7 +300,7 @@ static void settle_overdue(struct pygraph_segment *seg, struct pygraph_variant *
     pygraph_seg_drop_variant(seg, other);     /* never timed: nothing to compare */
   if (!best || !trusted_cost(&s->eager, &eager_us)) {
     const struct pygraph_variant *shown = best ? best : v;
-    double e = shown_cost(&s->eager), g = shown_cost(&shown->samples);
+    double e = pygraph_seg_cost_us(&s->eager), g = pygraph_seg_cost_us(&shown->samples);
     snprintf(why, sizeof why, "no verdict in %u iterations (eager %.1f us x%u, graph %.1f us x%u)",
              PYGRAPH_VERDICT_ITERS, e, s->eager.n, g, shown->samples.n);
     pygraph_debug_log(&seg->settings, SEG_FMT ": %s", SEG_ARGS(seg), why);
@@ -327,8 +327,8 @@ static void note_undecided(struct pygraph_segment *seg)
     const struct pygraph_sig_stats *s = v->graph ? pygraph_seg_sig_find(seg, v->hash) : NULL;
     if (!s || v->decided)
       continue;
-    seg->eager_us = shown_cost(&s->eager);
-    seg->graph_us = shown_cost(&v->samples);
+    seg->eager_us = pygraph_seg_cost_us(&s->eager);
+    seg->graph_us = pygraph_seg_cost_us(&v->samples);
     snprintf(seg->why, sizeof seg->why,
              "undecided after %u iterations (eager x%u, graph x%u samples)", v->samples.iters,
              s->eager.n, v->samples.n);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture_cost.h"
 #include "graph_plan.h"
 #include "indirect.h"
 #include "pygraph_layout_tag.h"
@@ -73,6 +74,7 @@ void fake_log_clear(void)
 
 void fake_reset(void)
 {
+  pygraph_capture_cost_reset();      /* each test starts from the prior */
   memset(&fake, 0, sizeof fake);
   update_calls = 0;
   fake_args_calls = fake_launch_calls = 0;

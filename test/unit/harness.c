@@ -77,7 +77,9 @@ pygraph_region *harness_region(const char *function, unsigned n_segments)
   r->file = "test.cu";
   r->line_begin = 10;
   r->line_end = 20;
-  r->trip_count = -1;
+  /* A long loop: a capture pays back (pygraph_decide's rent-or-buy rule,
+   * table-tested in test_capture_policy) unless a test says otherwise. */
+  r->trip_count = 100000;
   return r;   /* leaked on purpose: the registry keeps pointing at it */
 }
 

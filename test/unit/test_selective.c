@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture_cost.h"
 #include "check.h"
 #include "decide.h"
 #include "harness.h"
@@ -40,7 +41,7 @@ static void test_cost_table(void)
       /* equal: eager */
       {100, 100, 0, -1, 10, PYGRAPH_VERDICT_EAGER, "graph slower (100.0 us vs 100.0 us per iteration)"},
       /* known trip count: 2000 us capture over 10 iterations does not pay ... */
-      {100, 50, 2000, 10, 1000000, PYGRAPH_VERDICT_EAGER, "graph slower (250.0 us vs 100.0 us per iteration)"},
+      {100, 50, 2000, 10, 5, PYGRAPH_VERDICT_EAGER, "graph slower (250.0 us vs 100.0 us per iteration)"},
       /* ... over 1000 it does */
       {100, 50, 2000, 1000, 3, PYGRAPH_VERDICT_GRAPH, "graph faster (52.0 us vs 100.0 us per iteration)"},
       /* unknown trip count: amortized over the iterations observed so far */
@@ -81,12 +82,28 @@ static void test_cost_table(void)
   CHECK(pygraph_decide_cost(&s, &in, why, sizeof why) == PYGRAPH_VERDICT_EAGER);
 }
 
+/* Captures timed so far scale the prior for the regions after them. */
+static void test_capture_cost_learned(void)
+{
+  pygraph_capture_cost_reset();
+  CHECK(pygraph_capture_cost_us(2) == pygraph_capture_estimate_us(2));
+  pygraph_capture_cost_note(2, 2 * pygraph_capture_estimate_us(2));
+  CHECK(pygraph_capture_cost_us(2) == 2 * pygraph_capture_estimate_us(2));
+  CHECK(pygraph_capture_cost_us(100) == 2 * pygraph_capture_estimate_us(100));
+  pygraph_capture_cost_note(2, 0.0);        /* a free capture: the mean of the two */
+  CHECK(pygraph_capture_cost_us(2) == pygraph_capture_estimate_us(2));
+  pygraph_capture_cost_note(1, 1e9);        /* absurd: bounded */
+  CHECK(pygraph_capture_cost_us(2) == 16.0 * pygraph_capture_estimate_us(2));
+  pygraph_capture_cost_reset();
+  CHECK(pygraph_capture_cost_us(7) == pygraph_capture_estimate_us(7));
+}
+
 static void test_capture_policy(void)
 {
   struct pygraph_settings s = auto_settings();     /* warm-up 2, window 12 */
   const char *reason = NULL;
   struct pygraph_decide_input in = {.stable_iterations = 2, .timing = 1, .eager_samples = 1,
-                                    .n_ops = 2};
+                                    .n_ops = 2, .trip_count = 100000};
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_KEEP_WARMING);   /* first samples missing */
   in.eager_samples = PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE;
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
@@ -106,15 +123,45 @@ static void test_capture_policy(void)
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
   in.backlog = 0;
   /* A capture that no remaining iteration count could pay back waits:
-   * 100 ops ~ 320 us of capture against 10 us per eager iteration. */
+   * 100 ops ~ 380 us of capture + 60 us of measuring against 10 us per
+   * eager iteration. */
   in.eager_samples = PYGRAPH_MEASURE_MIN;
   in.n_ops = 100;
   in.eager_us = 10;
   in.trip_count = 20;                              /* 200 us at most to win */
-  CHECK(pygraph_capture_estimate_us(100) == 320.0);
+  CHECK(pygraph_capture_estimate_us(100) == 380.0);
+  CHECK(pygraph_trial_cost_us(&in) == 440.0);
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_KEEP_WARMING);
-  in.trip_count = 40;                              /* 400 us: may pay */
+  CHECK(reason && strcmp(reason, "capture would not pay back yet") == 0);
+  in.trip_count = 50;                              /* 500 us: may pay */
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
+  in.iters_observed = 10;                          /* 40 to come: 400 us */
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_KEEP_WARMING);
+  in.iters_observed = 0;
+  /* A capture measured dearer than the prior (capture_cost.h) waits longer. */
+  in.capture_us = 600;
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_KEEP_WARMING);
+  in.capture_us = 0;
+  /* The gain is bounded per op, whatever the eager cost: merge's regions
+   * (2 kernels, 30 iterations, eager ~25 us) cannot win back ~146 us. */
+  in.n_ops = 2;
+  in.eager_us = 25;
+  in.trip_count = 30;
+  in.iters_observed = 3;
+  CHECK(pygraph_gain_bound_us(25, 2) == 2 * PYGRAPH_GAIN_PER_OP_US);
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_KEEP_WARMING);
+  in.eager_us = 0;                                 /* samples still in flight */
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_KEEP_WARMING);
+  in.eager_us = 25;
+  in.trip_count = 300;                             /* 297 x 5 us: pays */
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
+  in.timing = 0;                                   /* no measuring to pay for */
+  in.trip_count = 30;
+  in.eager_us = 25;
+  CHECK(pygraph_trial_cost_us(&in) == pygraph_capture_estimate_us(2));
+  in.timing = 1;
+  in.n_ops = 100;
+  in.eager_us = 10;
   in.trip_count = -1;                              /* unknown: what was observed */
   in.iters_observed = 10;
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_KEEP_WARMING);
@@ -746,9 +793,9 @@ static void test_capture_rechecks_room(void)
 }
 
 /* A pinned candidate whose capture could never pay back (trip count 300,
- * every other iteration: 150 hits of 1 op of 0.1 us) gives way: the other
- * signature of the cycle (3 ops, pays) is captured instead of the segment
- * giving up. */
+ * every other iteration: ~146 hits of 1 op of 0.5 us) gives way: the other
+ * signature of the cycle (3 ops of 0.5 us, ~219 us to win against ~149 us
+ * of trial) is captured instead of the segment giving up. */
 static void test_unpayable_candidate_gives_way(void)
 {
   harness_settings(PYGRAPH_MODE_AUTO, 2, PYGRAPH_DEFAULT_MAX_CAPTURES);
@@ -756,13 +803,13 @@ static void test_unpayable_candidate_gives_way(void)
   pygraph_region *r = harness_region("unpayable_pin", 1);
   r->trip_count = 300;
   fake_reset();
-  timed(0.1, 0.05);
+  timed(0.5, 0.05);
   for (int t = 0; t < 300; t++) {
     begin(r, 0);
     if (t % 2 == 0) {
-      kernel(1, 0);                                /* A: 0.1 us x 146, capture ~23 us */
+      kernel(1, 0);                                /* A: 0.5 us x 146 < ~143 us */
     } else {
-      kernel(2, 0);                                /* B: 0.3 us x 146 > ~29 us */
+      kernel(2, 0);                                /* B: 1.5 us x 146 > ~149 us */
       kernel(3, 0);
       kernel(4, 0);
     }
@@ -796,6 +843,7 @@ static void test_rare_cycle_waits_for_hits(void)
   harness_settings(PYGRAPH_MODE_AUTO, PYGRAPH_DEFAULT_WARMUP, PYGRAPH_DEFAULT_MAX_CAPTURES);
   harness_variants(PYGRAPH_DEFAULT_VARIANTS);
   pygraph_region *r = harness_region("rare_cycle", 1);
+  r->trip_count = 5;
   fake_reset();
   timed(5, 50);
   rare_cycle_entries(r, 4);
@@ -1338,6 +1386,7 @@ int main(void)
   harness_eager_before_capture_default = 3;
   test_cost_table();
   test_capture_policy();
+  test_capture_cost_learned();
   test_clear_verdict_table();
   test_behaviour_table();
   test_only_capturable_iterations_defer();

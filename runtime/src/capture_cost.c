@@ -1,0 +1,42 @@
+/* capture_cost.c - the capture cost learned process-wide (capture_cost.h). */
+#include "capture_cost.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "decide.h"
+
+/* Sum of measured capture times and of the prior's estimates for the same
+ * captures: their ratio scales the prior.  Written under the lock; the
+ * ratio is read without it, on every warm-up iteration. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static double measured_sum, prior_sum;
+static _Atomic double scale = 1.0;
+
+#define SCALE_MIN 0.25
+#define SCALE_MAX 16.0
+
+void pygraph_capture_cost_note(unsigned long n_ops, double us)
+{
+  if (!(us >= 0.0))
+    return;                                   /* no clock (NaN) or a bad one */
+  pthread_mutex_lock(&lock);
+  measured_sum += us;
+  prior_sum += pygraph_capture_estimate_us(n_ops);
+  double s = measured_sum / prior_sum;
+  atomic_store(&scale, s < SCALE_MIN ? SCALE_MIN : s > SCALE_MAX ? SCALE_MAX : s);
+  pthread_mutex_unlock(&lock);
+}
+
+double pygraph_capture_cost_us(unsigned long n_ops)
+{
+  return pygraph_capture_estimate_us(n_ops) * atomic_load(&scale);
+}
+
+void pygraph_capture_cost_reset(void)
+{
+  pthread_mutex_lock(&lock);
+  measured_sum = prior_sum = 0.0;
+  atomic_store(&scale, 1.0);
+  pthread_mutex_unlock(&lock);
+}
