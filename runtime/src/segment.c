@@ -758,6 +758,8 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
       if (reason)
         seg->pinned = 0;                      /* put off, not just warming: others may
                                                  take the place */
+      if (s)
+        s->put_off = reason != NULL;
       break;
     case PYGRAPH_CAPTURE_NEXT:
       if (!cache_has_room(seg)) {

@@ -83,6 +83,9 @@ struct pygraph_sig_stats {
                                                 PYGRAPH_TURN_RUN iterations */
   double capture_us;                         /* host time of capture + instantiate */
   int rejected;                              /* its graph did not pay: eager, never recaptured */
+  int put_off;                               /* its capture could not pay back yet
+                                                (pygraph_decide): timed only for
+                                                the samples a capture waits for */
   long changed_ops;                          /* kernel ops with moving args (-1 unknown) */
 };
 

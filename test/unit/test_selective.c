@@ -280,6 +280,38 @@ static void test_only_capturable_iterations_defer(void)
   fake.timing = 0;
 }
 
+/* merge's shape: 30 iterations of 2 kernels (trip count known), eager
+ * ~20 us.  Its capture (~146 us of trial) cannot pay back 5 us x 28, so
+ * every iteration runs eagerly, once, and only the warm-up's samples are
+ * timed (12 of 30 timed iterations cost it ~13 us each on the H200). */
+static void test_short_loop_does_not_capture(void)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, PYGRAPH_DEFAULT_WARMUP, PYGRAPH_DEFAULT_MAX_CAPTURES);
+  harness_eager_before_capture(PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE);
+  harness_measure(12, 3);
+  pygraph_region *r = harness_region("merge_shape", 1);
+  r->trip_count = 30;
+  fake_reset();
+  timed(10, 5);
+  for (int i = 0; i < 30; i++)
+    two(r, i);
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->stats.captures == 0);
+  CHECK(seg->stats.eager_iters == 30);
+  CHECK(seg->stats.timed <= PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE + 1);
+  CHECK(strstr(fake_log(), "build") == NULL);
+  fake.timing = 0;
+  /* The same loop run 300 times pays: it is captured. */
+  pygraph_region *r2 = harness_region("merge_shape_long", 1);
+  r2->trip_count = 300;
+  fake_reset();
+  timed(10, 5);
+  for (int i = 0; i < 30; i++)
+    two(r2, i);
+  CHECK(harness_segment(r2, 0)->stats.captures == 1);
+  fake.timing = 0;
+}
+
 /* merge's shape: the host works far longer between iterations than inside
  * them, so periods between end events would mostly time the host's own
  * work: each timed iteration is a span instead (two events, not one). */
@@ -1387,6 +1419,7 @@ int main(void)
   test_cost_table();
   test_capture_policy();
   test_capture_cost_learned();
+  test_short_loop_does_not_capture();
   test_clear_verdict_table();
   test_behaviour_table();
   test_only_capturable_iterations_defer();
