@@ -41,6 +41,15 @@ enum pygraph_decision pygraph_decide(const struct pygraph_settings *settings,
       (hits <= 0 || ((in->timing || in->eager_us > 0) &&
                      hits * pygraph_gain_bound_us(in->eager_us, in->n_ops) <
                          pygraph_trial_cost_us(in)))) {
+    /* Within a known trip count the hits to come only shrink: waiting is
+     * recording for nothing (merge: +3 us an iteration).  A probe looks
+     * again later (a loop entered again has run past its count then).  A
+     * signature of a cycle leaves the others their chance. */
+    if (in->recent_window == 0 && in->trip_count >= 0 &&
+        (unsigned long long)in->trip_count > in->iters_observed) {
+      *reason = "capture cannot pay back in the iterations left";
+      return PYGRAPH_STAY_EAGER;
+    }
     *reason = "capture would not pay back yet";
     return PYGRAPH_KEEP_WARMING;
   }
