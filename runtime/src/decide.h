@@ -79,7 +79,10 @@ double pygraph_trial_cost_us(const struct pygraph_decide_input *in);
  * times the gain bound could not pay for the trial: a rent-or-buy rule
  * whose worst case is bounded - with the trip count unknown, a loop waits
  * until its iterations so far would have paid for it, about 35 iterations
- * for 2 ops.  merge's 30-iteration regions of 2 kernels stay eager.) */
+ * for 2 ops.  Within a known trip count the hits to come only shrink: a
+ * back-to-back signature is then eager by decision (PYGRAPH_STAY_EAGER,
+ * "capture cannot pay back in the iterations left"; probes look again).
+ * merge's 30-iteration regions of 2 kernels stay eager.) */
 
 /* How many iterations a graph of this signature could save: the iterations
  * still to come (the rest of a known trip count; else, or once a loop entered
