@@ -50,6 +50,13 @@ enum pygraph_decision pygraph_decide(const struct pygraph_settings *settings,
       *reason = "capture cannot pay back in the iterations left";
       return PYGRAPH_STAY_EAGER;
     }
+    /* Unknown count: warming up records every iteration (merge: ~20 us an
+     * iteration on the H200), so pass through; the probe 64 iterations on
+     * looks again with the hits those iterations add. */
+    if (in->recent_window == 0 && in->trip_count < 0) {
+      *reason = "capture would not pay back yet";
+      return PYGRAPH_STAY_EAGER;
+    }
     *reason = "capture would not pay back yet";
     return PYGRAPH_KEEP_WARMING;
   }

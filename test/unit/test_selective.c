@@ -164,7 +164,7 @@ static void test_capture_policy(void)
   in.eager_us = 10;
   in.trip_count = -1;                              /* unknown: what was observed */
   in.iters_observed = 10;
-  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_KEEP_WARMING);   /* may yet pay */
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_STAY_EAGER);   /* probes look again */
   CHECK(reason && strcmp(reason, "capture would not pay back yet") == 0);
   in.trip_count = 5;                               /* entered again: past its count */
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_KEEP_WARMING);
