@@ -77,11 +77,12 @@ double pygraph_trial_cost_us(const struct pygraph_decide_input *in);
 
 /* (A capture is put off while the expected hits (pygraph_expected_hits)
  * times the gain bound could not pay for the trial: a rent-or-buy rule
- * whose worst case is bounded - with the trip count unknown, a loop waits
- * until its iterations so far would have paid for it, about 35 iterations
- * for 2 ops.  Within a known trip count the hits to come only shrink: a
- * back-to-back signature is then eager by decision (PYGRAPH_STAY_EAGER,
- * "capture cannot pay back in the iterations left"; probes look again).
+ * whose worst case is bounded - with the trip count unknown, a loop is
+ * eager by decision until a probe finds that its iterations so far would
+ * have paid for it.  Within a known trip count the hits to come only
+ * shrink: a back-to-back signature is then eager by decision too
+ * (PYGRAPH_STAY_EAGER, "capture cannot pay back in the iterations left";
+ * probes look again).  A cycle's signature keeps warming.
  * merge's 30-iteration regions of 2 kernels stay eager.) */
 
 /* How many iterations a graph of this signature could save: the iterations
