@@ -42,7 +42,7 @@ static void barrier(const pg_classifier *c, pg_call_info *out, LLVMValueRef inst
 static const pg_kernel *launched_kernel(const pg_classifier *c, LLVMValueRef call,
                                         const pg_api_entry *api) {
   unsigned idx = strncmp(api->name, "cudaLaunchKernelExC", 19) == 0 ? 1 : 0;
-  if (api->name[0] == 'c' && api->name[1] == 'u' && api->name[2] == 'L')
+  if (api->driver)
     return NULL; /* driver launches take a CUfunction: not known statically */
   if (LLVMGetNumArgOperands(call) <= idx)
     return NULL;
@@ -57,7 +57,7 @@ static void classify_api(const pg_classifier *c, LLVMValueRef inst, LLVMValueRef
     out->kind = pg_is_stub(c, caller) ? PG_CALL_STUB_INTERNAL : PG_CALL_LAUNCH;
     return;
   case PG_API_STREAM_OP:
-    if (!api->routed) {
+    if (!pg_api_routed(api)) {
       barrier(c, out, inst, "%s (not deferred by pygraph yet)", api->name);
       return;
     }

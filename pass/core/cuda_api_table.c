@@ -1,10 +1,11 @@
 /* cuda_api_table.c - the one table that classifies CUDA API calls.
  *
  * A graph region may hold LAUNCH and STREAM_OP calls; the runtime defers the
- * `routed` ones.  A STREAM_OP that CUDA could capture but the runtime does
- * not route yet must still end a region: executing it immediately while the
- * launches before it are deferred would reorder the stream.  Any cuda... or cu...
- * symbol missing from this table is treated as a barrier.
+ * routed ones, those runtime/include/pygraph_abi.def lists.  A STREAM_OP
+ * that CUDA could capture but the runtime does not route yet must still end
+ * a region: executing it immediately while the launches before it are
+ * deferred would reorder the stream.  Any cuda... or cu... symbol missing
+ * from this table is treated as a barrier.
  * _ptsz variants are what -fgpu-default-stream=per-thread (or
  * CUDA_API_PER_THREAD_DEFAULT_STREAM) calls.
  */
@@ -13,7 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PTSZ(name, cls, routed, why) {name, cls, routed, why, 0}, {name "_ptsz", cls, routed, why, 0}
+/* The CUDA symbols the runtime provides "__pygraph_<symbol>" for. */
+static const char *const kRouted[] = {
+#define PYGRAPH_ROUTED_CALL(ret, symbol, ...) #symbol,
+#include "pygraph_abi.def"
+};
+
+#define PTSZ(name, cls, why) {name, cls, 0, why, 0}, {name "_ptsz", cls, 0, why, 0}
+/* Driver API launches take a CUfunction, whose kernel is only known at run
+ * time. */
+#define DRIVER_PTSZ(name, cls, why) {name, cls, 1, why, 0}, {name "_ptsz", cls, 1, why, 0}
 /* The program's own stream capture and graphs: barriers, and the capture
  * begin/end calls bound the code that is never a pygraph region. */
 #define OWN(name, edge, why)                                                   \
@@ -23,37 +33,36 @@
 
 static const pg_api_entry kTable[] = {
     /* kernel launches */
-    PTSZ("cudaLaunchKernel", PG_API_LAUNCH, 1, "kernel launch"),
-    PTSZ("cudaLaunchKernelExC", PG_API_LAUNCH, 1, "kernel launch"),
-    PTSZ("cuLaunchKernel", PG_API_LAUNCH, 1, "driver kernel launch"),
-    PTSZ("cuLaunchKernelEx", PG_API_LAUNCH, 1, "driver kernel launch"),
-    PTSZ("cudaLaunchCooperativeKernel", PG_API_UNCAPTURABLE, 0, "cooperative launch"),
+    PTSZ("cudaLaunchKernel", PG_API_LAUNCH, "kernel launch"),
+    PTSZ("cudaLaunchKernelExC", PG_API_LAUNCH, "kernel launch"),
+    DRIVER_PTSZ("cuLaunchKernel", PG_API_LAUNCH, "driver kernel launch"),
+    DRIVER_PTSZ("cuLaunchKernelEx", PG_API_LAUNCH, "driver kernel launch"),
+    PTSZ("cudaLaunchCooperativeKernel", PG_API_UNCAPTURABLE, "cooperative launch"),
     /* stream work a graph can hold */
-    PTSZ("cudaMemsetAsync", PG_API_STREAM_OP, 1, "asynchronous memset"),
-    PTSZ("cudaMemcpyAsync", PG_API_STREAM_OP, 1, "asynchronous copy"),
-    PTSZ("cudaEventRecord", PG_API_STREAM_OP, 1, "event record"),
-    {"cudaStreamWaitEvent", PG_API_STREAM_OP, 1, "stream wait", 0},
-    {"cudaStreamWaitEvent_ptsz", PG_API_STREAM_OP, 1, "stream wait", 0},
-    PTSZ("cudaEventRecordWithFlags", PG_API_STREAM_OP, 0, "event record with flags"),
-    PTSZ("cudaLaunchHostFunc", PG_API_STREAM_OP, 0, "host function node"),
-    PTSZ("cudaMemset2DAsync", PG_API_STREAM_OP, 0, "2-D memset"),
-    PTSZ("cudaMemcpy2DAsync", PG_API_STREAM_OP, 0, "2-D copy"),
-    PTSZ("cudaMemcpy3DAsync", PG_API_STREAM_OP, 0, "3-D copy"),
-    PTSZ("cudaMemcpyToSymbolAsync", PG_API_STREAM_OP, 0, "copy to symbol"),
-    PTSZ("cudaMemcpyFromSymbolAsync", PG_API_STREAM_OP, 0, "copy from symbol"),
-    PTSZ("cudaMallocAsync", PG_API_STREAM_OP, 0, "stream-ordered allocation"),
-    PTSZ("cudaFreeAsync", PG_API_STREAM_OP, 0, "stream-ordered free"),
+    PTSZ("cudaMemsetAsync", PG_API_STREAM_OP, "asynchronous memset"),
+    PTSZ("cudaMemcpyAsync", PG_API_STREAM_OP, "asynchronous copy"),
+    PTSZ("cudaEventRecord", PG_API_STREAM_OP, "event record"),
+    PTSZ("cudaStreamWaitEvent", PG_API_STREAM_OP, "stream wait"),
+    PTSZ("cudaEventRecordWithFlags", PG_API_STREAM_OP, "event record with flags"),
+    PTSZ("cudaLaunchHostFunc", PG_API_STREAM_OP, "host function node"),
+    PTSZ("cudaMemset2DAsync", PG_API_STREAM_OP, "2-D memset"),
+    PTSZ("cudaMemcpy2DAsync", PG_API_STREAM_OP, "2-D copy"),
+    PTSZ("cudaMemcpy3DAsync", PG_API_STREAM_OP, "3-D copy"),
+    PTSZ("cudaMemcpyToSymbolAsync", PG_API_STREAM_OP, "copy to symbol"),
+    PTSZ("cudaMemcpyFromSymbolAsync", PG_API_STREAM_OP, "copy from symbol"),
+    PTSZ("cudaMallocAsync", PG_API_STREAM_OP, "stream-ordered allocation"),
+    PTSZ("cudaFreeAsync", PG_API_STREAM_OP, "stream-ordered free"),
     /* synchronizing */
-    PTSZ("cudaMemcpy", PG_API_SYNC, 0, "synchronizes"),
-    PTSZ("cudaMemset", PG_API_SYNC, 0, "synchronizes"),
-    PTSZ("cudaMemcpy2D", PG_API_SYNC, 0, "synchronizes"),
-    PTSZ("cudaMemcpy3D", PG_API_SYNC, 0, "synchronizes"),
-    PTSZ("cudaMemcpyToSymbol", PG_API_SYNC, 0, "synchronizes"),
-    PTSZ("cudaMemcpyFromSymbol", PG_API_SYNC, 0, "synchronizes"),
+    PTSZ("cudaMemcpy", PG_API_SYNC, "synchronizes"),
+    PTSZ("cudaMemset", PG_API_SYNC, "synchronizes"),
+    PTSZ("cudaMemcpy2D", PG_API_SYNC, "synchronizes"),
+    PTSZ("cudaMemcpy3D", PG_API_SYNC, "synchronizes"),
+    PTSZ("cudaMemcpyToSymbol", PG_API_SYNC, "synchronizes"),
+    PTSZ("cudaMemcpyFromSymbol", PG_API_SYNC, "synchronizes"),
     {"cudaDeviceSynchronize", PG_API_SYNC, 0, "synchronizes", 0},
-    PTSZ("cudaStreamSynchronize", PG_API_SYNC, 0, "synchronizes"),
+    PTSZ("cudaStreamSynchronize", PG_API_SYNC, "synchronizes"),
     {"cudaEventSynchronize", PG_API_SYNC, 0, "synchronizes", 0},
-    PTSZ("cudaStreamQuery", PG_API_SYNC, 0, "queries device progress"),
+    PTSZ("cudaStreamQuery", PG_API_SYNC, "queries device progress"),
     {"cudaEventQuery", PG_API_SYNC, 0, "queries device progress", 0},
     {"cudaEventElapsedTime", PG_API_SYNC, 0, "reads event times", 0},
     {"cudaDeviceReset", PG_API_SYNC, 0, "resets the device", 0},
@@ -137,6 +146,15 @@ const pg_api_entry *pg_api_lookup(const char *name) {
     if (strncmp(kPrefixes[i].name, name, strlen(kPrefixes[i].name)) == 0)
       return &kPrefixes[i];
   return NULL;
+}
+
+int pg_api_routed(const pg_api_entry *e) {
+  if (e->cls != PG_API_LAUNCH && e->cls != PG_API_STREAM_OP)
+    return 0;
+  for (size_t i = 0; i < sizeof kRouted / sizeof kRouted[0]; ++i)
+    if (strcmp(kRouted[i], e->name) == 0)
+      return 1;
+  return 0;
 }
 
 int pg_api_looks_like_cuda(const char *name) {

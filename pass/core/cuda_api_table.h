@@ -20,7 +20,7 @@ typedef enum pg_capture_edge {
 typedef struct pg_api_entry {
   const char *name;      /* symbol as it appears in IR */
   pg_api_class cls;
-  int routed;            /* the runtime defers it: __pygraph_<name> exists */
+  int driver;            /* driver API (cu*): launches take a CUfunction */
   const char *why;       /* short reason shown in remarks */
   pg_capture_edge capture;
 } pg_api_entry;
@@ -28,6 +28,9 @@ typedef struct pg_api_entry {
 /* NULL when `name` is not a CUDA API call pygraph knows (exact names first,
  * then the API families known by prefix). */
 const pg_api_entry *pg_api_lookup(const char *name);
+/* 1 when the runtime defers the call: __pygraph_<name> exists
+ * (runtime/include/pygraph_abi.def). */
+int pg_api_routed(const pg_api_entry *e);
 /* 1 for symbols that look like CUDA API (cuda*, cu[A-Z]*, __cuda*). */
 int pg_api_looks_like_cuda(const char *name);
 const char *pg_api_class_name(pg_api_class c);

@@ -2,6 +2,7 @@
 #include "instrumenter.h"
 #include "ir_util.h"
 #include "twin_registration.h"
+#include "pygraph_abi.h"
 
 #include <llvm-c/DebugInfo.h>
 
@@ -36,40 +37,112 @@ static LLVMValueRef get_fn(LLVMModuleRef m, const char *name, LLVMTypeRef ty) {
   return f ? f : LLVMAddFunction(m, name, ty);
 }
 
-static LLVMTypeRef begin_ty(LLVMModuleRef m) {
-  LLVMTypeRef params[2] = {ptr_ty(m), i32_ty(m)};
-  return LLVMFunctionType(LLVMVoidTypeInContext(LLVMGetModuleContext(m)), params, 2, 0);
-}
-static LLVMTypeRef end_ty(LLVMModuleRef m) {
-  LLVMTypeRef params[1] = {ptr_ty(m)};
-  return LLVMFunctionType(LLVMVoidTypeInContext(LLVMGetModuleContext(m)), params, 1, 0);
+/* ---- the ABI of runtime/include/pygraph_abi.def, as LLVM types -------- */
+typedef enum abi_ir_kind { PG_IR_PTR, PG_IR_U32, PG_IR_I64 } abi_ir_kind;
+
+static LLVMTypeRef ir_type(LLVMModuleRef m, abi_ir_kind k) {
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  switch (k) {
+  case PG_IR_PTR: return LLVMPointerTypeInContext(ctx, 0);
+  case PG_IR_U32: return LLVMInt32TypeInContext(ctx);
+  case PG_IR_I64: return LLVMInt64TypeInContext(ctx);
+  }
+  return NULL;
 }
 
-/* struct pygraph_region { u32 abi, kind, n_segments, n_static_launches;
- *   const char *function, *file; u32 line_begin, line_end;
- *   long long trip_count; void *state; } */
+/* Field numbers (SITE_kernel, REGION_trip_count, ...) and kinds, in order. */
+enum site_field {
+#define PYGRAPH_SITE_FIELD(type, name, ir) SITE_##name,
+#include "pygraph_abi.def"
+  SITE_NFIELDS
+};
+static const abi_ir_kind kSiteKinds[SITE_NFIELDS] = {
+#define PYGRAPH_SITE_FIELD(type, name, ir) PG_IR_##ir,
+#include "pygraph_abi.def"
+};
+enum region_field {
+#define PYGRAPH_REGION_FIELD(type, name, ir) REGION_##name,
+#include "pygraph_abi.def"
+  REGION_NFIELDS
+};
+static const abi_ir_kind kRegionKinds[REGION_NFIELDS] = {
+#define PYGRAPH_REGION_FIELD(type, name, ir) PG_IR_##ir,
+#include "pygraph_abi.def"
+};
+
+/* The region protocol's entry points and their parameter kinds. */
+#define PG_IR_KINDS_1(a) {PG_IR_##a}
+#define PG_IR_KINDS_2(a, b) {PG_IR_##a, PG_IR_##b}
+typedef struct protocol_call {
+  const char *name;
+  unsigned nparams;
+  abi_ir_kind params[2];
+} protocol_call;
+enum protocol_index {
+#define PYGRAPH_PROTOCOL_CALL(name, n, ir, ...) PROTOCOL_##name,
+#include "pygraph_abi.def"
+  PROTOCOL_NCALLS
+};
+static const protocol_call kProtocol[PROTOCOL_NCALLS] = {
+#define PYGRAPH_PROTOCOL_CALL(name, n, ir, ...) \
+  {PYGRAPH_ROUTED_PREFIX #name, n, PG_IR_KINDS_##n ir},
+#include "pygraph_abi.def"
+};
+
+static LLVMTypeRef protocol_ty(LLVMModuleRef m, enum protocol_index which) {
+  const protocol_call *p = &kProtocol[which];
+  LLVMTypeRef params[2];
+  for (unsigned i = 0; i < p->nparams; ++i)
+    params[i] = ir_type(m, p->params[i]);
+  return LLVMFunctionType(LLVMVoidTypeInContext(LLVMGetModuleContext(m)), params, p->nparams,
+                          0);
+}
+
+static LLVMValueRef protocol_fn(LLVMModuleRef m, enum protocol_index which) {
+  return get_fn(m, kProtocol[which].name, protocol_ty(m, which));
+}
+
+/* A descriptor global of the given field kinds; every value must be set
+ * (a field added to pygraph_abi.def and not filled here stops the build of
+ * the module rather than emitting a short descriptor). */
+static LLVMValueRef descriptor(LLVMModuleRef m, const abi_ir_kind *kinds, LLVMValueRef *vals,
+                               unsigned n, const char *name) {
+  LLVMTypeRef *fields = calloc(n, sizeof *fields);
+  for (unsigned i = 0; i < n; ++i) {
+    fields[i] = ir_type(m, kinds[i]);
+    if (!vals[i]) {
+      fprintf(stderr, "pygraph: field %u of %s not set (pygraph_abi.def changed?)\n", i, name);
+      abort();
+    }
+  }
+  LLVMTypeRef ty = LLVMStructTypeInContext(LLVMGetModuleContext(m), fields, n, 0);
+  free(fields);
+  LLVMValueRef g = LLVMAddGlobal(m, ty, name);
+  LLVMSetInitializer(g, LLVMConstNamedStruct(ty, vals, n));
+  LLVMSetAlignment(g, 8);
+  return g;
+}
+
+/* struct pygraph_region (pygraph_abi.def) for scope s. */
 static LLVMValueRef region_desc(LLVMModuleRef m, const pg_scope *s, const char *fn_name,
                                 const char *file, unsigned lb, unsigned le,
                                 unsigned n_launches) {
-  LLVMContextRef ctx = LLVMGetModuleContext(m);
-  LLVMTypeRef i32 = i32_ty(m), i64 = LLVMInt64TypeInContext(ctx), p = ptr_ty(m);
-  LLVMTypeRef fields[10] = {i32, i32, i32, i32, p, p, i32, i32, i64, p};
-  LLVMTypeRef ty = LLVMStructTypeInContext(ctx, fields, 10, 0);
-  LLVMValueRef vals[10] = {
-      LLVMConstInt(i32, 1, 0),
-      LLVMConstInt(i32, s->loop ? 0 : 1, 0),
-      LLVMConstInt(i32, s->n_instrumented, 0),
-      LLVMConstInt(i32, n_launches, 0),
-      cstring(m, fn_name),
-      cstring(m, file && file[0] ? file : NULL),
-      LLVMConstInt(i32, lb, 0),
-      LLVMConstInt(i32, le, 0),
-      LLVMConstInt(i64, s->trip_count ? s->trip_count : (unsigned long long)-1LL, 1),
-      LLVMConstNull(p)};
-  LLVMValueRef g = LLVMAddGlobal(m, ty, ".pygraph.region");
-  LLVMSetInitializer(g, LLVMConstNamedStruct(ty, vals, 10));
-  LLVMSetLinkage(g, LLVMInternalLinkage);
-  LLVMSetAlignment(g, 8);
+  LLVMTypeRef i32 = i32_ty(m), i64 = ir_type(m, PG_IR_I64);
+  LLVMValueRef vals[REGION_NFIELDS] = {0};
+  vals[REGION_abi_version] = LLVMConstInt(i32, PYGRAPH_ABI_VERSION, 0);
+  vals[REGION_kind] =
+      LLVMConstInt(i32, s->loop ? PYGRAPH_REGION_LOOP : PYGRAPH_REGION_STRAIGHT, 0);
+  vals[REGION_n_segments] = LLVMConstInt(i32, s->n_instrumented, 0);
+  vals[REGION_n_static_launches] = LLVMConstInt(i32, n_launches, 0);
+  vals[REGION_function] = cstring(m, fn_name);
+  vals[REGION_file] = cstring(m, file && file[0] ? file : NULL);
+  vals[REGION_line_begin] = LLVMConstInt(i32, lb, 0);
+  vals[REGION_line_end] = LLVMConstInt(i32, le, 0);
+  vals[REGION_trip_count] =
+      LLVMConstInt(i64, s->trip_count ? s->trip_count : (unsigned long long)-1LL, 1);
+  vals[REGION_state] = LLVMConstNull(ptr_ty(m));
+  LLVMValueRef g = descriptor(m, kRegionKinds, vals, REGION_NFIELDS, ".pygraph.region");
+  LLVMSetLinkage(g, LLVMInternalLinkage); /* written by the runtime: `state` */
   return g;
 }
 
@@ -85,8 +158,10 @@ static void call_before(LLVMBuilderRef b, LLVMValueRef before, LLVMTypeRef ty, L
 
 void pg_instrument_function(LLVMModuleRef m, pg_function_plan *plan, const char *fn_name) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
-  LLVMValueRef beginf = get_fn(m, "__pygraph_region_begin", begin_ty(m));
-  LLVMValueRef endf = get_fn(m, "__pygraph_region_end", end_ty(m));
+  LLVMValueRef beginf = protocol_fn(m, PROTOCOL_region_begin);
+  LLVMValueRef endf = protocol_fn(m, PROTOCOL_region_end);
+  LLVMTypeRef begin_ty = protocol_ty(m, PROTOCOL_region_begin);
+  LLVMTypeRef end_ty = protocol_ty(m, PROTOCOL_region_end);
   LLVMValueRef *descs = calloc(plan->nscopes, sizeof *descs);
   for (unsigned k = 0; k < plan->nscopes; ++k) {
     pg_scope *s = &plan->scopes[k];
@@ -112,43 +187,38 @@ void pg_instrument_function(LLVMModuleRef m, pg_function_plan *plan, const char 
    * front of barriers (so a begin never follows the end of its barrier). */
   for (unsigned k = 0; k < plan->nscopes; ++k)
     for (unsigned i = 0; descs[k] && i < plan->scopes[k].nentry_ends; ++i)
-      call_before(b, plan->scopes[k].entry_ends[i], end_ty(m), endf, &descs[k], 1);
+      call_before(b, plan->scopes[k].entry_ends[i], end_ty, endf, &descs[k], 1);
   for (unsigned k = 0; k < plan->nscopes; ++k)
     for (unsigned i = 0; descs[k] && i < plan->scopes[k].nsegs; ++i) {
       pg_segment *seg = &plan->scopes[k].segs[i];
       if (seg->index < 0)
         continue;
       LLVMValueRef args[2] = {descs[k], LLVMConstInt(i32_ty(m), (unsigned)seg->index, 0)};
-      call_before(b, seg->begin_before, begin_ty(m), beginf, args, 2);
+      call_before(b, seg->begin_before, begin_ty, beginf, args, 2);
     }
   for (unsigned k = 0; k < plan->nscopes; ++k)
     for (unsigned i = 0; descs[k] && i < plan->scopes[k].nends; ++i)
-      call_before(b, plan->scopes[k].ends[i], end_ty(m), endf, &descs[k], 1);
+      call_before(b, plan->scopes[k].ends[i], end_ty, endf, &descs[k], 1);
   free(descs);
   LLVMDisposeBuilder(b);
 }
 
-/* struct pygraph_site { const char *kernel, *file; u32 line, flags;
- *   const void *indirect_twin; } */
+/* struct pygraph_site (pygraph_abi.def) for a routed call. */
 static LLVMValueRef site_desc(LLVMModuleRef m, const pg_call_info *ci, LLVMValueRef call) {
-  LLVMContextRef ctx = LLVMGetModuleContext(m);
-  LLVMTypeRef i32 = i32_ty(m), p = ptr_ty(m);
-  LLVMTypeRef fields[5] = {p, p, i32, i32, p};
-  LLVMTypeRef ty = LLVMStructTypeInContext(ctx, fields, 5, 0);
+  LLVMTypeRef i32 = i32_ty(m);
   unsigned line;
   const char *file = pg_inst_file(call, &line, NULL);
-  LLVMValueRef vals[5] = {cstring(m, ci->kernel ? ci->kernel->mangled : NULL),
-                          cstring(m, file[0] ? file : NULL), LLVMConstInt(i32, line, 0),
-                          LLVMConstInt(i32, 0, 0), LLVMConstNull(p)};
+  LLVMValueRef vals[SITE_NFIELDS] = {0};
+  vals[SITE_kernel] = cstring(m, ci->kernel ? ci->kernel->mangled : NULL);
+  vals[SITE_file] = cstring(m, file[0] ? file : NULL);
+  vals[SITE_line] = LLVMConstInt(i32, line, 0);
+  vals[SITE_flags] = LLVMConstInt(i32, 0, 0);
   /* The indirect twin's handle, when pg_register_twins registered one. */
   LLVMValueRef twin = ci->kernel ? pg_twin_handle(m, ci->kernel->mangled) : NULL;
-  if (twin)
-    vals[4] = twin;
-  LLVMValueRef g = LLVMAddGlobal(m, ty, ".pygraph.site");
-  LLVMSetInitializer(g, LLVMConstNamedStruct(ty, vals, 5));
+  vals[SITE_indirect_twin] = twin ? twin : LLVMConstNull(ptr_ty(m));
+  LLVMValueRef g = descriptor(m, kSiteKinds, vals, SITE_NFIELDS, ".pygraph.site");
   LLVMSetGlobalConstant(g, 1);
   LLVMSetLinkage(g, LLVMPrivateLinkage);
-  LLVMSetAlignment(g, 8);
   return g;
 }
 
@@ -161,7 +231,7 @@ static void reroute(LLVMModuleRef m, LLVMBuilderRef b, const pg_call_info *ci, L
   LLVMGetParamTypes(fty, params + 1);
   LLVMTypeRef nty = LLVMFunctionType(LLVMGetReturnType(fty), params, np + 1, 0);
   size_t len;
-  char *name = pg_strf("__pygraph_%s", LLVMGetValueName2(callee, &len));
+  char *name = pg_strf(PYGRAPH_ROUTED_PREFIX "%s", LLVMGetValueName2(callee, &len));
   LLVMValueRef nf = get_fn(m, name, nty);
   free(name);
   unsigned na = LLVMGetNumArgOperands(call);
@@ -196,7 +266,7 @@ unsigned pg_reroute_calls(LLVMModuleRef m, const pg_classifier *c) {
           pg_call_info ci;
           pg_classify(c, i, &ci);
           /* Only API calls (not -O0 stub calls): those are where work is enqueued. */
-          if (ci.api && ci.api->routed &&
+          if (ci.api && pg_api_routed(ci.api) &&
               (ci.kind == PG_CALL_LAUNCH || ci.kind == PG_CALL_STUB_INTERNAL ||
                ci.kind == PG_CALL_ROUTED_OP)) {
             reroute(m, b, &ci, i);

@@ -118,7 +118,7 @@ static void render_stream(LLVMValueRef v, int ptsz, char *buf, size_t len) {
 const char *pg_launch_kernel_name(const pg_call_info *ci) {
   if (ci->kernel)
     return ci->kernel->demangled;
-  if (ci->api && ci->api->name[0] == 'c' && ci->api->name[1] == 'u' && ci->api->name[2] == 'L')
+  if (ci->api && ci->api->driver)
     return "<CUfunction>";
   return "<kernel pointer>";
 }
