@@ -23,19 +23,9 @@ const pg_function_summary *pg_summary_of(const pg_classifier *c, LLVMValueRef fn
   return NULL;
 }
 
-static void set_why(const pg_classifier *c, pg_call_info *out, char *text) {
+static void set_barrier(pg_call_info *out, pg_barrier_reason why) {
   out->kind = PG_CALL_BARRIER;
-  out->why = pg_pool_take(c->texts, text);
-}
-
-/* fmt has one %s, for name; the location follows. */
-static void barrier(const pg_classifier *c, pg_call_info *out, LLVMValueRef inst,
-                    const char *fmt, const char *name) {
-  char *loc = pg_loc_dup(inst);
-  char *what = pg_strf(fmt, name);
-  set_why(c, out, pg_strf("%s at %s", what, loc));
-  free(what);
-  free(loc);
+  out->why = why;
 }
 
 /* The kernel a launch API call launches, when the handle is a constant. */
@@ -49,6 +39,14 @@ static const pg_kernel *launched_kernel(const pg_classifier *c, LLVMValueRef cal
   return pg_registry_find(c->registry, LLVMGetOperand(call, idx));
 }
 
+/* A routed cudaMemcpyAsync whose direction constant involves the host. */
+static int copies_host_memory(LLVMValueRef inst, const pg_api_entry *api) {
+  long long kind;
+  return strncmp(api->name, "cudaMemcpyAsync", 15) == 0 &&
+         pg_const_int(LLVMGetOperand(inst, 3), &kind) && kind != kMemcpyDeviceToDevice &&
+         kind != 4 /* cudaMemcpyDefault: checked at run time */;
+}
+
 static void classify_api(const pg_classifier *c, LLVMValueRef inst, LLVMValueRef caller,
                          const pg_api_entry *api, pg_call_info *out) {
   switch (api->cls) {
@@ -57,65 +55,44 @@ static void classify_api(const pg_classifier *c, LLVMValueRef inst, LLVMValueRef
     out->kind = pg_is_stub(c, caller) ? PG_CALL_STUB_INTERNAL : PG_CALL_LAUNCH;
     return;
   case PG_API_STREAM_OP:
-    if (!pg_api_routed(api)) {
-      barrier(c, out, inst, "%s (not deferred by pygraph yet)", api->name);
-      return;
-    }
-    if (strncmp(api->name, "cudaMemcpyAsync", 15) == 0) {
-      long long kind;
-      if (pg_const_int(LLVMGetOperand(inst, 3), &kind) && kind != kMemcpyDeviceToDevice &&
-          kind != 4 /* cudaMemcpyDefault: checked at run time */) {
-        barrier(c, out, inst, "%s copies host memory", api->name);
-        return;
-      }
-    }
-    out->kind = PG_CALL_ROUTED_OP;
+    if (!pg_api_routed(api))
+      set_barrier(out, PG_WHY_API_NOT_ROUTED);
+    else if (copies_host_memory(inst, api))
+      set_barrier(out, PG_WHY_API_HOST_COPY);
+    else
+      out->kind = PG_CALL_ROUTED_OP;
     return;
   case PG_API_SYNC:
   case PG_API_OWN_CAPTURE:
-  case PG_API_UNCAPTURABLE: {
-    char *loc = pg_loc_dup(inst);
-    set_why(c, out, pg_strf("%s %s at %s", api->name, api->why, loc));
-    free(loc);
+  case PG_API_UNCAPTURABLE:
+    set_barrier(out, PG_WHY_API_CLASS);
     return;
-  }
   case PG_API_HARMLESS:
     out->kind = PG_CALL_HARMLESS;
     return;
   }
 }
 
-void pg_classify(const pg_classifier *c, LLVMValueRef inst, pg_call_info *out) {
-  memset(out, 0, sizeof *out);
-  out->kind = PG_CALL_HARMLESS;
-  out->why = "";
-  if (!pg_is_call(inst)) {
-    if (pg_wait_set_has(&c->waits, inst))
-      barrier(c, out, inst, "%s deciding a loop exit (the host may wait for a kernel)",
-              pg_wait_kind(inst));
-    return;
-  }
-  LLVMValueRef caller = LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst));
-  LLVMValueRef callee = pg_called_function(inst);
-  out->callee = callee;
-  if (pg_wait_set_has(&c->waits, inst)) {
-    size_t n;
-    char *dn = pg_demangle(LLVMGetValueName2(callee, &n));
-    char *what = pg_strf("call of '%s', a volatile or atomic read,", dn);
-    free(dn);
-    barrier(c, out, inst, "%s deciding a loop exit (the host may wait for a kernel)", what);
-    free(what);
-    return;
-  }
-  if (!callee) {
-    LLVMValueRef cv = LLVMGetCalledValue(inst);
-    barrier(c, out, inst, "%s", LLVMIsAInlineAsm(cv) ? "inline assembly" : "indirect call");
-    return;
-  }
-  size_t len;
-  const char *name = LLVMGetValueName2(callee, &len);
+/* A call of a function the module defines. */
+static void classify_defined_callee(const pg_classifier *c, LLVMValueRef callee,
+                                    pg_call_info *out) {
+  const pg_function_summary *s = pg_summary_of(c, callee);
+  if (pg_capture_call_opens(&c->captures, callee))
+    set_barrier(out, PG_WHY_OPENS_CAPTURE);
+  else if (pg_capture_call_closes(&c->captures, callee))
+    set_barrier(out, PG_WHY_CLOSES_CAPTURE);
+  else if (s && s->may_sync)
+    set_barrier(out, PG_WHY_CALLEE_MAY_SYNC);
+  else if (s && s->launches)
+    out->kind = PG_CALL_LAUNCHING_CALLEE;
+}
+
+/* A call with a direct callee that is not a wait. */
+static void classify_direct_call(const pg_classifier *c, LLVMValueRef inst, LLVMValueRef callee,
+                                 pg_call_info *out) {
   if (LLVMGetIntrinsicID(callee))
     return;
+  LLVMValueRef caller = LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst));
   const pg_kernel *k = pg_registry_find(c->registry, callee);
   if (k) {
     /* <<<>>> at -O0: the call of the stub is the launch site */
@@ -123,47 +100,113 @@ void pg_classify(const pg_classifier *c, LLVMValueRef inst, pg_call_info *out) {
     out->kind = pg_is_stub(c, caller) ? PG_CALL_STUB_INTERNAL : PG_CALL_LAUNCH;
     return;
   }
+  size_t len;
+  const char *name = LLVMGetValueName2(callee, &len);
   out->api = pg_api_lookup(name);
-  if (out->api) {
+  if (out->api)
     classify_api(c, inst, caller, out->api, out);
+  else if (!LLVMIsDeclaration(callee))
+    classify_defined_callee(c, callee, out);
+  else if (!pg_is_harmless_external(name))
+    set_barrier(out, pg_api_looks_like_cuda(name) ? PG_WHY_UNKNOWN_CUDA
+                                                  : PG_WHY_UNKNOWN_EXTERNAL);
+}
+
+void pg_classify(const pg_classifier *c, LLVMValueRef inst, pg_call_info *out) {
+  memset(out, 0, sizeof *out);
+  out->inst = inst;
+  out->kind = PG_CALL_HARMLESS;
+  out->why = PG_WHY_NONE;
+  if (!pg_is_call(inst)) {
+    if (pg_wait_set_has(&c->waits, inst))
+      set_barrier(out, PG_WHY_WAIT_LOAD);
     return;
   }
-  if (!LLVMIsDeclaration(callee)) {
-    const pg_function_summary *s = pg_summary_of(c, callee);
-    int opens = pg_capture_call_opens(&c->captures, callee);
-    if (opens || pg_capture_call_closes(&c->captures, callee)) {
-      char *dn = pg_demangle(name);
-      barrier(c, out, inst, opens ? "call of '%s', which may begin the program's own stream capture"
-                               : "call of '%s', which ends the program's own stream capture",
-              dn);
-      free(dn);
-    } else if (s && s->may_sync) {
-      /* "call of 'f' at x.cu:22, which may synchronize (cudaMemcpy ... at x.cu:10)" */
-      char *dn = pg_demangle(name);
-      char *loc = pg_loc_dup(inst);
-      set_why(c, out, pg_strf("call of '%s' at %s, which may synchronize (%s)", dn, loc, s->why));
-      free(loc);
-      free(dn);
-    } else if (s && s->launches) {
-      out->kind = PG_CALL_LAUNCHING_CALLEE;
-    }
-    return;
+  out->callee = pg_called_function(inst);
+  if (pg_wait_set_has(&c->waits, inst))
+    set_barrier(out, PG_WHY_WAIT_CALL);
+  else if (!out->callee)
+    set_barrier(out, LLVMIsAInlineAsm(LLVMGetCalledValue(inst)) ? PG_WHY_INLINE_ASM
+                                                                : PG_WHY_INDIRECT_CALL);
+  else
+    classify_direct_call(c, inst, out->callee, out);
+}
+
+/* ---- reasons, as text (remarks only) --------------------------------- */
+
+static char *demangled_callee(const pg_call_info *ci) {
+  size_t n;
+  return pg_demangle(LLVMGetValueName2(ci->callee, &n));
+}
+
+static const char *const kWaitExit = "deciding a loop exit (the host may wait for a kernel)";
+
+/* The reason without its location; malloc'd. */
+static char *barrier_what(const pg_call_info *ci) {
+  char *dn = ci->callee ? demangled_callee(ci) : NULL;
+  char *what = NULL;
+  switch (ci->why) {
+  case PG_WHY_NONE: /* not reached: pg_call_why answers "" */
+  case PG_WHY_CALLEE_MAY_SYNC: /* has its own shape: callee_may_sync_why */
+    what = pg_strf("%s", "");
+    break;
+  case PG_WHY_WAIT_LOAD: what = pg_strf("%s %s", pg_wait_kind(ci->inst), kWaitExit); break;
+  case PG_WHY_WAIT_CALL:
+    what = pg_strf("call of '%s', a volatile or atomic read, %s", dn, kWaitExit);
+    break;
+  case PG_WHY_INLINE_ASM: what = pg_strf("inline assembly"); break;
+  case PG_WHY_INDIRECT_CALL: what = pg_strf("indirect call"); break;
+  case PG_WHY_API_NOT_ROUTED:
+    what = pg_strf("%s (not deferred by pygraph yet)", ci->api->name);
+    break;
+  case PG_WHY_API_HOST_COPY: what = pg_strf("%s copies host memory", ci->api->name); break;
+  case PG_WHY_API_CLASS: what = pg_strf("%s %s", ci->api->name, ci->api->why); break;
+  case PG_WHY_OPENS_CAPTURE:
+    what = pg_strf("call of '%s', which may begin the program's own stream capture", dn);
+    break;
+  case PG_WHY_CLOSES_CAPTURE:
+    what = pg_strf("call of '%s', which ends the program's own stream capture", dn);
+    break;
+  case PG_WHY_UNKNOWN_CUDA: what = pg_strf("CUDA call '%s' that pygraph does not know", dn); break;
+  case PG_WHY_UNKNOWN_EXTERNAL:
+    what = pg_strf("call of external function '%s' with unknown effect", dn);
+    break;
   }
-  if (pg_is_harmless_external(name))
-    return;
-  char *dn = pg_demangle(name);
-  barrier(c, out, inst,
-          pg_api_looks_like_cuda(name) ? "CUDA call '%s' that pygraph does not know"
-                                       : "call of external function '%s' with unknown effect",
-          dn);
   free(dn);
+  return what;
+}
+
+/* "call of 'f' at x.cu:22, which may synchronize (cudaMemcpy ... at x.cu:10)" */
+static char *callee_may_sync_why(const pg_classifier *c, const pg_call_info *ci) {
+  char *dn = demangled_callee(ci);
+  char *loc = pg_loc_dup(ci->inst);
+  char *root = pg_call_why(c, &pg_summary_of(c, ci->callee)->cause);
+  char *text = pg_strf("call of '%s' at %s, which may synchronize (%s)", dn, loc, root);
+  free(root);
+  free(loc);
+  free(dn);
+  return text;
+}
+
+char *pg_call_why(const pg_classifier *c, const pg_call_info *ci) {
+  if (ci->kind != PG_CALL_BARRIER)
+    return pg_strf("%s", "");
+  if (ci->why == PG_WHY_CALLEE_MAY_SYNC)
+    return callee_may_sync_why(c, ci);
+  char *what = barrier_what(ci);
+  char *loc = pg_loc_dup(ci->inst);
+  char *text = pg_strf("%s at %s", what, loc);
+  free(loc);
+  free(what);
+  return text;
 }
 
 /* One pass over f with the current summaries; returns 1 if s changed. */
 static int summarise(const pg_classifier *c, pg_function_summary *s) {
   int may_sync = 0;
   unsigned launches = 0;
-  const char *why = "";
+  pg_call_info cause;
+  memset(&cause, 0, sizeof cause);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(s->fn); bb; bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
       pg_call_info ci;
@@ -176,7 +219,7 @@ static int summarise(const pg_classifier *c, pg_function_summary *s) {
         /* keep the root cause, not the chain of calls leading to it */
         const pg_function_summary *cs = ci.callee ? pg_summary_of(c, ci.callee) : NULL;
         may_sync = 1;
-        why = cs && cs->may_sync ? cs->why : ci.why;
+        cause = cs && cs->may_sync ? cs->cause : ci;
       }
     }
   if (launches > kLaunchCap)
@@ -185,7 +228,7 @@ static int summarise(const pg_classifier *c, pg_function_summary *s) {
     return 0;
   s->may_sync = may_sync;
   s->launches = launches;
-  s->why = why;
+  s->cause = cause;
   return 1;
 }
 
@@ -242,7 +285,6 @@ static void mark_loop_launches(pg_classifier *c) {
 void pg_classifier_init(pg_classifier *c, LLVMModuleRef m, const pg_kernel_registry *r) {
   memset(c, 0, sizeof *c);
   c->registry = r;
-  c->texts = calloc(1, sizeof *c->texts);
   unsigned n = pg_count_definitions(m);
   c->summaries = calloc(n ? n : 1, sizeof *c->summaries);
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
@@ -263,7 +305,5 @@ void pg_classifier_free(pg_classifier *c) {
   free(c->summaries);
   pg_wait_set_free(&c->waits);
   pg_capture_set_free(&c->captures);
-  pg_pool_free(c->texts);
-  free(c->texts);
   memset(c, 0, sizeof *c);
 }

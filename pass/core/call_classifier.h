@@ -5,7 +5,6 @@
 #include "cuda_api_table.h"
 #include "kernel_registry.h"
 #include "own_capture.h"
-#include "string_pool.h"
 #include "wait_loops.h"
 
 #include <llvm-c/Core.h>
@@ -19,12 +18,40 @@ typedef enum pg_call_kind {
   PG_CALL_BARRIER           /* may synchronize or observe the device: ends a region */
 } pg_call_kind;
 
+/* Why a barrier is one.  Kept as a kind, not as text: the text (with its
+ * location and demangled names) is only formatted for a remark that is
+ * actually printed (pg_call_why). */
+typedef enum pg_barrier_reason {
+  PG_WHY_NONE,              /* not a barrier */
+  PG_WHY_WAIT_LOAD,         /* a volatile/atomic read deciding a loop exit */
+  PG_WHY_WAIT_CALL,         /* the same, through a call */
+  PG_WHY_INLINE_ASM,
+  PG_WHY_INDIRECT_CALL,
+  PG_WHY_API_NOT_ROUTED,    /* a stream operation the runtime does not defer yet */
+  PG_WHY_API_HOST_COPY,     /* cudaMemcpyAsync from or to host memory */
+  PG_WHY_API_CLASS,         /* synchronizing, uncapturable, own capture: the table's why */
+  PG_WHY_OPENS_CAPTURE,     /* a callee that may begin the program's own capture */
+  PG_WHY_CLOSES_CAPTURE,    /* a callee that ends it */
+  PG_WHY_CALLEE_MAY_SYNC,   /* a module function that may synchronize */
+  PG_WHY_UNKNOWN_CUDA,      /* a cuda* / cu* symbol missing from the API table */
+  PG_WHY_UNKNOWN_EXTERNAL   /* any other external function */
+} pg_barrier_reason;
+
+typedef struct pg_call_info {
+  LLVMValueRef inst;
+  pg_call_kind kind;
+  pg_barrier_reason why;    /* for barriers; PG_WHY_NONE else */
+  const pg_api_entry *api;  /* when the callee is in the CUDA table */
+  LLVMValueRef callee;      /* direct callee, if any */
+  const pg_kernel *kernel;  /* for launches of known kernels */
+} pg_call_info;
+
 typedef struct pg_function_summary {
   LLVMValueRef fn;
   int may_sync;             /* some path calls a barrier */
   unsigned launches;        /* launch sites inside, callees included (capped) */
   int loop_launches;        /* some launch repeats in a loop (here or below) */
-  const char *why;          /* first barrier: "cudaMemcpy at x.cu:12 synchronizes" */
+  pg_call_info cause;       /* first barrier, its root cause ("cudaMemcpy at x.cu:12") */
 } pg_function_summary;
 
 typedef struct pg_classifier {
@@ -33,22 +60,18 @@ typedef struct pg_classifier {
   pg_capture_set captures;  /* code inside the program's own stream capture */
   pg_function_summary *summaries;
   unsigned n_summaries;
-  pg_string_pool *texts;    /* owns every why above, whatever its length */
 } pg_classifier;
-
-typedef struct pg_call_info {
-  pg_call_kind kind;
-  const pg_api_entry *api;  /* when the callee is in the CUDA table */
-  LLVMValueRef callee;      /* direct callee, if any */
-  const pg_kernel *kernel;  /* for launches of known kernels */
-  const char *why;          /* for barriers: the reason, with location; "" else */
-} pg_call_info;
 
 /* Builds summaries of every function defined in m (fixpoint over the call
  * graph, so launches and syncs several call levels down count). */
 void pg_classifier_init(pg_classifier *c, LLVMModuleRef m, const pg_kernel_registry *r);
 void pg_classifier_free(pg_classifier *c);
+/* What inst means; formats nothing.  Consumers outside the classifier read
+ * the call map (call_map.h), which calls this once per instruction. */
 void pg_classify(const pg_classifier *c, LLVMValueRef inst, pg_call_info *out);
+/* Why ci is a barrier, with its location: "cudaMemcpy synchronizes at
+ * x.cu:12"; "" when it is none.  malloc'd: for remarks only. */
+char *pg_call_why(const pg_classifier *c, const pg_call_info *ci);
 const pg_function_summary *pg_summary_of(const pg_classifier *c, LLVMValueRef fn);
 int pg_is_stub(const pg_classifier *c, LLVMValueRef fn);
 /* Barrier for a scope: outside loops, a callee that launches in loops is

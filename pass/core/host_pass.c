@@ -2,15 +2,18 @@
  * regions, instrument them, and say what happened in remarks. */
 #include "pass_entry.h"
 #include "call_classifier.h"
+#include "call_map.h"
 #include "device_pass.h"
 #include "instrumenter.h"
 #include "ir_util.h"
-#include <llvm-c/DebugInfo.h>
+#include "launch_describe.h"
 #include "launch_sites.h"
 #include "options.h"
 #include "region_builder.h"
 #include "twin_registration.h"
 #include "../shim/pygraph_shim.h"
+
+#include <llvm-c/DebugInfo.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,11 +23,11 @@ typedef struct host_ctx {
   LLVMModuleRef m;
   pg_kernel_registry reg;
   pg_classifier cls;
-  pg_site_table sites;
+  pg_call_map calls;
+  pg_launch_sites *sites;
   pg_function_plan *plans;
   LLVMValueRef *plan_fns;
   unsigned nplans;
-  int remark_passed, remark_missed, remark_analysis;
 } host_ctx;
 
 static int is_candidate(host_ctx *h, LLVMValueRef f) {
@@ -34,38 +37,47 @@ static int is_candidate(host_ctx *h, LLVMValueRef f) {
   return s && s->launches > 0;
 }
 
+static int is_sync_like(const pg_api_entry *api) {
+  return api && (api->cls == PG_API_SYNC || api->cls == PG_API_UNCAPTURABLE ||
+                 api->cls == PG_API_OWN_CAPTURE);
+}
+
+/* The launch-site remark, and once per module a hint when there is no
+ * debug location to show. */
+static void launch_site_remark(const pg_call_info *ci, LLVMValueRef f, int *warned_no_debug) {
+  char *msg = pg_describe_launch(ci, ci->inst);
+  pg_remark(PG_REMARK_ANALYSIS, "LaunchSite", ci->inst, msg);
+  free(msg);
+  if (!LLVMInstructionGetDebugLoc(ci->inst) && !*warned_no_debug) {
+    *warned_no_debug = 1;
+    pg_remark(PG_REMARK_ANALYSIS, "NoDebugInfo", f,
+              "no debug locations: compile with -g or -gline-tables-only to get "
+              "file:line in pygraph remarks");
+  }
+}
+
 /* -Rpass-analysis: every launch site, and every classified synchronizing
  * CUDA call inside a loop. */
 static void analysis_remarks(host_ctx *h) {
   int warned_no_debug = 0;
   for (LLVMValueRef f = LLVMGetFirstFunction(h->m); f; f = LLVMGetNextFunction(f)) {
-    if (LLVMIsDeclaration(f) || pg_is_stub(&h->cls, f))
+    unsigned n;
+    const pg_call_info *calls = pg_calls_in(&h->calls, f, &n);
+    if (!n || pg_is_stub(&h->cls, f))
       continue;
     pg_loop_info *li = pg_loops_compute(f);
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
-      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-        pg_call_info ci;
-        pg_classify(&h->cls, i, &ci);
-        if (ci.kind == PG_CALL_LAUNCH) {
-          char *msg = pg_describe_launch(&ci, i);
-          pg_remark(PG_REMARK_ANALYSIS, "LaunchSite", i, msg);
-          free(msg);
-          if (!LLVMInstructionGetDebugLoc(i) && !warned_no_debug) {
-            warned_no_debug = 1;
-            pg_remark(PG_REMARK_ANALYSIS, "NoDebugInfo", f,
-                      "no debug locations: compile with -g or -gline-tables-only to get "
-                      "file:line in pygraph remarks");
-          }
-        } else if (ci.kind == PG_CALL_BARRIER && ci.api &&
-                   (ci.api->cls == PG_API_SYNC || ci.api->cls == PG_API_UNCAPTURABLE ||
-                    ci.api->cls == PG_API_OWN_CAPTURE) &&
-                   pg_loop_for_block(li, bb)) {
-          char *msg = pg_strf("%s inside a loop %s (%s)", ci.api->name, ci.api->why,
-                              pg_api_class_name(ci.api->cls));
-          pg_remark(PG_REMARK_ANALYSIS, "SyncInLoop", i, msg);
-          free(msg);
-        }
+    for (unsigned k = 0; k < n; ++k) {
+      const pg_call_info *ci = &calls[k];
+      if (ci->kind == PG_CALL_LAUNCH) {
+        launch_site_remark(ci, f, &warned_no_debug);
+      } else if (ci->kind == PG_CALL_BARRIER && is_sync_like(ci->api) &&
+                 pg_loop_for_block(li, LLVMGetInstructionParent(ci->inst))) {
+        char *msg = pg_strf("%s inside a loop %s (%s)", ci->api->name, ci->api->why,
+                            pg_api_class_name(ci->api->cls));
+        pg_remark(PG_REMARK_ANALYSIS, "SyncInLoop", ci->inst, msg);
+        free(msg);
       }
+    }
     pg_loops_free(li);
   }
 }
@@ -79,73 +91,58 @@ static void plan_all(host_ctx *h) {
   for (LLVMValueRef f = LLVMGetFirstFunction(h->m); f; f = LLVMGetNextFunction(f))
     if (is_candidate(h, f)) {
       h->plan_fns[h->nplans] = f;
-      pg_plan_function(&h->cls, f, &h->sites, &h->plans[h->nplans++]);
+      pg_plan_function(&h->calls, f, h->sites, &h->plans[h->nplans++]);
     }
 }
 
 /* Launches inside launching callees called from a region run in that
- * region, whatever their own function decided. */
+ * region, whatever their own function decided (the list grows as callees
+ * of callees are found). */
 static void cover_callees(host_ctx *h) {
-  for (unsigned k = 0; k < h->sites.ncallees; ++k) {
-    LLVMValueRef f = h->sites.region_callees[k];
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
-      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-        pg_call_info ci;
-        pg_classify(&h->cls, i, &ci);
-        if (ci.kind == PG_CALL_LAUNCH) {
-          pg_site_find(&h->sites, i)->covered = 1;
-        } else if (ci.kind == PG_CALL_LAUNCHING_CALLEE) {
-          int known = 0;
-          for (unsigned j = 0; j < h->sites.ncallees; ++j)
-            known |= h->sites.region_callees[j] == ci.callee;
-          if (!known) {
-            if (h->sites.ncallees == h->sites.capcallees) {
-              h->sites.capcallees = 2 * h->sites.capcallees + 8;
-              h->sites.region_callees = realloc(h->sites.region_callees,
-                                                h->sites.capcallees * sizeof(LLVMValueRef));
-            }
-            h->sites.region_callees[h->sites.ncallees++] = ci.callee;
-          }
-        }
-      }
+  for (unsigned k = 0; k < pg_sites_num_region_callees(h->sites); ++k) {
+    unsigned n;
+    const pg_call_info *calls = pg_calls_in(&h->calls, pg_sites_region_callee(h->sites, k), &n);
+    for (unsigned i = 0; i < n; ++i)
+      if (calls[i].kind == PG_CALL_LAUNCH)
+        pg_sites_cover(h->sites, &calls[i]);
+      else if (calls[i].kind == PG_CALL_LAUNCHING_CALLEE)
+        pg_sites_add_region_callee(h->sites, calls[i].callee);
   }
 }
 
-static void region_remarks(host_ctx *h) {
+/* -Rpass: one remark per region segment. */
+static void region_remarks(host_ctx *h, unsigned p, const char *fname) {
   const char *verb = pg_opts()->analyze_only ? "would form" : "formed";
-  for (unsigned p = 0; p < h->nplans; ++p) {
-    size_t len;
-    char *fname = pg_demangle(LLVMGetValueName2(h->plan_fns[p], &len));
-    for (unsigned k = 0; k < h->plans[p].nscopes; ++k) {
-      pg_scope *s = &h->plans[p].scopes[k];
-      for (unsigned i = 0; i < s->nsegs; ++i) {
-        pg_segment *seg = &s->segs[i];
-        if (seg->index < 0)
-          continue;
-        char where[64] = ""; /* two unsigned numbers fit */
-        if (s->loop && s->line_begin)
-          snprintf(where, sizeof where, " (lines %u-%u)", s->line_begin, s->line_end);
-        char *msg = pg_strf("%s graph region in '%s': %s%s, segment %d of %u, %u launch site%s",
-                            verb, fname, s->loop ? "loop iteration" : "straight-line run", where,
-                            seg->index, s->n_instrumented, seg->weight, seg->weight == 1 ? "" : "s");
-        pg_remark(PG_REMARK_PASSED, "Region", seg->first_launch ? seg->first_launch
-                                                                : seg->begin_before, msg);
-        free(msg);
-      }
+  for (unsigned k = 0; k < h->plans[p].nscopes; ++k) {
+    pg_scope *s = &h->plans[p].scopes[k];
+    char *where = s->loop && s->line_begin
+                      ? pg_strf(" (lines %u-%u)", s->line_begin, s->line_end)
+                      : pg_strf("%s", "");
+    for (unsigned i = 0; i < s->nsegs; ++i) {
+      pg_segment *seg = &s->segs[i];
+      if (seg->index < 0)
+        continue;
+      char *msg = pg_strf("%s graph region in '%s': %s%s, segment %d of %u, %u launch site%s",
+                          verb, fname, s->loop ? "loop iteration" : "straight-line run", where,
+                          seg->index, s->n_instrumented, seg->weight, seg->weight == 1 ? "" : "s");
+      pg_remark(PG_REMARK_PASSED, "Region", seg->first_launch ? seg->first_launch
+                                                              : seg->begin_before, msg);
+      free(msg);
     }
-    free(fname);
+    free(where);
   }
-  for (unsigned i = 0; i < h->sites.n; ++i) {
-    pg_site_rec *r = &h->sites.recs[i];
-    if (r->covered)
-      continue;
-    pg_call_info ci;
-    pg_classify(&h->cls, r->call, &ci);
-    char *msg = pg_strf("launch of '%s' stays eager: %s", pg_launch_kernel_name(&ci),
-                        r->why ? r->why : "not inside any region");
-    pg_remark(PG_REMARK_MISSED, "Eager", r->call, msg);
-    free(msg);
-  }
+}
+
+static void plan_remarks(host_ctx *h) {
+  if (pg_remark_wanted(h->m, PG_REMARK_PASSED))
+    for (unsigned p = 0; p < h->nplans; ++p) {
+      size_t len;
+      char *fname = pg_demangle(LLVMGetValueName2(h->plan_fns[p], &len));
+      region_remarks(h, p, fname);
+      free(fname);
+    }
+  if (pg_remark_wanted(h->m, PG_REMARK_MISSED))
+    pg_sites_remark_eager(h->sites, &h->cls);
 }
 
 static int instrument_all(host_ctx *h) {
@@ -161,19 +158,11 @@ static int instrument_all(host_ctx *h) {
   if (any) {
     /* Twins of the kernels launched inside regions; registered before the
      * rerouting so that each site descriptor can name its twin. */
-    LLVMValueRef *stubs = calloc(h->sites.n + 1, sizeof *stubs);
-    unsigned n = 0;
-    for (unsigned i = 0; i < h->sites.n; ++i) {
-      if (!h->sites.recs[i].covered)
-        continue;
-      pg_call_info ci;
-      pg_classify(&h->cls, h->sites.recs[i].call, &ci);
-      if (ci.kernel)
-        stubs[n++] = ci.kernel->stub;
-    }
+    unsigned n;
+    LLVMValueRef *stubs = pg_sites_launched_stubs(h->sites, &n);
     pg_register_twins(h->m, stubs, n, NULL);
     free(stubs);
-    pg_reroute_calls(h->m, &h->cls);
+    pg_reroute_calls(h->m, &h->calls);
   }
   return any;
 }
@@ -184,17 +173,20 @@ static int run_host(LLVMModuleRef m) {
   h.m = m;
   pg_registry_build(&h.reg, m);
   pg_classifier_init(&h.cls, m, &h.reg);
+  pg_call_map_build(&h.calls, &h.cls, m);
+  h.sites = pg_sites_new();
   if (pg_remark_enabled(m, PG_REMARK_ANALYSIS))
     analysis_remarks(&h);
   plan_all(&h);
   cover_callees(&h);
-  region_remarks(&h);
+  plan_remarks(&h);
   int changed = pg_opts()->analyze_only ? 0 : instrument_all(&h);
   for (unsigned p = 0; p < h.nplans; ++p)
     pg_plan_free(&h.plans[p]);
   free(h.plans);
   free(h.plan_fns);
-  pg_site_table_free(&h.sites);
+  pg_sites_free(h.sites);
+  pg_call_map_free(&h.calls);
   pg_classifier_free(&h.cls);
   pg_registry_free(&h.reg);
   return changed;

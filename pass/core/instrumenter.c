@@ -255,26 +255,23 @@ static void reroute(LLVMModuleRef m, LLVMBuilderRef b, const pg_call_info *ci, L
   free(args);
 }
 
-unsigned pg_reroute_calls(LLVMModuleRef m, const pg_classifier *c) {
+/* Only API calls (not -O0 stub calls): those are where work is enqueued. */
+static int is_routed(const pg_call_info *ci) {
+  return ci->api && pg_api_routed(ci->api) &&
+         (ci->kind == PG_CALL_LAUNCH || ci->kind == PG_CALL_STUB_INTERNAL ||
+          ci->kind == PG_CALL_ROUTED_OP);
+}
+
+unsigned pg_reroute_calls(LLVMModuleRef m, const pg_call_map *calls) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
   unsigned n = 0;
-  for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb; bb = LLVMGetNextBasicBlock(bb))
-      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;) {
-        LLVMValueRef next = LLVMGetNextInstruction(i);
-        if (pg_is_call(i)) {
-          pg_call_info ci;
-          pg_classify(c, i, &ci);
-          /* Only API calls (not -O0 stub calls): those are where work is enqueued. */
-          if (ci.api && pg_api_routed(ci.api) &&
-              (ci.kind == PG_CALL_LAUNCH || ci.kind == PG_CALL_STUB_INTERNAL ||
-               ci.kind == PG_CALL_ROUTED_OP)) {
-            reroute(m, b, &ci, i);
-            ++n;
-          }
-        }
-        i = next;
-      }
+  /* In module order, as the map holds them; each call is erased here and
+   * read nowhere after. */
+  for (unsigned i = 0; i < calls->n; ++i)
+    if (is_routed(&calls->calls[i])) {
+      reroute(m, b, &calls->calls[i], calls->calls[i].inst);
+      ++n;
+    }
   LLVMDisposeBuilder(b);
   return n;
 }

@@ -5,12 +5,12 @@
 #ifndef PYGRAPH_INSTRUMENTER_H
 #define PYGRAPH_INSTRUMENTER_H
 
-#include "call_classifier.h"
+#include "call_map.h"
 #include "region_builder.h"
 
 /* Inserts begin/end calls for every instrumented scope of the plan. */
 void pg_instrument_function(LLVMModuleRef m, pg_function_plan *plan, const char *fn_name);
 /* Replaces every routed CUDA call in m; returns how many. */
-unsigned pg_reroute_calls(LLVMModuleRef m, const pg_classifier *c);
+unsigned pg_reroute_calls(LLVMModuleRef m, const pg_call_map *calls);
 
 #endif

@@ -2,6 +2,7 @@
 #include "ir_util.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include "../shim/pygraph_shim.h"
 
@@ -100,6 +101,22 @@ LLVMValueRef pg_private_cstring(LLVMModuleRef m, const char *s, const char *name
   LLVMSetUnnamedAddress(g, LLVMGlobalUnnamedAddr);
   LLVMSetAlignment(g, 1);
   return g;
+}
+
+_Noreturn void pg_out_of_memory(void) {
+  fputs("pygraph: out of memory\n", stderr);
+  abort();
+}
+
+void *pg_grow(void *arr, unsigned *cap, size_t elem) {
+  unsigned want = *cap ? 2 * *cap : 8;
+  if (want <= *cap || (size_t)want > SIZE_MAX / elem)
+    pg_out_of_memory();
+  void *grown = realloc(arr, (size_t)want * elem);
+  if (!grown)
+    pg_out_of_memory();
+  *cap = want;
+  return grown;
 }
 
 char *pg_strf(const char *fmt, ...) {

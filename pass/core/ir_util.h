@@ -6,15 +6,21 @@
 #include <stddef.h>
 #include <stdlib.h>
 
-/* Appends v to the growable array arr (n used, cap allocated). */
+/* Appends v to the growable array arr (n used, cap allocated; both
+ * unsigned).  Growth never fails quietly: pg_grow aborts when memory or the
+ * count runs out. */
 #define PG_PUSH(arr, n, cap, v)                                                \
   do {                                                                         \
-    if ((n) == (cap)) {                                                        \
-      (cap) = (cap) ? 2 * (cap) : 8;                                           \
-      (arr) = realloc((arr), (cap) * sizeof *(arr));                           \
-    }                                                                          \
+    if ((n) == (cap))                                                          \
+      (arr) = pg_grow((arr), &(cap), sizeof *(arr));                           \
     (arr)[(n)++] = (v);                                                        \
   } while (0)
+
+/* arr (cap elements of elem bytes) reallocated to twice the room (8 at
+ * first); *cap updated. */
+void *pg_grow(void *arr, unsigned *cap, size_t elem);
+/* Reports and aborts: the pass cannot go on with a partial table. */
+_Noreturn void pg_out_of_memory(void);
 
 /* printf into a new malloc'd string of whatever length it needs. */
 char *pg_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -8,25 +8,6 @@
 #include <string.h>
 
 
-pg_site_rec *pg_site_find(pg_site_table *t, LLVMValueRef call) {
-  for (unsigned i = 0; i < t->n; ++i)
-    if (t->recs[i].call == call)
-      return &t->recs[i];
-  pg_site_rec r;
-  memset(&r, 0, sizeof r);
-  r.call = call;
-  PG_PUSH(t->recs, t->n, t->cap, r);
-  return &t->recs[t->n - 1];
-}
-
-void pg_site_table_free(pg_site_table *t) {
-  for (unsigned i = 0; i < t->n; ++i)
-    free(t->recs[i].why);
-  free(t->recs);
-  free(t->region_callees);
-  memset(t, 0, sizeof *t);
-}
-
 /* First instruction after PHIs and EH pads. */
 static LLVMValueRef first_insertion_point(LLVMBasicBlockRef bb) {
   LLVMValueRef i = LLVMGetFirstInstruction(bb);
@@ -56,10 +37,11 @@ static LLVMValueRef resume_point(LLVMValueRef b) {
 }
 
 typedef struct walk_ctx {
+  const pg_call_map *calls;
   const pg_classifier *c;
   pg_function_plan *plan;
   pg_scope *scope;
-  pg_site_table *sites;
+  pg_launch_sites *sites;
   LLVMBasicBlockRef *visited;
   unsigned nvisited, capvisited;
   struct loop_fact {        /* loop_launches() per loop of the function, so */
@@ -92,9 +74,21 @@ static int seen(walk_ctx *w, LLVMBasicBlockRef bb) {
   return 0;
 }
 
+/* A launch (or launching callee) the segment reaches, mult times per run. */
+static void count_launch(walk_ctx *w, pg_segment *seg, const pg_call_info *ci, unsigned mult) {
+  unsigned n = ci->kind == PG_CALL_LAUNCH ? 1 : pg_summary_of(w->c, ci->callee)->launches;
+  seg->weight += mult * n;
+  unsigned line, first_line;
+  pg_inst_file(ci->inst, &line, NULL);
+  if (seg->first_launch)
+    pg_inst_file(seg->first_launch, &first_line, NULL);
+  if (!seg->first_launch || (line && line < first_line))
+    seg->first_launch = ci->inst; /* earliest in the source, whatever the CFG order */
+}
+
 /* Launch sites reachable from `start` without crossing a barrier or leaving
  * the iteration (back edge) or the scope.  Fills seg->weight/first_launch. */
-static void walk_segment(walk_ctx *w, pg_segment *seg, LLVMValueRef **reached,
+static void walk_segment(walk_ctx *w, pg_segment *seg, const pg_call_info ***reached,
                          unsigned *nreached, unsigned *capreached) {
   LLVMBasicBlockRef *stack = NULL;
   unsigned nstack = 0, capstack = 0;
@@ -105,27 +99,16 @@ static void walk_segment(walk_ctx *w, pg_segment *seg, LLVMValueRef **reached,
     LLVMBasicBlockRef bb = LLVMGetInstructionParent(from);
     int stopped = 0;
     for (LLVMValueRef i = from; i; i = LLVMGetNextInstruction(i)) {
-      pg_call_info ci;
-      pg_classify(w->c, i, &ci);
-      unsigned mult = repeated(w, bb) ? 2 : 1;
-      if (pg_is_scope_barrier(w->c, &ci, w->scope->loop != NULL)) {
+      const pg_call_info *ci = pg_call_at(w->calls, i);
+      if (pg_is_scope_barrier(w->c, ci, w->scope->loop != NULL)) {
         stopped = 1;
         break;
       }
-      if ((ci.kind == PG_CALL_LAUNCH || ci.kind == PG_CALL_LAUNCHING_CALLEE) &&
-          pg_capture_begun_at(&w->c->captures, i)) {
-        PG_PUSH(*reached, *nreached, *capreached, i); /* stays eager: see plan_scope */
-      } else if (ci.kind == PG_CALL_LAUNCH || ci.kind == PG_CALL_LAUNCHING_CALLEE) {
-        unsigned n = ci.kind == PG_CALL_LAUNCH ? 1 : pg_summary_of(w->c, ci.callee)->launches;
-        seg->weight += mult * n;
-        unsigned line, first_line;
-        pg_inst_file(i, &line, NULL);
-        if (seg->first_launch)
-          pg_inst_file(seg->first_launch, &first_line, NULL);
-        if (!seg->first_launch || (line && line < first_line))
-          seg->first_launch = i; /* earliest in the source, whatever the CFG order */
-        PG_PUSH(*reached, *nreached, *capreached, i);
-      }
+      if (ci->kind != PG_CALL_LAUNCH && ci->kind != PG_CALL_LAUNCHING_CALLEE)
+        continue;
+      if (!pg_capture_begun_at(&w->c->captures, i)) /* else it stays eager: plan_scope */
+        count_launch(w, seg, ci, repeated(w, bb) ? 2 : 1);
+      PG_PUSH(*reached, *nreached, *capreached, ci);
     }
     if (!stopped) {
       LLVMValueRef term = LLVMGetBasicBlockTerminator(bb);
@@ -160,13 +143,13 @@ static void add_end(pg_scope *s, LLVMValueRef before) {
     PG_PUSH(s->ends, s->nends, s->capends, before);
 }
 
-static int loop_launches(const pg_classifier *c, pg_loop *l);
+static int loop_launches(const pg_call_map *calls, pg_loop *l);
 
 static int loop_launches_memo(walk_ctx *w, pg_loop *l) {
   for (unsigned i = 0; i < w->nfacts; ++i)
     if (w->facts[i].loop == l)
       return w->facts[i].launches;
-  struct loop_fact f = {l, loop_launches(w->c, l)};
+  struct loop_fact f = {l, loop_launches(w->calls, l)};
   PG_PUSH(w->facts, w->nfacts, w->capfacts, f);
   return f.launches;
 }
@@ -202,9 +185,7 @@ static void collect_scope(walk_ctx *w, pg_scope *s) {
     if (!in_scope(w, bb))
       continue;
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      pg_call_info ci;
-      pg_classify(w->c, i, &ci);
-      if (pg_is_scope_barrier(w->c, &ci, s->loop != NULL)) {
+      if (pg_is_scope_barrier(w->c, pg_call_at(w->calls, i), s->loop != NULL)) {
         add_end(s, i);
         add_segments_after(w, s, i);
       } else if (!s->loop && (LLVMIsAReturnInst(i) || LLVMIsAResumeInst(i))) {
@@ -237,14 +218,31 @@ static void collect_scope(walk_ctx *w, pg_scope *s) {
   }
 }
 
-/* malloc'd */
-static char *segment_origin(const pg_classifier *c, const pg_scope *s, const pg_segment *seg) {
-  if (seg->after) {
-    pg_call_info ci;
-    pg_classify(c, seg->after, &ci);
-    return pg_strf("after %s", ci.why[0] ? ci.why : "a barrier");
+/* What plan_scope tells the sites about one reached launch of seg. */
+static void report_launch(walk_ctx *w, const pg_scope *s, const pg_segment *seg, int ok,
+                          const pg_call_info *ci) {
+  LLVMValueRef capture = pg_capture_begun_at(&w->c->captures, ci->inst);
+  if (ok && ci->kind == PG_CALL_LAUNCHING_CALLEE && !capture)
+    pg_sites_add_region_callee(w->sites, ci->callee);
+  if (ci->kind != PG_CALL_LAUNCH)
+    return;
+  pg_eager_reason why;
+  memset(&why, 0, sizeof why);
+  if (capture) {
+    why.kind = PG_EAGER_OWN_CAPTURE;
+    why.capture = capture;
+  } else if (ok) {
+    pg_sites_cover(w->sites, ci);
+    return;
+  } else if (!s->loop && !pg_opts()->straight_line) {
+    why.kind = PG_EAGER_STRAIGHT_LINE_OFF;
+  } else {
+    why.kind = PG_EAGER_TOO_FEW;
+    why.weight = seg->weight;
+    why.after = seg->after ? pg_call_at(w->calls, seg->after) : NULL;
+    why.in_loop = s->loop != NULL;
   }
-  return pg_strf("%s", s->loop ? "at the start of the loop iteration" : "outside loops");
+  pg_sites_keep_eager(w->sites, ci, &why);
 }
 
 static void plan_scope(walk_ctx *w, pg_scope *s) {
@@ -253,51 +251,25 @@ static void plan_scope(walk_ctx *w, pg_scope *s) {
   collect_scope(w, s);
   for (unsigned k = 0; k < s->nsegs; ++k) {
     pg_segment *seg = &s->segs[k];
-    LLVMValueRef *reached = NULL;
+    const pg_call_info **reached = NULL;
     unsigned nreached = 0, capreached = 0;
     walk_segment(w, seg, &reached, &nreached, &capreached);
     int ok = (unsigned)o->min_launches <= seg->weight && (s->loop || o->straight_line) &&
              !pg_capture_begun_at(&w->c->captures, seg->begin_before);
     if (ok)
       seg->index = (int)s->n_instrumented++;
-    char *origin = segment_origin(w->c, s, seg);
-    for (unsigned r = 0; r < nreached; ++r) {
-      pg_call_info ci;
-      pg_classify(w->c, reached[r], &ci);
-      LLVMValueRef capture = pg_capture_begun_at(&w->c->captures, reached[r]);
-      if (ok && ci.kind == PG_CALL_LAUNCHING_CALLEE && !capture)
-        PG_PUSH(w->sites->region_callees, w->sites->ncallees, w->sites->capcallees, ci.callee);
-      if (ci.kind != PG_CALL_LAUNCH)
-        continue;
-      pg_site_rec *rec = pg_site_find(w->sites, reached[r]);
-      if (capture) {
-        char *loc = pg_loc_dup(capture);
-        free(rec->why);
-        rec->why = pg_strf("inside the program's own stream capture (begun at %s)", loc);
-        free(loc);
-      } else if (ok) {
-        rec->covered = 1;
-      } else if (!rec->why) {
-        if (!s->loop && !o->straight_line)
-          rec->why = pg_strf("launch outside loops stays eager (straight-line=0)");
-        else
-          rec->why = pg_strf("only %u launch site%s %s before the next barrier; a graph region "
-                             "needs at least %d (min-launches)",
-                             seg->weight, seg->weight == 1 ? "" : "s", origin, o->min_launches);
-      }
-    }
+    for (unsigned r = 0; r < nreached; ++r)
+      report_launch(w, s, seg, ok, reached[r]);
     free(reached);
-    free(origin);
   }
 }
 
-static int loop_launches(const pg_classifier *c, pg_loop *l) {
+static int loop_launches(const pg_call_map *calls, pg_loop *l) {
   for (unsigned b = 0; b < pg_loop_num_blocks(l); ++b)
     for (LLVMValueRef i = LLVMGetFirstInstruction(pg_loop_block(l, b)); i;
          i = LLVMGetNextInstruction(i)) {
-      pg_call_info ci;
-      pg_classify(c, i, &ci);
-      if (ci.kind == PG_CALL_LAUNCH || ci.kind == PG_CALL_LAUNCHING_CALLEE)
+      pg_call_kind kind = pg_call_at(calls, i)->kind;
+      if (kind == PG_CALL_LAUNCH || kind == PG_CALL_LAUNCHING_CALLEE)
         return 1;
     }
   return 0;
@@ -312,14 +284,14 @@ static int loop_launches(const pg_classifier *c, pg_loop *l) {
  * candidates, and the outer loop's own launches form straight-line runs. */
 enum { kMaxStaticTrip = 64 };
 
-static int has_launching_subloop(const pg_classifier *c, pg_loop *l) {
+static int has_launching_subloop(const pg_call_map *c, pg_loop *l) {
   for (unsigned i = 0; i < pg_loop_num_subloops(l); ++i)
     if (loop_launches(c, pg_loop_subloop(l, i)))
       return 1;
   return 0;
 }
 
-static int static_body(const pg_classifier *c, pg_loop_info *li, pg_loop *l) {
+static int static_body(const pg_call_map *c, pg_loop_info *li, pg_loop *l) {
   for (unsigned i = 0; i < pg_loop_num_subloops(l); ++i) {
     pg_loop *sub = pg_loop_subloop(l, i);
     if (!loop_launches(c, sub))
@@ -337,7 +309,7 @@ static int static_body(const pg_classifier *c, pg_loop_info *li, pg_loop *l) {
   return 1;
 }
 
-static void choose_region_loops(const pg_classifier *c, pg_function_plan *plan, pg_loop *l,
+static void choose_region_loops(const pg_call_map *c, pg_function_plan *plan, pg_loop *l,
                                 LLVMValueRef fn) {
   if (!loop_launches(c, l))
     return;
@@ -362,7 +334,7 @@ static void choose_region_loops(const pg_classifier *c, pg_function_plan *plan, 
   pg_loop_lines(l, &s->line_begin, &s->line_end);
 }
 
-void pg_plan_function(const pg_classifier *c, LLVMValueRef fn, pg_site_table *sites,
+void pg_plan_function(const pg_call_map *calls, LLVMValueRef fn, pg_launch_sites *sites,
                       pg_function_plan *plan) {
   memset(plan, 0, sizeof *plan);
   plan->loops = pg_loops_compute(fn);
@@ -371,13 +343,13 @@ void pg_plan_function(const pg_classifier *c, LLVMValueRef fn, pg_site_table *si
   for (unsigned i = 0; i < ntop; ++i)
     tops[i] = pg_loops_top_level(plan->loops, i);
   for (unsigned i = 0; i < ntop; ++i)
-    choose_region_loops(c, plan, tops[i], fn);
+    choose_region_loops(calls, plan, tops[i], fn);
   free(tops);
   plan->scopes = realloc(plan->scopes, (plan->nscopes + 1) * sizeof *plan->scopes);
   pg_scope *fs = &plan->scopes[plan->nscopes++];
   memset(fs, 0, sizeof *fs);
   fs->fn = fn;
-  walk_ctx w = {c, plan, NULL, sites, NULL, 0, 0, NULL, 0, 0};
+  walk_ctx w = {calls, calls->cls, plan, NULL, sites, NULL, 0, 0, NULL, 0, 0};
   for (unsigned i = 0; i < plan->nscopes; ++i)
     plan_scope(&w, &plan->scopes[i]);
   free(w.visited);

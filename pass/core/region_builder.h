@@ -10,7 +10,8 @@
 #ifndef PYGRAPH_REGION_BUILDER_H
 #define PYGRAPH_REGION_BUILDER_H
 
-#include "call_classifier.h"
+#include "call_map.h"
+#include "launch_sites.h"
 #include "../shim/pygraph_shim.h"
 
 typedef struct pg_segment {
@@ -35,31 +36,17 @@ typedef struct pg_scope {
   unsigned trip_count;       /* constant trip count of the loop, 0 if unknown */
 } pg_scope;
 
-/* Launch sites of the module and whether some region covers them. */
-typedef struct pg_site_rec {
-  LLVMValueRef call;
-  int covered;
-  char *why;                 /* why it stays eager (malloc'd), when not covered */
-} pg_site_rec;
-
-typedef struct pg_site_table {
-  pg_site_rec *recs;
-  unsigned n, cap;
-  LLVMValueRef *region_callees; /* launching callees called inside regions */
-  unsigned ncallees, capcallees;
-} pg_site_table;
-
 typedef struct pg_function_plan {
   pg_loop_info *loops;
   pg_scope *scopes;
   unsigned nscopes;
 } pg_function_plan;
 
-/* Plans fn.  Loops that become regions are put in simplified form. */
-void pg_plan_function(const pg_classifier *c, LLVMValueRef fn, pg_site_table *sites,
+/* Plans fn and tells sites which of its launch sites the plan covers and
+ * why the others stay eager.  Loops that become regions are put in
+ * simplified form. */
+void pg_plan_function(const pg_call_map *calls, LLVMValueRef fn, pg_launch_sites *sites,
                       pg_function_plan *plan);
 void pg_plan_free(pg_function_plan *plan);
-pg_site_rec *pg_site_find(pg_site_table *t, LLVMValueRef call);
-void pg_site_table_free(pg_site_table *t);
 
 #endif

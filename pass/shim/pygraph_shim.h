@@ -57,6 +57,10 @@ typedef enum {
 
 /* 1 when clang would print a remark of this kind for pass "pygraph". */
 int pg_remark_enabled(LLVMModuleRef m, pg_remark_kind kind);
+/* 1 when a remark of this kind would be printed or saved (clang's
+ * -fsave-optimization-record streams every remark): build the text of such
+ * remarks only then. */
+int pg_remark_wanted(LLVMModuleRef m, pg_remark_kind kind);
 /* `at` is an instruction (its debug location is used) or a function. */
 void pg_remark(pg_remark_kind kind, const char *name, LLVMValueRef at, const char *msg);
 /* File, line and column the user wrote for inst ("" and 0 when unknown):

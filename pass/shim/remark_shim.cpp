@@ -13,7 +13,6 @@
 #include "llvm/IR/Instruction.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
-#include "llvm/IR/Module.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -62,6 +61,11 @@ int pg_remark_enabled(LLVMModuleRef m, pg_remark_kind kind) {
     return H->isAnalysisRemarkEnabled(kPassName);
   }
   return 0;
+}
+
+int pg_remark_wanted(LLVMModuleRef m, pg_remark_kind kind) {
+  return unwrap(m)->getContext().getLLVMRemarkStreamer() != nullptr ||
+         pg_remark_enabled(m, kind);
 }
 
 void pg_remark(pg_remark_kind kind, const char *name, LLVMValueRef at, const char *msg) {
