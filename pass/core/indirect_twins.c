@@ -163,13 +163,8 @@ static unsigned layout_tag(const pg_param_slot *slots, unsigned n) {
   return tag;
 }
 
-/* Builds the twin of kernel k; NULL when it exists already or cloning failed.
- * From sm_90 on the twin takes part in programmatic dependent launch (see
- * indirect_twins.h): it lets its successor launch at once, reads its
- * arguments, and only then waits for its predecessor grids. */
-static LLVMValueRef make_twin(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef k) {
-  LLVMContextRef ctx = LLVMGetModuleContext(m);
-  LLVMTargetDataRef dl = LLVMGetModuleDataLayout(m);
+/* k's name with PG_TWIN_SUFFIX (malloc'd), or NULL when that twin exists. */
+static char *twin_name(LLVMModuleRef m, LLVMValueRef k) {
   size_t len;
   const char *kname = LLVMGetValueName2(k, &len);
   char *name = malloc(len + sizeof PG_TWIN_SUFFIX);
@@ -179,123 +174,158 @@ static LLVMValueRef make_twin(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef k)
     free(name);
     return NULL;
   }
-  unsigned n = LLVMCountParams(k), maxa;
-  pg_param_slot *slots = calloc(n ? n : 1, sizeof *slots);
-  unsigned long long bytes = pg_param_layout(dl, k, slots, &maxa);
+  return name;
+}
 
-  LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
+/* Parameter i of k, read from the argument block `args` of the twin. */
+static LLVMValueRef load_param(LLVMContextRef ctx, LLVMBuilderRef b, LLVMValueRef k, unsigned i,
+                               const pg_param_slot *slot, LLVMValueRef args) {
   LLVMTypeRef i8 = LLVMInt8TypeInContext(ctx), i64 = LLVMInt64TypeInContext(ctx);
-  /* (args, tag): the tag is an unused byval byte array whose size names the
-   * layout read from args (pygraph_layout_tag.h); the runtime compares it
-   * with the driver's layout of k before it lets the twin run. */
+  LLVMTypeRef pty = LLVMTypeOf(LLVMGetParam(k, i));
+  char vname[32]; /* "arg" and an unsigned number */
+  snprintf(vname, sizeof vname, "arg%u", i);
+  LLVMValueRef addr = args;
+  if (slot->offset) {
+    LLVMValueRef idx = LLVMConstInt(i64, slot->offset, 0);
+    addr = LLVMBuildInBoundsGEP2(b, i8, args, &idx, 1, "");
+  }
+  LLVMValueRef v;
+  if (slot->byval) {
+    v = addr;
+    if (byval_may_write(k, i)) {
+      v = LLVMBuildAlloca(b, slot->type, vname);
+      LLVMSetAlignment(v, slot->align);
+      LLVMBuildMemCpy(b, v, slot->align, addr, slot->align, LLVMConstInt(i64, slot->size, 0));
+    }
+    if (LLVMTypeOf(v) != pty)
+      v = LLVMBuildAddrSpaceCast(b, v, pty, "");
+    return v;
+  }
+  v = LLVMBuildLoad2(b, pty, addr, vname);
+  LLVMSetAlignment(v, slot->align);
+  /* Kernel pointer parameters point to global memory; NVPTXLowerArgs
+   * tells the backend so for kernel's own parameters; do the same for
+   * the loaded ones so that accesses through them stay ld/st.global. */
+  if (LLVMGetTypeKind(pty) == LLVMPointerTypeKind && LLVMGetPointerAddressSpace(pty) == 0) {
+    LLVMValueRef g = LLVMBuildAddrSpaceCast(b, v, LLVMPointerTypeInContext(ctx, 1), "");
+    v = LLVMBuildAddrSpaceCast(b, g, pty, "");
+  }
+  return v;
+}
+
+/* The layout of k's parameters in the twin's argument block. */
+typedef struct twin_layout {
+  pg_param_slot *slots;
+  unsigned n, maxa;           /* parameters; largest alignment */
+  unsigned long long bytes;   /* size of the argument block */
+  int pdl;                    /* programmatic dependent launch (sm_90 on) */
+} twin_layout;
+
+/* Linkage, calling convention and attributes of a cloned twin. */
+static void finish_twin(LLVMModuleRef m, LLVMValueRef k, LLVMValueRef twin,
+                        const twin_layout *lay) {
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  /* Calling convention, function attributes (launch bounds among them),
+   * alignment and visibility came with the clone.  A linkonce kernel is
+   * kept alive by its host stub; its twin is only named at run time. */
+  LLVMLinkage l = LLVMGetLinkage(k);
+  LLVMSetLinkage(twin, l == LLVMLinkOnceODRLinkage ? LLVMWeakODRLinkage
+                       : l == LLVMLinkOnceAnyLinkage ? LLVMWeakAnyLinkage
+                                                    : l);
+  if (LLVMGetComdat(k))
+    LLVMSetComdat(twin, LLVMGetComdat(k));
+  LLVMSetFunctionCallConv(twin, LLVMPTXKernelCallConv);
+  /* memory(argmem: ...) of k no longer holds: the twin reads its argument
+   * and touches k's pointees through loaded pointers. */
+  LLVMRemoveEnumAttributeAtIndex(twin, LLVMAttributeFunctionIndex, attr_kind("memory"));
+  /* Nor does k's nosync: the twin synchronizes with its predecessor grids. */
+  if (lay->pdl)
+    LLVMRemoveEnumAttributeAtIndex(twin, LLVMAttributeFunctionIndex, attr_kind("nosync"));
+  /* After the clone, which sets the twin's attribute list from k's. */
+  LLVMTypeRef tag = LLVMArrayType2(LLVMInt8TypeInContext(ctx), layout_tag(lay->slots, lay->n));
+  LLVMAddAttributeAtIndex(twin, 2, LLVMCreateTypeAttribute(ctx, attr_kind("byval"), tag));
+  LLVMAddAttributeAtIndex(twin, 2, LLVMCreateEnumAttribute(ctx, attr_kind("align"), 1));
+  if (lay->n) {
+    add_param_attr(ctx, twin, "noalias", 0);
+    add_param_attr(ctx, twin, "readonly", 0);
+    add_param_attr(ctx, twin, "nonnull", 0);
+    add_param_attr(ctx, twin, "noundef", 0);
+    add_param_attr(ctx, twin, "align", lay->maxa);
+    add_param_attr(ctx, twin, "dereferenceable", lay->bytes);
+  }
+  copy_annotations(m, k, twin);
+}
+
+static void twin_remark(LLVMModuleRef m, LLVMValueRef k, const twin_layout *lay, int made) {
+  pg_remark_kind kind = made ? PG_REMARK_ANALYSIS : PG_REMARK_MISSED;
+  if (!pg_remark_enabled(m, kind))
+    return;
+  size_t len;
+  char *dem = pg_demangle(LLVMGetValueName2(k, &len));
+  char *msg =
+      made ? pg_strf("indirect twin '%s' reads %u parameter%s (%llu bytes) from an argument "
+                     "block%s",
+                     dem, lay->n, lay->n == 1 ? "" : "s", lay->bytes,
+                     lay->pdl ? ", waits for its predecessor (programmatic launch)" : "")
+           : pg_strf("no indirect twin for '%s': cloning failed", dem);
+  pg_remark(kind, "IndirectTwin", k, msg);
+  free(msg);
+  free(dem);
+}
+
+/* The twin's declaration: (args, tag).  The tag is an unused byval byte
+ * array whose size names the layout read from args (pygraph_layout_tag.h);
+ * the runtime compares it with the driver's layout of k before it lets the
+ * twin run. */
+static LLVMValueRef declare_twin(LLVMModuleRef m, const char *name) {
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
   LLVMTypeRef twin_params[2] = {ptr, ptr};
   LLVMValueRef twin =
       LLVMAddFunction(m, name, LLVMFunctionType(LLVMVoidTypeInContext(ctx), twin_params, 2, 0));
   LLVMSetValueName2(LLVMGetParam(twin, 1), "layout_tag", 10);
-  LLVMValueRef args = LLVMGetParam(twin, 0);
-  LLVMSetValueName2(args, "args", 4);
+  LLVMSetValueName2(LLVMGetParam(twin, 0), "args", 4);
+  return twin;
+}
+
+/* Builds the twin of kernel k; NULL when it exists already or cloning failed.
+ * From sm_90 on the twin takes part in programmatic dependent launch (see
+ * indirect_twins.h): it lets its successor launch at once, reads its
+ * arguments, and only then waits for its predecessor grids. */
+static LLVMValueRef make_twin(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef k) {
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  char *name = twin_name(m, k);
+  if (!name)
+    return NULL;
+  twin_layout lay;
+  lay.n = LLVMCountParams(k);
+  lay.slots = calloc(lay.n ? lay.n : 1, sizeof *lay.slots);
+  lay.bytes = pg_param_layout(LLVMGetModuleDataLayout(m), k, lay.slots, &lay.maxa);
+  LLVMValueRef twin = declare_twin(m, name);
   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(ctx, twin, "args");
   LLVMPositionBuilderAtEnd(b, entry);
-  int pdl = target_has_pdl(k);
-  if (pdl)
+  lay.pdl = target_has_pdl(k);
+  if (lay.pdl)
     build_ptx_barrier(ctx, b, "griddepcontrol.launch_dependents;");
-
-  LLVMValueRef *vals = calloc(n ? n : 1, sizeof *vals);
-  for (unsigned i = 0; i < n; ++i) {
-    LLVMTypeRef pty = LLVMTypeOf(LLVMGetParam(k, i));
-    char vname[32];
-    snprintf(vname, sizeof vname, "arg%u", i);
-    LLVMValueRef addr = args;
-    if (slots[i].offset) {
-      LLVMValueRef idx = LLVMConstInt(i64, slots[i].offset, 0);
-      addr = LLVMBuildInBoundsGEP2(b, i8, args, &idx, 1, "");
-    }
-    LLVMValueRef v;
-    if (slots[i].byval) {
-      v = addr;
-      if (byval_may_write(k, i)) {
-        v = LLVMBuildAlloca(b, slots[i].type, vname);
-        LLVMSetAlignment(v, slots[i].align);
-        LLVMBuildMemCpy(b, v, slots[i].align, addr, slots[i].align,
-                        LLVMConstInt(i64, slots[i].size, 0));
-      }
-      if (LLVMTypeOf(v) != pty)
-        v = LLVMBuildAddrSpaceCast(b, v, pty, "");
-    } else {
-      v = LLVMBuildLoad2(b, pty, addr, vname);
-      LLVMSetAlignment(v, slots[i].align);
-      /* Kernel pointer parameters point to global memory; NVPTXLowerArgs
-       * tells the backend so for kernel's own parameters; do the same for
-       * the loaded ones so that accesses through them stay ld/st.global. */
-      if (LLVMGetTypeKind(pty) == LLVMPointerTypeKind && LLVMGetPointerAddressSpace(pty) == 0) {
-        LLVMValueRef g =
-            LLVMBuildAddrSpaceCast(b, v, LLVMPointerTypeInContext(ctx, 1), "");
-        v = LLVMBuildAddrSpaceCast(b, g, pty, "");
-      }
-    }
-    vals[i] = v;
-  }
+  LLVMValueRef *vals = calloc(lay.n ? lay.n : 1, sizeof *vals);
+  for (unsigned i = 0; i < lay.n; ++i)
+    vals[i] = load_param(ctx, b, k, i, &lay.slots[i], LLVMGetParam(twin, 0));
   /* k's body must not run before its predecessors' writes are visible. */
-  if (pdl)
+  if (lay.pdl)
     build_ptx_barrier(ctx, b, "griddepcontrol.wait;");
-
   /* A twin that fails the verifier is dropped (clang's cc1 runs without
    * the verifier): the kernel then simply stays direct at run time. */
   if (!pg_clone_body_into(k, twin, vals, entry) ||
       LLVMVerifyFunction(twin, LLVMReturnStatusAction)) {
-    if (pg_remark_enabled(m, PG_REMARK_MISSED)) {
-      char *dem = pg_demangle(kname);
-      char *msg = pg_strf("no indirect twin for '%s': cloning failed", dem);
-      pg_remark(PG_REMARK_MISSED, "IndirectTwin", k, msg);
-      free(msg);
-      free(dem);
-    }
+    twin_remark(m, k, &lay, 0);
     LLVMDeleteFunction(twin);
     twin = NULL;
   } else {
-    /* Calling convention, function attributes (launch bounds among them),
-     * alignment and visibility came with the clone.  A linkonce kernel is
-     * kept alive by its host stub; its twin is only named at run time. */
-    LLVMLinkage l = LLVMGetLinkage(k);
-    LLVMSetLinkage(twin, l == LLVMLinkOnceODRLinkage ? LLVMWeakODRLinkage
-                         : l == LLVMLinkOnceAnyLinkage ? LLVMWeakAnyLinkage
-                                                      : l);
-    if (LLVMGetComdat(k))
-      LLVMSetComdat(twin, LLVMGetComdat(k));
-    LLVMSetFunctionCallConv(twin, LLVMPTXKernelCallConv);
-    /* memory(argmem: ...) of k no longer holds: the twin reads its argument
-     * and touches k's pointees through loaded pointers. */
-    LLVMRemoveEnumAttributeAtIndex(twin, LLVMAttributeFunctionIndex, attr_kind("memory"));
-    /* Nor does k's nosync: the twin synchronizes with its predecessor grids. */
-    if (pdl)
-      LLVMRemoveEnumAttributeAtIndex(twin, LLVMAttributeFunctionIndex, attr_kind("nosync"));
-    /* After the clone, which sets the twin's attribute list from k's. */
-    LLVMAddAttributeAtIndex(twin, 2,
-                            LLVMCreateTypeAttribute(ctx, attr_kind("byval"),
-                                                    LLVMArrayType2(i8, layout_tag(slots, n))));
-    LLVMAddAttributeAtIndex(twin, 2, LLVMCreateEnumAttribute(ctx, attr_kind("align"), 1));
-    if (n) {
-      add_param_attr(ctx, twin, "noalias", 0);
-      add_param_attr(ctx, twin, "readonly", 0);
-      add_param_attr(ctx, twin, "nonnull", 0);
-      add_param_attr(ctx, twin, "noundef", 0);
-      add_param_attr(ctx, twin, "align", maxa);
-      add_param_attr(ctx, twin, "dereferenceable", bytes);
-    }
-    copy_annotations(m, k, twin);
-    if (pg_remark_enabled(m, PG_REMARK_ANALYSIS)) {
-      char *dem = pg_demangle(kname);
-      char *msg = pg_strf(
-               "indirect twin '%s' reads %u parameter%s (%llu bytes) from an argument block%s",
-               dem, n, n == 1 ? "" : "s", bytes,
-               pdl ? ", waits for its predecessor (programmatic launch)" : "");
-      pg_remark(PG_REMARK_ANALYSIS, "IndirectTwin", k, msg);
-      free(msg);
-      free(dem);
-    }
+    finish_twin(m, k, twin, &lay);
+    twin_remark(m, k, &lay, 1);
   }
   free(vals);
-  free(slots);
+  free(lay.slots);
   free(name);
   return twin;
 }
