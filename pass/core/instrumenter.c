@@ -70,7 +70,8 @@ static const abi_ir_kind kRegionKinds[REGION_NFIELDS] = {
 #include "pygraph_abi.def"
 };
 
-/* The region protocol's entry points and their parameter kinds. */
+/* The region protocol's entry points and their parameter kinds (a call
+ * with more parameters needs a PG_IR_KINDS_<n> and a larger params[]). */
 #define PG_IR_KINDS_1(a) {PG_IR_##a}
 #define PG_IR_KINDS_2(a, b) {PG_IR_##a, PG_IR_##b}
 typedef struct protocol_call {

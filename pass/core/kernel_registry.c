@@ -9,7 +9,6 @@
  */
 #include "kernel_registry.h"
 #include "ir_util.h"
-#include "../shim/pygraph_shim.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +26,6 @@ static void add_kernel(pg_kernel_registry *r, LLVMValueRef stub, const char *man
   pg_kernel *k = &r->kernels[r->n++];
   k->stub = stub;
   k->mangled = strdup(mangled);
-  k->demangled = pg_demangle(mangled);
 }
 
 /* _Z19__device_stub__axpyPf -> _Z4axpyPf; NULL when not a stub name. */
@@ -113,7 +111,6 @@ void pg_registry_build(pg_kernel_registry *r, LLVMModuleRef m) {
 void pg_registry_free(pg_kernel_registry *r) {
   for (unsigned i = 0; i < r->n; ++i) {
     free(r->kernels[i].mangled);
-    free(r->kernels[i].demangled);
   }
   free(r->kernels);
   memset(r, 0, sizeof *r);

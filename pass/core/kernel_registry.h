@@ -8,7 +8,6 @@
 typedef struct pg_kernel {
   LLVMValueRef stub;     /* host handle: the __device_stub__ function */
   char *mangled;         /* device-side name */
-  char *demangled;       /* e.g. "axpy(float*, float const*, float, int)" */
 } pg_kernel;
 
 typedef struct pg_kernel_registry {

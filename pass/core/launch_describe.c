@@ -9,6 +9,7 @@
  */
 #include "launch_describe.h"
 #include "ir_util.h"
+#include "../shim/pygraph_shim.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,12 +116,10 @@ static void render_stream(LLVMValueRef v, int ptsz, char *buf, size_t len) {
   snprintf(buf, len, "<dynamic>");
 }
 
-const char *pg_launch_kernel_name(const pg_call_info *ci) {
+char *pg_launch_kernel_name(const pg_call_info *ci) {
   if (ci->kernel)
-    return ci->kernel->demangled;
-  if (ci->api && ci->api->driver)
-    return "<CUfunction>";
-  return "<kernel pointer>";
+    return pg_demangle(ci->kernel->mangled);
+  return pg_strf("%s", ci->api && ci->api->driver ? "<CUfunction>" : "<kernel pointer>");
 }
 
 char *pg_describe_launch(const pg_call_info *ci, LLVMValueRef call) {
@@ -145,6 +144,9 @@ char *pg_describe_launch(const pg_call_info *ci, LLVMValueRef call) {
     snprintf(shmem, sizeof shmem, "<dynamic>");
     snprintf(stream, sizeof stream, "<dynamic>");
   }
-  return pg_strf("launch of '%s' grid=%s block=%s shmem=%s stream=%s",
-           pg_launch_kernel_name(ci), grid, block, shmem, stream);
+  char *kernel = pg_launch_kernel_name(ci);
+  char *text = pg_strf("launch of '%s' grid=%s block=%s shmem=%s stream=%s", kernel, grid,
+                       block, shmem, stream);
+  free(kernel);
+  return text;
 }

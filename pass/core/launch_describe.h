@@ -8,8 +8,9 @@
 #include <stddef.h>
 
 /* Kernel shown in remarks: "axpy(float*, float, int)", or a placeholder
- * for launches whose kernel is only known at run time. */
-const char *pg_launch_kernel_name(const pg_call_info *ci);
+ * for launches whose kernel is only known at run time.  malloc'd (the
+ * demangling is done only for a remark). */
+char *pg_launch_kernel_name(const pg_call_info *ci);
 /* "launch of 'K(...)' grid=(x,y,z) block=(x,y,z) shmem=N stream=S" */
 /* malloc'd: the caller frees it. */
 char *pg_describe_launch(const pg_call_info *ci, LLVMValueRef call);

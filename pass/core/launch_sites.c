@@ -125,9 +125,11 @@ void pg_sites_remark_eager(const pg_launch_sites *t, const pg_classifier *c) {
     if (r->covered)
       continue;
     char *why = eager_text(c, &r->eager);
-    char *msg = pg_strf("launch of '%s' stays eager: %s", pg_launch_kernel_name(r->launch), why);
+    char *kernel = pg_launch_kernel_name(r->launch);
+    char *msg = pg_strf("launch of '%s' stays eager: %s", kernel, why);
     pg_remark(PG_REMARK_MISSED, "Eager", r->launch->inst, msg);
     free(msg);
+    free(kernel);
     free(why);
   }
 }
