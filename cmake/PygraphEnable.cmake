@@ -12,6 +12,9 @@
 #    must then be that clang++): -x cuda --cuda-path=${PYGRAPH_CUDA_PATH}
 #    --cuda-gpu-arch=<CUDA_ARCH or PYGRAPH_CUDA_ARCH>.
 # PLUGIN_ARGS are -fplugin-arg-pygraph-* options, e.g. min-launches=3.
+# Without the CUDA language the flags are properties of the .cu source files
+# (of the target's folder): a .cu file shared by several targets is compiled
+# with the plugin for all of them, with the first pygraph_enable's flags.
 include_guard(GLOBAL)
 
 function(pygraph_enable target)
@@ -51,6 +54,10 @@ function(pygraph_enable target)
     foreach(s IN LISTS srcs)
       if(NOT s MATCHES "\\.cu$")
         continue()
+      endif()
+      get_property(have SOURCE "${s}" TARGET_DIRECTORY ${target} PROPERTY COMPILE_OPTIONS)
+      if("-fplugin=${plugin}" IN_LIST have)
+        continue() # already enabled through another target
       endif()
       set_property(SOURCE "${s}" TARGET_DIRECTORY ${target} PROPERTY LANGUAGE CXX)
       set_property(SOURCE "${s}" TARGET_DIRECTORY ${target} APPEND PROPERTY

@@ -1,6 +1,6 @@
 # run_install_test.cmake - the install_consumer test (see CMakeLists.txt).
 #   cmake -DBUILD_DIR=... -DCONSUMER_SRC=... -DWORK_DIR=... -DGENERATOR=...
-#         -DCXX=... -DNM=... -DCUDA_PATH=... -P run_install_test.cmake
+#         -DCXX=... -DNM=... -DREADELF=... -DCUDA_PATH=... -P run_install_test.cmake
 cmake_minimum_required(VERSION 3.20)
 set(prefix "${WORK_DIR}/prefix")
 set(cbuild "${WORK_DIR}/consumer-build")
@@ -49,6 +49,11 @@ if(NOT run_out MATCHES "U __pygraph_region_begin" OR NOT run_out MATCHES "U __py
   message(FATAL_ERROR "install_consumer: the object does not call the pygraph runtime:\n${run_out}")
 endif()
 message(STATUS "consumer built with the installed plugin: region remark, calls __pygraph_region_begin")
+run("readelf" "${READELF}" -d "${cbuild}/consumer_app_shared")
+if(NOT run_out MATCHES "libpygraph_rt.so" OR NOT run_out MATCHES "libcudart.so")
+  message(FATAL_ERROR "install_consumer: consumer_app_shared does not use the shared runtime:\n${run_out}")
+endif()
+message(STATUS "consumer_app_shared links the installed shared runtime and the shared cudart")
 
 # 4. the installed wrapper finds the installed plugin and runtime
 run("bin/pygraph-clang++" "${prefix}/bin/pygraph-clang++" -x cuda "--cuda-path=${CUDA_PATH}"
@@ -66,8 +71,10 @@ if(NOT rc EQUAL 0 OR NOT gpus MATCHES "GPU")
   message(STATUS "install_consumer: no CUDA GPU found; built and checked, not run")
   return()
 endif()
-run("running consumer_app" "${cbuild}/consumer_app")
-if(NOT run_out MATCHES "consumer: ok")
-  message(FATAL_ERROR "install_consumer: consumer_app did not print 'consumer: ok':\n${run_out}")
-endif()
-message(STATUS "consumer_app ran on the GPU: ${run_out}")
+foreach(app consumer_app consumer_app_shared)
+  run("running ${app}" "${cbuild}/${app}")
+  if(NOT run_out MATCHES "consumer: ok")
+    message(FATAL_ERROR "install_consumer: ${app} did not print 'consumer: ok':\n${run_out}")
+  endif()
+  message(STATUS "${app} ran on the GPU: ${run_out}")
+endforeach()
