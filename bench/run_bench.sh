@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run_bench.sh - benchmark the examples from a bundle made by utils/build_gpu.sh.
+# run_bench.sh - benchmark the examples from a bundle made by test/gpu/build_gpu.sh.
 #
 #   bash run_bench.sh <bundle-dir> [outdir]
 #

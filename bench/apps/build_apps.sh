@@ -17,7 +17,7 @@
 # DIR defaults to <repo>/build (needs DIR/pass/libpygraph.so and
 # DIR/runtime/libpygraph_rt.a).  Mirrors: PYGRAPH_MIRRORS (default
 # /work/.mirror), holding <owner>+<name>/repo.  PYGRAPH_CLANG, PYGRAPH_CUDA_PATH,
-# PYGRAPH_CUDA_ARCH as in utils/build_gpu.sh.  An app that fails to build is
+# PYGRAPH_CUDA_ARCH as in test/gpu/build_gpu.sh.  An app that fails to build is
 # reported and left out of apps.tsv; the others still build.
 set -uo pipefail
 

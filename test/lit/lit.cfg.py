@@ -1,16 +1,25 @@
-# lit configuration for pygraph's compiler tests.
+# lit configuration for pygraph's compiler tests: .cu files compiled by clang
+# with the plugin, .ll files run through `opt -passes=pygraph`.
 import os
+
 import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
 
 config.name = "pygraph"
-config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".cu"]
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".cu", ".ll"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.pygraph_obj_root, "test", "lit")
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in"]
 
-config.environment["PATH"] = os.pathsep.join(
-    [config.llvm_tools_dir, config.environment.get("PATH", "")])
+# FileCheck, `| count`, `| not`, %python; LLVM's tools (a leading `not`,
+# llvm-nm, ...) first in PATH.
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.add_tool_substitutions(
+    [ToolSubst("opt", unresolved="fatal"), ToolSubst("%clangxx", command=config.clangxx)],
+    [config.llvm_tools_dir])
 
 # %cuda: a CUDA compile for sm_90 with the toolkit under test.
 cuda = ("%s -x cuda --cuda-path=%s --cuda-gpu-arch=sm_90 -Wno-unknown-cuda-version -std=c++17"
@@ -23,5 +32,8 @@ config.substitutions.append(("%cuda_host", host))
 config.substitutions.append(("%cuda_device", cuda + " --cuda-device-only"))
 config.substitutions.append(("%cuda", cuda))
 config.substitutions.append(("%plugin", config.pygraph_plugin))
+# clang's remark flags, and opt's for the .ll tests.
 config.substitutions.append(("%remarks",
     "-Rpass=pygraph -Rpass-missed=pygraph -Rpass-analysis=pygraph"))
+config.substitutions.append(("%opt_remarks",
+    "-pass-remarks=pygraph -pass-remarks-missed=pygraph -pass-remarks-analysis=pygraph"))

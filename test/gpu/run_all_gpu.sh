@@ -3,7 +3,7 @@
 # (plain vs pygraph, bit for bit), the benchmark table and the parameter
 # indirection table, all written under <outdir>.
 #
-#   bash <bundle>/run_all.sh <bundle> <outdir>      (bundle from utils/build_gpu.sh)
+#   bash <bundle>/run_all.sh <bundle> <outdir>      (bundle from test/gpu/build_gpu.sh)
 set -uo pipefail
 dir=${1:?usage: run_all.sh <bundle-dir> <outdir>}
 out=${2:?usage: run_all.sh <bundle-dir> <outdir>}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # build_gpu.sh - build the GPU test/benchmark bundle on a machine without a GPU.
 #
-#   utils/build_gpu.sh [build-dir] [--no-pygraph]
+#   test/gpu/build_gpu.sh [build-dir] [--no-pygraph]
 #
 # Builds every examples/*.cu as
 #   <name>_plain    plain clang++ -O2
@@ -25,7 +25,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-repo=$(cd "$here/.." && pwd)
+repo=$(cd "$here/../.." && pwd)
 
 build=""
 with_pygraph=1

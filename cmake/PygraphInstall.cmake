@@ -1,0 +1,55 @@
+# PygraphInstall.cmake - install rules and the CMake package.
+#
+#   <prefix>/lib/libpygraph.so, libpygraph_clang.so   the plugin (both halves, side by side)
+#   <prefix>/lib/libpygraph_rt.a                      the runtime, static (static cudart)
+#   <prefix>/lib/pygraph-shared/libpygraph_rt.so      the runtime, shared (shared cudart); its own
+#                                                     folder so that -lpygraph_rt finds the .a
+#   <prefix>/include/pygraph_rt.h, ...                runtime/include
+#   <prefix>/bin/pygraph-clang++                      the compiler wrapper
+#   <prefix>/lib/cmake/pygraph/                       find_package(pygraph): pygraph::plugin,
+#                                                     pygraph::runtime_static, pygraph::runtime,
+#                                                     pygraph_enable(<target>)
+#
+# Everything is installed from here (install(TARGETS) may name targets of
+# other folders), so runtime/CMakeLists.txt carries no install lines.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(PYGRAPH_VERSION 0.1.0)
+set(PYGRAPH_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/pygraph CACHE STRING
+  "where find_package(pygraph) files are installed, relative to the prefix")
+set(PYGRAPH_INSTALL_SHARED_RTDIR ${CMAKE_INSTALL_LIBDIR}/pygraph-shared)
+
+install(TARGETS pygraph pygraph_clang
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT plugin)
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/utils/pygraph-clang++
+  DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT plugin)
+
+set(PYGRAPH_PACKAGE_HAS_RUNTIME OFF)
+if(TARGET pygraph_rt AND TARGET pygraph_rt_shared)
+  set(PYGRAPH_PACKAGE_HAS_RUNTIME ON)
+  install(TARGETS pygraph_rt ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime)
+  install(TARGETS pygraph_rt_shared
+    LIBRARY DESTINATION ${PYGRAPH_INSTALL_SHARED_RTDIR} COMPONENT runtime)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/runtime/include/
+    DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT runtime FILES_MATCHING PATTERN "*.h")
+endif()
+
+# The package: a config file with imported targets (the cudart the runtime
+# was built against is recorded in it), the pygraph_enable() function and
+# a version file.
+set(PYGRAPH_PACKAGE_CUDART_STATIC "${PYGRAPH_CUDART_STATIC}")
+set(PYGRAPH_PACKAGE_CUDART_SHARED "${PYGRAPH_CUDART_SHARED}")
+configure_package_config_file(
+  ${PROJECT_SOURCE_DIR}/cmake/pygraphConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/cmake/pygraphConfig.cmake
+  INSTALL_DESTINATION ${PYGRAPH_INSTALL_CMAKEDIR}
+  PATH_VARS CMAKE_INSTALL_LIBDIR CMAKE_INSTALL_INCLUDEDIR CMAKE_INSTALL_BINDIR
+            PYGRAPH_INSTALL_SHARED_RTDIR)
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/cmake/pygraphConfigVersion.cmake
+  VERSION ${PYGRAPH_VERSION} COMPATIBILITY SameMinorVersion)
+install(FILES
+  ${PROJECT_BINARY_DIR}/cmake/pygraphConfig.cmake
+  ${PROJECT_BINARY_DIR}/cmake/pygraphConfigVersion.cmake
+  ${PROJECT_SOURCE_DIR}/cmake/PygraphEnable.cmake
+  DESTINATION ${PYGRAPH_INSTALL_CMAKEDIR} COMPONENT plugin)
