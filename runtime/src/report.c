@@ -1,7 +1,9 @@
 /* report.c - summary lines, one per region segment, then a total. */
 #include "report.h"
 
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "launch_counter.h"
 #include "region_state.h"
@@ -104,4 +106,16 @@ void pygraph_report_at_exit(void)
   pygraph_region_states_foreach(print_region, &in_graphs);
   pygraph_report_format_total(line, sizeof line, pygraph_total_launches(), in_graphs);
   fputs(line, stderr);
+}
+
+static pthread_once_t armed = PTHREAD_ONCE_INIT;
+
+static void register_at_exit(void)
+{
+  atexit(pygraph_report_at_exit);
+}
+
+void pygraph_report_arm(void)
+{
+  pthread_once(&armed, register_at_exit);
 }
