@@ -341,8 +341,8 @@ static void test_change_seen_during_warmup(void)
     kernel_twin(2, 3, 2);
     end(r);
   }
-  CHECK(harness_segment(r, 0)->active->indirect.n_nodes == 1);
-  CHECK(harness_segment(r, 0)->active->indirect.node_of_op[0] == 0);
+  CHECK(harness_segment(r, 0)->cache.active->indirect.n_nodes == 1);
+  CHECK(harness_segment(r, 0)->cache.active->indirect.node_of_op[0] == 0);
   /* A mismatch starts the record over: nothing has changed yet then.  The
    * one slot is taken until the old graph goes stale. */
   fake_log_clear();
@@ -355,7 +355,7 @@ static void test_change_seen_during_warmup(void)
   /* Direct graph now; the old block goes after its last reader finished. */
   CHECK(strstr(fake_log(), "build(0) gsync inst destroy") != NULL);
   CHECK(ends_with(fake_log(), " launch"));
-  CHECK(harness_segment(r, 0)->active->indirect.n_nodes == 0);
+  CHECK(harness_segment(r, 0)->cache.active->indirect.n_nodes == 0);
 }
 
 static void wide_iteration(pygraph_region *r, int n, int a)
@@ -379,7 +379,7 @@ static void test_replay_is_o1(void)
     wide_iteration(r, n, 0);
     wide_iteration(r, n, 100);                     /* capture */
     struct pygraph_segment *seg = harness_segment(r, 0);
-    CHECK(seg->active->indirect.n_nodes == (size_t)n);
+    CHECK(seg->cache.active->indirect.n_nodes == (size_t)n);
     CHECK(seg->stats.indirect_bytes == 16u * (unsigned)n);
     CHECK(strstr(fake_log(), n > 2047 ? "B/2L)" : "B/1L)") != NULL);
     for (int it = 1; it <= 5; it++) {
@@ -556,7 +556,7 @@ static void expect_eager(pygraph_region *r, const char *reason, struct baseline 
   CHECK_STR(seg->fallback, reason);
   CHECK_STR(pygraph_segment_mode_name(seg), "eager");
   CHECK(back_to(b));
-  CHECK(seg->active == NULL);                      /* no graph, no block */
+  CHECK(seg->cache.active == NULL);                      /* no graph, no block */
   fake_log_clear();
   two(r, 9);
   CHECK_STR(fake_log(), "p:k1(9) p:k2(9)");

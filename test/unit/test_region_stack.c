@@ -20,7 +20,7 @@ static void test_nested_regions_are_ignored(void)
   CHECK_STR(fake_log(), "k1(0) k2(0)");  /* warm-up: run as they come */
   end(outer);
   CHECK_STR(fake_log(), "k1(0) k2(0)");  /* once */
-  CHECK(harness_segment(outer, 0)->reference->n_ops == 2);   /* recorded all the same */
+  CHECK(harness_segment(outer, 0)->candidate->n_ops == 2);   /* recorded all the same */
   CHECK(inner->state == NULL);          /* never became live */
   CHECK(pygraph_open_region_depth() == 0);
 }

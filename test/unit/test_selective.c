@@ -302,8 +302,8 @@ static void test_short_loop_does_not_capture(void)
     two(r, i);
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK(seg->stats.captures == 0);
-  CHECK(seg->decision == PYGRAPH_DECIDED_EAGER);
-  CHECK_STR(seg->why, "capture cannot pay back in the iterations left");
+  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_EAGER);
+  CHECK_STR(seg->auto_mode.why, "capture cannot pay back in the iterations left");
   CHECK(seg->stats.eager_iters <= PYGRAPH_DEFAULT_WARMUP + 2);   /* then passed through */
   CHECK(seg->stats.timed <= PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE + 1);
   CHECK(strstr(fake_log(), "build") == NULL);
@@ -363,15 +363,15 @@ static void test_graph_faster_is_kept(void)
   fake_log_clear();
   two(r, 0);
   CHECK_STR(fake_log(), "build(0 1<0) inst launch");
-  CHECK(seg->decision == PYGRAPH_UNDECIDED);
+  CHECK(seg->auto_mode.decision == PYGRAPH_UNDECIDED);
   /* A run of graph turns: the first starts the chain, then 3 periods; the
    * case is clear, so the eager window need not be filled. */
   fake_log_clear();
   for (int i = 0; i < 4; i++)
     two(r, 0);
   CHECK_STR(fake_log(), "launch launch launch launch");
-  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK_STR(seg->why, "graph faster (5.0 us vs 20.0 us per iteration)");
+  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK_STR(seg->auto_mode.why, "graph faster (5.0 us vs 20.0 us per iteration)");
   /* Measuring stops once decided: no events, not even a host clock read. */
   int records = fake_timing_records, reads = fake_clock_reads;
   for (int i = 0; i < 20; i++)
@@ -386,7 +386,7 @@ static void test_graph_faster_is_kept(void)
   for (unsigned i = 0; i < PYGRAPH_BEHAVIOUR_BLOCK; i++)
     two(r, 0);
   CHECK(fake_live_timing_events == events0);
-  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
   char line[1024];
   pygraph_report_format_segment(line, sizeof line, seg);
   CHECK(strstr(line, " fallback=\"-\" decision=graph eager_us=20.0 graph_us=5.0 variants=1 "
@@ -425,15 +425,15 @@ static void test_eager_samples_after_capture(void)
   two(r, 0);
   CHECK_STR(fake_log(), "build(0 1<0) inst launch");
   struct pygraph_segment *seg = harness_segment(r, 0);
-  CHECK(seg->decision == PYGRAPH_UNDECIDED);
+  CHECK(seg->auto_mode.decision == PYGRAPH_UNDECIDED);
   fake_log_clear();
-  for (int i = 0; i < 12 && seg->decision == PYGRAPH_UNDECIDED; i++)
+  for (int i = 0; i < 12 && seg->auto_mode.decision == PYGRAPH_UNDECIDED; i++)
     two(r, 0);
   /* A run of graph turns, then eager ones until eager has its third
    * sample (the run's first iteration starts the chain): the medians. */
   CHECK_STR(fake_log(), "launch launch launch launch k1(0) k2(0) k1(0) k2(0)");
-  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK_STR(seg->why, "graph faster (12.0 us vs 20.0 us per iteration)");
+  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK_STR(seg->auto_mode.why, "graph faster (12.0 us vs 20.0 us per iteration)");
   CHECK(seg->stats.eager_iters == 4);
   harness_eager_before_capture(PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE);
 }
@@ -456,11 +456,11 @@ static void test_default_two_eager_iterations(void)
   CHECK_STR(fake_log(), "build(0 1<0) inst launch");
   struct pygraph_segment *seg = harness_segment(r, 0);
   fake_log_clear();
-  for (int i = 0; i < 12 && seg->decision == PYGRAPH_UNDECIDED; i++)
+  for (int i = 0; i < 12 && seg->auto_mode.decision == PYGRAPH_UNDECIDED; i++)
     two(r, 0);
   CHECK_STR(fake_log(), "launch launch launch launch");
-  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK_STR(seg->why, "graph faster (5.0 us vs 20.0 us per iteration)");
+  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK_STR(seg->auto_mode.why, "graph faster (5.0 us vs 20.0 us per iteration)");
   CHECK(seg->stats.eager_iters == 2);
 }
 
@@ -484,11 +484,11 @@ static void test_cold_first_sample_is_not_clear(void)
   for (int i = 0; i < 6; i++)
     two(r, 0);
   CHECK_STR(fake_log(), "launch launch launch launch k1(0) k2(0) k1(0) k2(0)");
-  CHECK(seg->decision == PYGRAPH_UNDECIDED);
-  for (int i = 0; i < 80 && seg->decision == PYGRAPH_UNDECIDED; i++)
+  CHECK(seg->auto_mode.decision == PYGRAPH_UNDECIDED);
+  for (int i = 0; i < 80 && seg->auto_mode.decision == PYGRAPH_UNDECIDED; i++)
     two(r, 0);
-  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);   /* full windows: 18 vs 20 us */
-  CHECK(seg->eager_us == 20.0 && seg->graph_us == 18.0);
+  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);   /* full windows: 18 vs 20 us */
+  CHECK(seg->auto_mode.eager_us == 20.0 && seg->auto_mode.graph_us == 18.0);
 }
 
 /* Close call: graph 19 us vs eager 20 us.  No verdict on the first samples;
@@ -508,13 +508,13 @@ static void test_close_call_interleaves(void)
     two(r, 0);                                     /* runs of 4: graph, then eager */
   CHECK_STR(fake_log(), "launch launch launch launch k1(0) k2(0) k1(0) k2(0) k1(0) k2(0) "
                         "k1(0) k2(0)");
-  CHECK(seg->decision == PYGRAPH_UNDECIDED);       /* 6 eager, 3 graph: not yet */
+  CHECK(seg->auto_mode.decision == PYGRAPH_UNDECIDED);       /* 6 eager, 3 graph: not yet */
   fake_log_clear();
   for (int i = 0; i < 4; i++)
     two(r, 0);
   CHECK_STR(fake_log(), "launch launch launch launch");   /* eager window full */
-  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK_STR(seg->why, "graph faster (19.0 us vs 20.0 us per iteration)");
+  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK_STR(seg->auto_mode.why, "graph faster (19.0 us vs 20.0 us per iteration)");
   CHECK(seg->stats.captures == 1);
 }
 
@@ -538,8 +538,8 @@ static void test_span_excludes_other_segments(void)
     end(r);
   }
   struct pygraph_segment *seg = harness_segment(r, 0);
-  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK(seg->eager_us == 20.0 && seg->graph_us == 5.0);
+  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(seg->auto_mode.eager_us == 20.0 && seg->auto_mode.graph_us == 5.0);
 }
 
 /* Two kernels with twins built for sm_90 whose args change every iteration. */
@@ -581,10 +581,10 @@ static void test_direct_rival(double loader_us, const char *kept, const char *wh
            "upd0 upd1 launch upd0 upd1 launch upd0 upd1 launch upd0 upd1 launch %s",
            strcmp(kept, "direct") == 0 ? "gsync destroy" : "destroy");  /* the loser goes */
   CHECK_STR(fake_log(), expect);
-  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK_STR(seg->why, why);
+  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK_STR(seg->auto_mode.why, why);
   CHECK(pygraph_segment_variants(seg) == 1 && fake_live_graphs == live + 1);
-  CHECK(seg->active->direct_only == (strcmp(kept, "direct") == 0));
+  CHECK(seg->cache.active->direct_only == (strcmp(kept, "direct") == 0));
   fake_log_clear();                                /* decided: the winner only */
   twins_iteration(r, a++);
   CHECK_STR(fake_log(), strcmp(kept, "direct") == 0 ? "upd0 upd1 launch" : "args launch");
@@ -610,11 +610,11 @@ static void test_close_rivals_without_eager_turns(void)
     twins_iteration(r, a++);                       /* 3 eager spans, capture, rival */
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK(seg->stats.captures == 2 && seg->stats.eager_iters == 3);
-  for (int i = 0; i < 40 && seg->decision == PYGRAPH_UNDECIDED; i++)
+  for (int i = 0; i < 40 && seg->auto_mode.decision == PYGRAPH_UNDECIDED; i++)
     twins_iteration(r, a++);
-  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK(strstr(seg->why, "; indirect graph 8.8 us vs direct 9.0 us") != NULL);
-  CHECK(seg->variants[0].samples.n >= 6);          /* full windows for the pair */
+  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(strstr(seg->auto_mode.why, "; indirect graph 8.8 us vs direct 9.0 us") != NULL);
+  CHECK(seg->cache.variants[0].samples.n >= 6);          /* full windows for the pair */
   CHECK(seg->stats.eager_iters == 3);              /* no eager turns */
   fake.loader_us = 0;
   fake.update_us = 0;
@@ -641,11 +641,11 @@ static void test_drop_needs_every_sample(void)
   two(r, 0);                                       /* 16 */
   fake.graph_launch_us = 30;
   two(r, 0);                                       /* 30: medians 30 vs 20 */
-  CHECK(seg->decision == PYGRAPH_UNDECIDED);
-  for (int i = 0; i < 60 && seg->decision == PYGRAPH_UNDECIDED; i++)
+  CHECK(seg->auto_mode.decision == PYGRAPH_UNDECIDED);
+  for (int i = 0; i < 60 && seg->auto_mode.decision == PYGRAPH_UNDECIDED; i++)
     two(r, 0);
-  CHECK(seg->decision == PYGRAPH_DECIDED_EAGER);
-  CHECK_STR(seg->why, "graph slower (30.0 us vs 20.0 us per iteration)");
+  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_EAGER);
+  CHECK_STR(seg->auto_mode.why, "graph slower (30.0 us vs 20.0 us per iteration)");
   CHECK(seg->stats.eager_iters >= 6);              /* the eager window was filled */
 }
 
@@ -661,8 +661,8 @@ static void test_graph_slower_goes_eager(void)
   for (int i = 0; i < 30; i++)
     two(r, 0);
   struct pygraph_segment *seg = harness_segment(r, 0);
-  CHECK(seg->decision == PYGRAPH_DECIDED_EAGER);
-  CHECK_STR(seg->why, "graph slower (50.0 us vs 2.0 us per iteration)");
+  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_EAGER);
+  CHECK_STR(seg->auto_mode.why, "graph slower (50.0 us vs 2.0 us per iteration)");
   CHECK_STR(seg->fallback, "");                    /* a decision, not a fault */
   CHECK_STR(pygraph_segment_mode_name(seg), "eager");
   CHECK(fake_live_graphs == live);                 /* the graph is gone */
@@ -676,7 +676,7 @@ static void test_graph_slower_goes_eager(void)
   /* Probes (2 recorded iterations of 64) see nothing new: stays eager. */
   for (int i = 0; i < 200; i++)
     two(r, 1);
-  CHECK(seg->reevaluations == 0 && seg->phase == PYGRAPH_PHASE_EAGER);
+  CHECK(seg->auto_mode.reevaluations == 0 && seg->phase == PYGRAPH_PHASE_EAGER);
   CHECK(fake_live_timing_events == events0);       /* a probe released the events */
 }
 
@@ -695,8 +695,8 @@ static void test_capture_cost_is_sunk(void)
   for (int i = 0; i < 10; i++)
     two(r, 0);
   struct pygraph_segment *seg = harness_segment(r, 0);
-  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK_STR(seg->why, "graph faster (5.0 us vs 20.0 us per iteration)");
+  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK_STR(seg->auto_mode.why, "graph faster (5.0 us vs 20.0 us per iteration)");
 }
 
 /* A b c a b c ...: every signature recurs, never twice in a row; each is
@@ -764,9 +764,9 @@ static void test_period_six_auto(void)
     period_six_iteration(r, t);
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK(pygraph_segment_variants(seg) == 4 && seg->stats.captures == 4);
-  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
   for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++)
-    CHECK(!seg->variants[i].graph || seg->variants[i].decided);
+    CHECK(!seg->cache.variants[i].graph || seg->cache.variants[i].decided);
   fake_log_clear();
   int records = fake_timing_records;
   for (; t < 660; t++)
@@ -793,7 +793,7 @@ static void test_cache_full_misses_keep_events_released(void)
   for (unsigned i = 0; i < 600; i++)
     cycle_iteration(r, i, 3);
   struct pygraph_segment *seg = harness_segment(r, 0);
-  CHECK(pygraph_segment_variants(seg) == 2 && seg->decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(pygraph_segment_variants(seg) == 2 && seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
   int alive = 0;
   for (unsigned i = 600; i < 900; i++) {
     cycle_iteration(r, i, 3);
@@ -937,12 +937,12 @@ static void test_events_not_ready_decided_later(void)
   CHECK(strstr(fake_log(), "sync") == NULL);       /* never waited */
   CHECK(fake_timing_records <= (int)PYGRAPH_MEASURE_RING);   /* bounded ring */
   CHECK(fake_timing_queries > 0);
-  CHECK(seg->decision == PYGRAPH_UNDECIDED);       /* nothing read yet */
+  CHECK(seg->auto_mode.decision == PYGRAPH_UNDECIDED);       /* nothing read yet */
   CHECK_STR(pygraph_segment_mode_name(seg), "graph");
   fake.events_pending = 0;
   for (int i = 0; i < 8; i++)
     two(r, 0);
-  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
 }
 
 /* Far behind only matters while the segment is young: a long GPU-bound loop
@@ -977,10 +977,10 @@ static void test_far_behind_only_when_young(void)
   CHECK(fake_timing_records == records && fake_clock_reads == reads);
   CHECK(fake_timing_queries - queries <= 40 / (int)(PYGRAPH_POLL_BACKOFF + 1) + 1);
   fake.events_pending = 0;
-  for (int i = 0; i < 40 && seg->decision == PYGRAPH_UNDECIDED; i++)
+  for (int i = 0; i < 40 && seg->auto_mode.decision == PYGRAPH_UNDECIDED; i++)
     twins_iteration(r, a++);
-  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK(strstr(seg->why, "; indirect graph 7.0 us vs direct 9.0 us") != NULL);
+  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(strstr(seg->auto_mode.why, "; indirect graph 7.0 us vs direct 9.0 us") != NULL);
   fake.update_us = 0;
 }
 
@@ -998,12 +998,12 @@ static void test_gpu_behind_plans_turns(void)
   fake.update_us = 2;
   fake.events_lag_us = 150;
   int a = 0;
-  for (int i = 0; i < 400 && (a < 80 || harness_segment(r, 0)->decision == PYGRAPH_UNDECIDED);
+  for (int i = 0; i < 400 && (a < 80 || harness_segment(r, 0)->auto_mode.decision == PYGRAPH_UNDECIDED);
        i++)
     twins_iteration(r, a++);
   struct pygraph_segment *seg = harness_segment(r, 0);
-  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK(strstr(seg->why, "; indirect graph 7.0 us vs direct 9.0 us") != NULL);
+  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(strstr(seg->auto_mode.why, "; indirect graph 7.0 us vs direct 9.0 us") != NULL);
   int eager_iters = 0;
   for (const char *p = fake_log(); (p = strstr(p, " k1(")) != NULL; p++)
     eager_iters++;
@@ -1038,7 +1038,7 @@ static void test_rivals_do_not_count(void)
     twins_iteration(r, a++);                       /* captured, rival, decided */
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK(seg->stats.captures == 2 && seg->stats.rivals == 1);
-  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
   for (int i = 0; i < 20; i++)
     other_signature(r);                            /* another signature */
   CHECK(seg->stats.captures == 3);
@@ -1059,11 +1059,11 @@ static void test_stale_variant_stops_timing(void)
   for (int i = 0; i < 4; i++)
     two(r, 0);                                     /* X: 3 eager samples, capture */
   struct pygraph_segment *seg = harness_segment(r, 0);
-  CHECK(seg->stats.captures == 1 && seg->decision == PYGRAPH_UNDECIDED);
+  CHECK(seg->stats.captures == 1 && seg->auto_mode.decision == PYGRAPH_UNDECIDED);
   for (int i = 0; i < 150; i++)
     other_signature(r);                            /* then only Y */
   CHECK(seg->stats.captures == 2);
-  CHECK(!seg->variants[0].decided);                /* X: never measured */
+  CHECK(!seg->cache.variants[0].decided);                /* X: never measured */
   int records = fake_timing_records, reads = fake_clock_reads;
   for (int i = 0; i < 20; i++)
     other_signature(r);
@@ -1085,11 +1085,11 @@ static void test_timing_lost_after_capture(void)
   for (int i = 0; i < 4; i++)
     two(r, 0);
   struct pygraph_segment *seg = harness_segment(r, 0);
-  CHECK(seg->decision == PYGRAPH_UNDECIDED);
-  seg->measure.state = -1;                         /* as after a failed event call */
+  CHECK(seg->auto_mode.decision == PYGRAPH_UNDECIDED);
+  seg->auto_mode.measure.state = -1;                         /* as after a failed event call */
   two(r, 0);
-  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK_STR(seg->why, "unmeasured: no timing events");
+  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK_STR(seg->auto_mode.why, "unmeasured: no timing events");
 }
 
 static void test_no_timing_keeps_old_policy(void)
@@ -1100,9 +1100,9 @@ static void test_no_timing_keeps_old_policy(void)
   for (int i = 0; i < 3; i++)
     two(r, 0);
   struct pygraph_segment *seg = harness_segment(r, 0);
-  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK_STR(seg->why, "unmeasured: no timing events");
-  CHECK(seg->measure.state == -1);
+  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK_STR(seg->auto_mode.why, "unmeasured: no timing events");
+  CHECK(seg->auto_mode.measure.state == -1);
 }
 
 /* ---- variants ---------------------------------------------------------- */
@@ -1147,8 +1147,8 @@ static void test_alternating_signatures_become_two_variants(void)
     rebuild_iteration(r, t);
   seg = harness_segment(r, 0);
   CHECK(pygraph_segment_variants(seg) == 2);
-  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK(seg->variants[0].decided && seg->variants[1].decided);
+  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(seg->cache.variants[0].decided && seg->cache.variants[1].decided);
   int records = fake_timing_records;
   unsigned long long mism = seg->stats.mismatches;
   for (int t = 400; t < 500; t++)
@@ -1184,7 +1184,7 @@ static void test_variant_that_never_pays_is_dropped(void)
     costly_rebuild_iteration(r, t);
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK(pygraph_segment_variants(seg) == 1);
-  CHECK(seg->decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
   CHECK_STR(pygraph_segment_mode_name(seg), "graph");
   unsigned long long captures = seg->stats.captures;
   fake_log_clear();
@@ -1256,7 +1256,7 @@ static void test_never_repeating_goes_eager(void)
   CHECK_STR(fake_log(), expect);                   /* each ran once, eagerly */
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK_STR(seg->fallback, "signature never repeats");
-  CHECK_STR(seg->why, "signature never repeats");
+  CHECK_STR(seg->auto_mode.why, "signature never repeats");
   CHECK(seg->stats.captures == 0);
   fake_log_clear();
   one(r, 1);
@@ -1307,12 +1307,12 @@ static void test_reevaluation_is_bounded(void)
     for (int i = 0; i < 300; i++)
       two(r, phase % 2 ? i : 0);     /* even phases: constant args; odd: moving */
     seg = harness_segment(r, 0);
-    flips_at_end_of_phase[phase] = seg->flips;
-    CHECK(seg->reevaluations <= PYGRAPH_MAX_FLIPS);
-    CHECK(seg->flips <= PYGRAPH_MAX_FLIPS);
+    flips_at_end_of_phase[phase] = seg->auto_mode.flips;
+    CHECK(seg->auto_mode.reevaluations <= PYGRAPH_MAX_FLIPS);
+    CHECK(seg->auto_mode.flips <= PYGRAPH_MAX_FLIPS);
   }
-  CHECK(seg->reevaluations == PYGRAPH_MAX_FLIPS);  /* it did re-evaluate ... */
-  CHECK(seg->flips >= 1);                           /* ... and did change its mind */
+  CHECK(seg->auto_mode.reevaluations == PYGRAPH_MAX_FLIPS);  /* it did re-evaluate ... */
+  CHECK(seg->auto_mode.flips >= 1);                           /* ... and did change its mind */
   /* graph; args move: eager (re-evaluation 1); args still: graph (probe,
    * re-evaluation 2); args move: eager (3) - and that is final. */
   CHECK(flips_at_end_of_phase[0] == 0 && flips_at_end_of_phase[1] == 1);

@@ -47,9 +47,9 @@ static void *two_worker(void *arg)
 /* The int argument of kernel op j of what the active graph variant holds. */
 static int graph_arg0(const struct pygraph_segment *seg, size_t j)
 {
-  if (!seg->active || j >= seg->active->ref->n_ops)
+  if (!seg->cache.active || j >= seg->cache.active->ref->n_ops)
     return -12345;
-  const struct pygraph_op_list *ref = seg->active->ref;
+  const struct pygraph_op_list *ref = seg->cache.active->ref;
   int v;
   memcpy(&v, pygraph_op_args(ref, &ref->ops[j]), sizeof v);
   return v;
@@ -57,7 +57,7 @@ static int graph_arg0(const struct pygraph_segment *seg, size_t j)
 
 static cudaStream_t graph_stream(const struct pygraph_segment *seg, size_t j)
 {
-  return seg->active && j < seg->active->ref->n_ops ? seg->active->ref->ops[j].stream : NULL;
+  return seg->cache.active && j < seg->cache.active->ref->n_ops ? seg->cache.active->ref->ops[j].stream : NULL;
 }
 
 static void test_two_threads_replay_their_own_graphs(void)

@@ -1,7 +1,9 @@
 /* report.c - summary lines, one per region segment, then a total. */
 #include "report.h"
 
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "launch_counter.h"
 #include "region_state.h"
@@ -10,8 +12,8 @@
  * decision sets its own reason; these cover a segment with none). */
 static const char *why_text(const struct pygraph_segment *seg)
 {
-  if (seg->why[0])
-    return seg->why;
+  if (seg->auto_mode.why[0])
+    return seg->auto_mode.why;
   if (seg->stats.replays == 0)
     return "-";
   if (seg->fallback[0])
@@ -41,8 +43,8 @@ int pygraph_report_format_segment_thread(char *buf, size_t cap,
   const pygraph_region *r = seg->region;
   const struct pygraph_segment_stats *s = &seg->stats;
   /* Indirection of the graph in use (the last one captured when none). */
-  unsigned long long ind_nodes = seg->active ? seg->active->indirect.n_nodes : s->indirect_nodes;
-  unsigned long long ind_bytes = seg->active ? seg->active->indirect.block_size : s->indirect_bytes;
+  unsigned long long ind_nodes = seg->cache.active ? seg->cache.active->indirect.n_nodes : s->indirect_nodes;
+  unsigned long long ind_bytes = seg->cache.active ? seg->cache.active->indirect.block_size : s->indirect_bytes;
   int n = snprintf(buf, cap,
                    "pygraph: region %s %s:%u-%u seg %u: mode=%s iters=%llu replays=%llu "
                    "captures=%llu updates=%llu flushes=%llu mismatches=%llu "
@@ -52,7 +54,7 @@ int pygraph_report_format_segment_thread(char *buf, size_t cap,
                    r->line_end, seg->index, pygraph_segment_mode_name(seg), s->iters,
                    s->replays, s->captures, s->updates, s->flushes, s->mismatches,
                    ind_nodes, ind_bytes, fallback_text(seg),
-                   pygraph_segment_decision_name(seg), seg->eager_us, seg->graph_us,
+                   pygraph_segment_decision_name(seg), seg->auto_mode.eager_us, seg->auto_mode.graph_us,
                    pygraph_segment_variants(seg), why_text(seg),
                    s->eager_iters, s->timed);
   /* Flushes are worth a reason too; kept after the fixed fields. */
@@ -104,4 +106,16 @@ void pygraph_report_at_exit(void)
   pygraph_region_states_foreach(print_region, &in_graphs);
   pygraph_report_format_total(line, sizeof line, pygraph_total_launches(), in_graphs);
   fputs(line, stderr);
+}
+
+static pthread_once_t armed = PTHREAD_ONCE_INIT;
+
+static void register_at_exit(void)
+{
+  atexit(pygraph_report_at_exit);
+}
+
+void pygraph_report_arm(void)
+{
+  pthread_once(&armed, register_at_exit);
 }

@@ -1,4 +1,7 @@
-/* segment.h - the per region-segment state machine.
+/* segment.h - the per region-segment state machine, the only writer of
+ * the phase.  It owns the recording lists, the capture candidate, the
+ * warm-up and the statistics; the graphs are the variant cache's
+ * (variant_cache.h), measuring and verdicts auto mode's (selection.h).
  *
  * Every recorded iteration ends in exactly one of:
  *   hit      its launch-sequence signature matches a cached graph variant:
@@ -23,10 +26,11 @@
  *   REPLAY --(no variant left)--> WARMUP, or EAGER (cost decision, probed)
  *   any --(fault, unstable, too long, never repeats)--> EAGER (final) */
 #ifndef PYGRAPH_SEGMENT_H
+#define PYGRAPH_SEGMENT_H
+
 /* Iterations a segment may record without ever capturing before it stops
  * recording ("launch sequence never settles"). */
 #define PYGRAPH_SETTLE_ITERS 256u
-#define PYGRAPH_SEGMENT_H
 /* Iterations a pinned capture candidate may stay away before another
  * signature takes its place. */
 #define PYGRAPH_PIN_PATIENCE 32u
@@ -34,17 +38,27 @@
 #include <stdatomic.h>
 
 #include "backend.h"
-#include "indirect.h"
+#include "decide.h"
 #include "measure.h"
 #include "pygraph_rt.h"
+#include "selection.h"
 #include "settings.h"
-#include "decide.h"
+#include "variant_cache.h"
 
 enum pygraph_phase {
   PYGRAPH_PHASE_WARMUP,
   PYGRAPH_PHASE_CAPTURE,       /* the next iteration becomes the graph */
   PYGRAPH_PHASE_REPLAY,
-  PYGRAPH_PHASE_EAGER          /* for good */
+  PYGRAPH_PHASE_EAGER          /* for good, or by decision (then probed) */
+};
+
+/* A decided-eager segment records 2 consecutive iterations out of every
+ * PYGRAPH_PROBE_INTERVAL, which look for a change in behaviour. */
+enum pygraph_probe_state {
+  PYGRAPH_PROBE_OFF,           /* not probing: iterations pass through */
+  PYGRAPH_PROBE_FIRST,         /* this iteration is the probe's first */
+  PYGRAPH_PROBE_SECOND_NEXT,   /* the first ended: the next one records too */
+  PYGRAPH_PROBE_SECOND         /* this iteration is the probe's second */
 };
 
 struct pygraph_segment_stats {
@@ -61,58 +75,6 @@ struct pygraph_segment_stats {
                                                 program's own (capture_check.h) */
 };
 
-/* Periods measured for one signature (the first measure_iters of each). */
-struct pygraph_samples {
-  float us[PYGRAPH_MAX_MEASURE_ITERS];
-  unsigned n;
-  double host_sum;                           /* host time inside the runtime */
-  unsigned iters;                            /* a graph's: iterations of its signature
-                                                while undecided (PYGRAPH_VERDICT_ITERS) */
-};
-
-#define PYGRAPH_SIG_STATS (PYGRAPH_MAX_VARIANTS + 4u)
-
-struct pygraph_sig_stats {
-  unsigned long long hash;
-  unsigned long long last_used;              /* 0 = free entry */
-  struct pygraph_samples eager;              /* graph spans are per variant */
-  int challenged;                            /* a direct rival of its indirect graph
-                                                was captured (once per signature) */
-  unsigned turn, run_left;                   /* measuring: eager and its undecided
-                                                graphs take turns, runs of
-                                                PYGRAPH_TURN_RUN iterations */
-  double capture_us;                         /* host time of capture + instantiate */
-  int rejected;                              /* its graph did not pay: eager, never recaptured */
-  int put_off;                               /* its capture could not pay back yet
-                                                (pygraph_decide): timed only for
-                                                the samples a capture waits for */
-  long changed_ops;                          /* kernel ops with moving args (-1 unknown) */
-};
-
-/* One cached graph of the segment, for one signature. */
-struct pygraph_variant {
-  void *graph;                               /* NULL = free slot */
-  struct pygraph_op_list *ref;               /* exactly what the graph's nodes hold */
-  unsigned long long hash;
-  struct pygraph_indirect indirect;          /* its indirect nodes */
-  struct pygraph_arg_block args;             /* their argument block and loaders */
-  unsigned long long last_used;              /* LRU stamp */
-  int decided;                               /* 0: still measuring; 1: keeps its graph */
-  unsigned long long id;                     /* capture number (samples name it) */
-  unsigned long long seen_iter;              /* stats.iters when its signature last came */
-  int direct_only;                           /* captured without indirection (the rival) */
-  struct pygraph_samples samples;            /* its graph samples while undecided */
-  char rival[80];                            /* "; indirect graph x us vs direct y us"
-                                                once it beat its rival, else "" */
-  long changed_ops;                          /* ops updated by the last measured replay */
-};
-
-enum pygraph_decision_state {
-  PYGRAPH_UNDECIDED,
-  PYGRAPH_DECIDED_GRAPH,
-  PYGRAPH_DECIDED_EAGER
-};
-
 struct pygraph_segment {
   const struct pygraph_backend *backend;
   struct pygraph_settings settings;          /* copied at creation */
@@ -121,13 +83,19 @@ struct pygraph_segment {
 
   atomic_flag busy;                          /* one thread per iteration */
   enum pygraph_phase phase;
-  unsigned stable_iterations;                /* sightings of the candidate (reference)'s
-                                                signature: consecutive, or recent ones
-                                                when pinned */
-  int has_reference;
-  int pinned;                                /* reference = a recurring candidate that
-                                                others' misses do not replace */
-  int capture_next;                          /* the next miss like `reference` is captured */
+  int final;                                 /* EAGER for good: no probes */
+  enum pygraph_probe_state probe;
+  unsigned probe_countdown;                  /* iterations since the last probe */
+
+  /* The capture candidate: the last missed iteration's ops. */
+  unsigned stable_iterations;                /* sightings of the candidate's signature:
+                                                consecutive, or recent ones when pinned */
+  int has_candidate;
+  int pinned;                                /* the candidate recurs: others' misses do
+                                                not replace it */
+  int capture_next;                          /* the next miss like the candidate is captured */
+  unsigned long long candidate_seen;         /* iteration the candidate was last seen */
+
   int flushed;                               /* this iteration stopped deferring */
   int shadowed;                              /* this iteration runs its ops as they come,
                                                 recorded only for its signature (it can
@@ -143,53 +111,29 @@ struct pygraph_segment {
   int begin_clocked;
   size_t too_long;                           /* ops recorded when PYGRAPH_MAX_OPS was crossed */
 
-  /* current = being recorded; reference = the last missed iteration (the
-   * capture candidate); each variant's ref = what its graph holds.  A pool
-   * of lists whose pointers are swapped, never copied. */
+  /* current = being recorded; candidate = the last missed iteration; each
+   * variant's ref = what its graph holds.  A pool of lists whose pointers
+   * are swapped, never copied. */
   struct pygraph_op_list lists[PYGRAPH_MAX_VARIANTS + 2];
-  struct pygraph_op_list *current, *reference;
+  struct pygraph_op_list *current, *candidate;
   const struct pygraph_op_list *hint;        /* last completed iteration (layout hints) */
-  unsigned long long candidate_seen;         /* iteration the candidate was last seen */
 
   /* Per op position: did its kernel arguments change between consecutive
    * iterations of the current signature (warm-up and the capture itself)? */
   unsigned char *arg_changed;
   size_t n_arg_changed, cap_arg_changed;
 
-  struct pygraph_variant variants[PYGRAPH_MAX_VARIANTS];
-  unsigned n_variants;
-  struct pygraph_variant *active;            /* last captured or replayed, or NULL */
-  unsigned long long variant_ids;            /* ids handed out */
-  unsigned long long clock;                  /* LRU stamps */
-
-  /* Selective deployment (auto mode). */
-  struct pygraph_measure measure;
-  unsigned poll_backoff;                     /* iterations until the next poll */
-  unsigned long long last_clock;             /* thread's iteration clock at our last end */
-  unsigned long long timed_iter;             /* the last timed iteration (stats.iters) ... */
-  unsigned long long timed_hash;             /* ... its signature ... */
-  enum pygraph_sample_kind timed_kind;       /* ... what it ran as ... */
-  unsigned long long timed_variant;          /* ... and which graph */
-  struct pygraph_sig_stats sigs[PYGRAPH_SIG_STATS];
-  enum pygraph_decision_state decision;
-  double eager_us, graph_us;                 /* of the last cost decision */
-  char why[160];                             /* reason of the current decision */
-  unsigned flips;                            /* decision changes */
-  unsigned reevaluations;                    /* <= PYGRAPH_MAX_FLIPS */
-  int final;                                 /* EAGER for good: no probes */
-  unsigned probe_countdown, probe_state;     /* decided-eager: 2 recorded of 64 */
-  /* hysteresis: behaviour per PYGRAPH_BEHAVIOUR_BLOCK iterations */
-  struct pygraph_behaviour baseline;
-  int has_baseline;
-  unsigned long long block_iters, block_updates, block_misses;
-  unsigned long long iter_updates;           /* updates + refreshes this iteration */
   /* signature never repeats */
   unsigned long long recent[PYGRAPH_NEVER_REPEATS];
   unsigned n_recent, recent_next, distinct_streak;
 
+  unsigned long long iter_updates;           /* updates + refreshes this iteration */
   struct pygraph_segment_stats stats;
   char fallback[160];                        /* why EAGER; "" when not a fallback */
   const char *last_flush_reason;
+
+  struct pygraph_variant_cache cache;        /* the graphs */
+  struct pygraph_auto_mode auto_mode;        /* measuring and verdicts (auto mode) */
 };
 
 void pygraph_segment_init(struct pygraph_segment *seg, const struct pygraph_backend *backend,

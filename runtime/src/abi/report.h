@@ -32,4 +32,10 @@ int pygraph_report_format_total(char *buf, size_t cap, unsigned long long launch
  * Touches no CUDA (the CUDA runtime may already be torn down). */
 void pygraph_report_at_exit(void);
 
+/* Registers pygraph_report_at_exit with atexit, once per process; called
+ * before the first region state is created (region_stack.c), which is
+ * where the handler's place among the program's own atexit handlers has
+ * always been. */
+void pygraph_report_arm(void);
+
 #endif /* PYGRAPH_REPORT_H */

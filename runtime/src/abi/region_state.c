@@ -1,19 +1,13 @@
-/* region_state.c - lazy, race-free creation of region states. */
+/* region_state.c - lazy, race-free creation of region states, and the
+ * registry of them that the report walks.  It knows nothing of the report:
+ * the ABI entry (region_stack.c) arms it before a region's first state. */
 #include "region_state.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "report.h"
-
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct pygraph_region_state *registry_head, **registry_tail = &registry_head;
-static pthread_once_t report_once = PTHREAD_ONCE_INIT;
-
-static void register_report(void)
-{
-  atexit(pygraph_report_at_exit);
-}
 
 /* Thread ids: 1, 2, ... in order of a thread's first region begin; never
  * reused (0 = a free slot). */
@@ -107,7 +101,6 @@ struct pygraph_segment *pygraph_region_segment(const struct pygraph_backend *bac
   if (!state) {
     if (region->abi_version != PYGRAPH_ABI_VERSION)
       return NULL;
-    pthread_once(&report_once, register_report);
     struct pygraph_region_state *fresh = create_state(backend, region);
     if (!fresh)
       return NULL;

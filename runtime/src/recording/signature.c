@@ -100,3 +100,12 @@ int pygraph_op_params_differ(const struct pygraph_op_list *a, const struct pygra
   }
   return 0;
 }
+
+long pygraph_count_changed_params(const struct pygraph_op_list *a, const struct pygraph_op_list *b)
+{
+  long n = 0;
+  for (size_t i = 0; i < a->n_ops; i++)
+    if (pygraph_op_params_differ(a, &a->ops[i], b, &b->ops[i]))
+      n++;
+  return n;
+}

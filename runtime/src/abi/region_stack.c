@@ -3,6 +3,7 @@
 
 #include "capture_check.h"
 #include "region_state.h"
+#include "report.h"
 
 /* Deeper nesting than this is not tracked (begins beyond it are ignored
  * outright); the pass only nests regions through known callees. */
@@ -63,6 +64,12 @@ void pygraph_region_begin_with(const struct pygraph_backend *backend, pygraph_re
      * an end in between): finish the open iteration first. */
     close_bottom(t);
   }
+  /* A region's first use (its state is created next): the report is armed
+   * first, as region_state.c used to do, so that the state registry does
+   * not call back into the report that walks it. */
+  if (__builtin_expect(!__atomic_load_n(&region->state, __ATOMIC_RELAXED), 0) &&
+      region->abi_version == PYGRAPH_ABI_VERSION)
+    pygraph_report_arm();
   struct pygraph_segment *seg = pygraph_region_segment(backend, region, segment);
   if (seg && !pygraph_segment_try_acquire(seg))
     seg = NULL;   /* a shared state (region_state.h) another thread has: pass through */

@@ -21,4 +21,8 @@ int pygraph_same_signature(const struct pygraph_op_list *a, const struct pygraph
 int pygraph_op_params_differ(const struct pygraph_op_list *a, const struct pygraph_op *op_a,
                              const struct pygraph_op_list *b, const struct pygraph_op *op_b);
 
+/* Ops of `a` whose parameters differ from the same position's in `b` (same
+ * signature: as many ops). */
+long pygraph_count_changed_params(const struct pygraph_op_list *a, const struct pygraph_op_list *b);
+
 #endif /* PYGRAPH_SIGNATURE_H */

@@ -1,59 +1,76 @@
 /* selection.c - auto mode (selective deployment): per-signature samples,
  * what each iteration runs while measured (eager, or which graph), how it
- * is timed (period or span), and the decisions: keep a graph, which of an
- * indirect graph and its direct rival, or run eagerly; hysteresis and
- * probes.  The policy's pure parts are in decide.c. */
+ * is timed (period or span), and the verdicts: keep a graph, which of an
+ * indirect graph and its direct rival, or run eagerly; hysteresis and what
+ * probes show.  It owns struct pygraph_auto_mode (selection.h) and never
+ * writes the segment's state.  The policy's pure parts are in decide.c. */
+#include "selection.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "capture_cost.h"
 #include "debug_log.h"
-#include "segment_internal.h"
 #include "signature.h"
+
+void pygraph_auto_init(struct pygraph_auto_mode *am, const struct pygraph_backend *backend,
+                       const struct pygraph_settings *settings, const pygraph_region *region,
+                       unsigned index, struct pygraph_variant_cache *cache,
+                       const unsigned long long *iters)
+{
+  memset(am, 0, sizeof *am);
+  am->backend = backend;
+  am->settings = settings;
+  am->region = region;
+  am->index = index;
+  am->cache = cache;
+  am->iters = iters;
+}
 
 /* ---- signature statistics -------------------------------------------- */
 
-struct pygraph_sig_stats *pygraph_seg_sig_find(struct pygraph_segment *seg,
+struct pygraph_sig_stats *pygraph_auto_sig_find(struct pygraph_auto_mode *am,
                                                unsigned long long hash)
 {
   for (unsigned i = 0; i < PYGRAPH_SIG_STATS; i++)
-    if (seg->sigs[i].last_used && seg->sigs[i].hash == hash)
-      return &seg->sigs[i];
+    if (am->sigs[i].last_used && am->sigs[i].hash == hash)
+      return &am->sigs[i];
   return NULL;
 }
 
-static int has_live_variant(const struct pygraph_segment *seg, unsigned long long hash)
+static int has_live_variant(const struct pygraph_auto_mode *am, unsigned long long hash)
 {
   for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++)
-    if (seg->variants[i].graph && seg->variants[i].hash == hash)
+    if (am->cache->variants[i].graph && am->cache->variants[i].hash == hash)
       return 1;
   return 0;
 }
 
-struct pygraph_sig_stats *pygraph_seg_sig_get(struct pygraph_segment *seg,
+struct pygraph_sig_stats *pygraph_auto_sig_get(struct pygraph_auto_mode *am,
                                               unsigned long long hash)
 {
-  struct pygraph_sig_stats *s = pygraph_seg_sig_find(seg, hash), *victim = NULL;
+  struct pygraph_sig_stats *s = pygraph_auto_sig_find(am, hash), *victim = NULL;
   if (!s) {
     for (unsigned i = 0; i < PYGRAPH_SIG_STATS; i++) {
-      struct pygraph_sig_stats *c = &seg->sigs[i];
+      struct pygraph_sig_stats *c = &am->sigs[i];
       if (!c->last_used) {
         victim = c;
         break;
       }
-      if (has_live_variant(seg, c->hash))
+      if (has_live_variant(am, c->hash))
         continue;
       if (!victim || c->last_used < victim->last_used)
         victim = c;
     }
     if (!victim)
-      victim = &seg->sigs[0];
+      victim = &am->sigs[0];
     s = victim;
     memset(s, 0, sizeof *s);
     s->hash = hash;
     s->changed_ops = -1;
   }
-  s->last_used = ++seg->clock;
+  s->last_used = ++am->sig_clock;
   return s;
 }
 
@@ -85,7 +102,7 @@ static double host_mean(const struct pygraph_samples *s)
 
 /* The cost of an iteration: its stream-order period, but never less than
  * the host time the runtime itself spent on it. */
-double pygraph_seg_period_us(const struct pygraph_samples *s)
+double pygraph_auto_period_us(const struct pygraph_samples *s)
 {
   double p = median(s), host = host_mean(s);
   return host > p ? host : p;
@@ -107,14 +124,14 @@ static int trusted_cost(const struct pygraph_samples *s, double *us)
 
 /* A side's cost as decisions, the report and the debug log see it: trusted
  * if it can be, else what was read (0 only with no sample). */
-double pygraph_seg_cost_us(const struct pygraph_samples *s)
+double pygraph_auto_cost_us(const struct pygraph_samples *s)
 {
   double us;
-  return trusted_cost(s, &us) ? us : pygraph_seg_period_us(s);
+  return trusted_cost(s, &us) ? us : pygraph_auto_period_us(s);
 }
 
 /* The fastest and the slowest sample, as costs (never below the host
- * time, as pygraph_seg_period_us). */
+ * time, as pygraph_auto_period_us). */
 static void extremes(const struct pygraph_samples *s, double *lo, double *hi)
 {
   double host = host_mean(s);
@@ -137,12 +154,12 @@ static void extremes(const struct pygraph_samples *s, double *lo, double *hi)
  * matter beyond their own cost: on the H200 a multi-stream graph runs ~10%
  * slower for good once 4 eager iterations of its loop ran, before or after
  * its capture (bench/results.md, also with a hand-written graph). */
-static int clear_case(const struct pygraph_segment *seg, const struct pygraph_samples *eager,
+static int clear_case(const struct pygraph_auto_mode *am, const struct pygraph_samples *eager,
                       const struct pygraph_samples *graph, enum pygraph_verdict *verdict)
 {
-  unsigned first = pygraph_measure_first(&seg->settings);
+  unsigned first = pygraph_measure_first(am->settings);
   if (eager->n >= first && graph->n >= first &&
-      pygraph_clear_verdict(pygraph_seg_cost_us(eager), pygraph_seg_period_us(graph),
+      pygraph_clear_verdict(pygraph_auto_cost_us(eager), pygraph_auto_period_us(graph),
                             verdict) &&
       *verdict == PYGRAPH_VERDICT_GRAPH)
     return 1;
@@ -154,62 +171,47 @@ static int clear_case(const struct pygraph_segment *seg, const struct pygraph_sa
   return pygraph_clear_verdict_bounds(elo, ehi, glo, ghi, verdict);
 }
 
-void pygraph_seg_add_sample(void *ctx, const struct pygraph_sample_tag *tag, double us)
+void pygraph_auto_add_sample(void *ctx, const struct pygraph_sample_tag *tag, double us)
 {
-  struct pygraph_segment *seg = ctx;
-  struct pygraph_sig_stats *s = pygraph_seg_sig_find(seg, tag->hash);
+  struct pygraph_auto_mode *am = ctx;
+  struct pygraph_sig_stats *s = pygraph_auto_sig_find(am, tag->hash);
   if (!s || tag->kind == PYGRAPH_SAMPLE_NONE)
     return;
   struct pygraph_samples *smp = tag->kind == PYGRAPH_SAMPLE_EAGER ? &s->eager : NULL;
   for (unsigned i = 0; !smp && i < PYGRAPH_MAX_VARIANTS; i++)
-    if (seg->variants[i].graph && seg->variants[i].id == tag->variant)
-      smp = &seg->variants[i].samples;
-  if (!smp || smp->n >= seg->settings.measure_iters)
+    if (am->cache->variants[i].graph && am->cache->variants[i].id == tag->variant)
+      smp = &am->cache->variants[i].samples;
+  if (!smp || smp->n >= am->settings->measure_iters)
     return;
   smp->us[smp->n++] = (float)us;
   smp->host_sum += tag->host_us;
   if (smp == &s->eager)
-    pygraph_debug_log(&seg->settings, SEG_FMT ": sample eager %.1f us (runtime host %.1f us)",
-                      SEG_ARGS(seg), us, (double)tag->host_us);
+    pygraph_debug_log(am->settings, SEG_FMT ": sample eager %.1f us (runtime host %.1f us)",
+                      SEG_ARGS(am), us, (double)tag->host_us);
   else
-    pygraph_debug_log(&seg->settings,
+    pygraph_debug_log(am->settings,
                       SEG_FMT ": sample graph #%llu %.1f us (runtime host %.1f us)",
-                      SEG_ARGS(seg), tag->variant, us, (double)tag->host_us);
+                      SEG_ARGS(am), tag->variant, us, (double)tag->host_us);
 }
 
 /* ---- decisions ------------------------------------------------------- */
 
-void pygraph_seg_set_decision(struct pygraph_segment *seg, enum pygraph_decision_state d,
+void pygraph_auto_set_decision(struct pygraph_auto_mode *am, enum pygraph_decision_state d,
                               const char *why)
 {
-  if (seg->decision != PYGRAPH_UNDECIDED && seg->decision != d)
-    seg->flips++;
-  seg->decision = d;
-  snprintf(seg->why, sizeof seg->why, "%s", why);
-}
-
-/* No variant pays: pass through, probing now and then for a change. */
-void pygraph_seg_go_eager_decided(struct pygraph_segment *seg, const char *why)
-{
-  pygraph_seg_drop_all_variants(seg);
-  seg->phase = PYGRAPH_PHASE_EAGER;
-  seg->final = seg->reevaluations >= PYGRAPH_MAX_FLIPS;
-  seg->probe_countdown = 0;
-  seg->probe_state = 0;
-  seg->has_reference = 0;
-  seg->capture_next = 0;
-  pygraph_measure_break(&seg->measure);
-  pygraph_seg_set_decision(seg, PYGRAPH_DECIDED_EAGER, why);
-  pygraph_debug_log(&seg->settings, SEG_FMT ": eager by decision: %s", SEG_ARGS(seg), why);
+  if (am->decision != PYGRAPH_UNDECIDED && am->decision != d)
+    am->flips++;
+  am->decision = d;
+  snprintf(am->why, sizeof am->why, "%s", why);
 }
 
 /* The other live, undecided graph of v's signature (its direct rival or
  * the indirect graph it rivals), or NULL. */
-static struct pygraph_variant *rival_of(struct pygraph_segment *seg,
+static struct pygraph_variant *rival_of(struct pygraph_auto_mode *am,
                                         const struct pygraph_variant *v)
 {
   for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
-    struct pygraph_variant *r = &seg->variants[i];
+    struct pygraph_variant *r = &am->cache->variants[i];
     if (r != v && r->graph && !r->decided && r->hash == v->hash)
       return r;
   }
@@ -217,119 +219,119 @@ static struct pygraph_variant *rival_of(struct pygraph_segment *seg,
 }
 
 /* A variant's signature no longer pays as a graph: it runs eagerly. */
-static void reject_variant(struct pygraph_segment *seg, struct pygraph_variant *v,
+static void reject_variant(struct pygraph_auto_mode *am, struct pygraph_variant *v,
                            struct pygraph_sig_stats *s, double eager_us, double graph_us,
                            const char *why)
 {
   s->rejected = 1;
   s->changed_ops = v->changed_ops;            /* what probes compare against */
-  pygraph_seg_drop_variant(seg, v);
+  pygraph_variant_cache_drop(am->cache, v);
   int any_graph = 0;
   for (unsigned j = 0; j < PYGRAPH_MAX_VARIANTS; j++)
-    any_graph |= seg->variants[j].graph && seg->variants[j].decided;
+    any_graph |= am->cache->variants[j].graph && am->cache->variants[j].decided;
   if (!any_graph) {                           /* else the segment stays graph */
-    seg->eager_us = eager_us;
-    seg->graph_us = graph_us;
+    am->eager_us = eager_us;
+    am->graph_us = graph_us;
   }
-  if (seg->n_variants == 0)
-    pygraph_seg_go_eager_decided(seg, why);
+  if (am->cache->n_variants == 0)
+    snprintf(am->eager_why, sizeof am->eager_why, "%s", why);   /* the segment goes eager */
   else if (!any_graph)
-    snprintf(seg->why, sizeof seg->why, "%s", why);   /* others still measuring */
+    snprintf(am->why, sizeof am->why, "%s", why);   /* others still measuring */
 }
 
 /* An indirect graph that has not met its direct rival yet (captured at
  * its first measuring turn). */
-static int rival_pending(const struct pygraph_segment *seg, const struct pygraph_variant *v,
+static int rival_pending(const struct pygraph_auto_mode *am, const struct pygraph_variant *v,
                          const struct pygraph_sig_stats *s)
 {
   return v->indirect.n_nodes && !v->direct_only && !s->challenged &&
-         seg->n_variants < seg->settings.variants;
+         am->cache->n_variants < am->settings->variants;
 }
 
 /* Of an indirect graph and its direct rival, `best` stays. */
-static void keep_rival(struct pygraph_segment *seg, struct pygraph_variant *best,
+static void keep_rival(struct pygraph_auto_mode *am, struct pygraph_variant *best,
                        struct pygraph_variant *loser, double best_us, double loser_us)
 {
   snprintf(best->rival, sizeof best->rival, "; %s graph %.1f us vs %s %.1f us",
            best->direct_only ? "direct" : "indirect", best_us,
            loser->direct_only ? "direct" : "indirect", loser_us);
-  pygraph_debug_log(&seg->settings, SEG_FMT ": keeping the%s", SEG_ARGS(seg), best->rival + 1);
-  pygraph_seg_drop_variant(seg, loser);
+  pygraph_debug_log(am->settings, SEG_FMT ": keeping the%s", SEG_ARGS(am), best->rival + 1);
+  pygraph_variant_cache_drop(am->cache, loser);
 }
 
-static void keep_variant(struct pygraph_segment *seg, struct pygraph_variant *v, double eager_us,
+static void keep_variant(struct pygraph_auto_mode *am, struct pygraph_variant *v, double eager_us,
                          double graph_us, const char *why)
 {
   v->decided = 1;
-  seg->eager_us = eager_us;
-  seg->graph_us = graph_us;
-  seg->has_baseline = 0;
-  seg->block_iters = seg->block_updates = seg->block_misses = 0;
-  pygraph_seg_set_decision(seg, PYGRAPH_DECIDED_GRAPH, why);
+  am->eager_us = eager_us;
+  am->graph_us = graph_us;
+  am->has_baseline = 0;
+  am->block_iters = am->block_updates = am->block_misses = 0;
+  pygraph_auto_set_decision(am, PYGRAPH_DECIDED_GRAPH, why);
 }
 
 /* The cost verdict on best (with the figures it was given): kept, or its
  * signature runs eagerly. */
-static void apply_verdict(struct pygraph_segment *seg, struct pygraph_variant *best,
+static void apply_verdict(struct pygraph_auto_mode *am, struct pygraph_variant *best,
                           struct pygraph_sig_stats *s, const struct pygraph_cost_input *in,
                           enum pygraph_verdict verdict, const char *why)
 {
-  pygraph_debug_log(&seg->settings, SEG_FMT ": variant %u: %s", SEG_ARGS(seg),
-                    (unsigned)(best - seg->variants), why);
+  pygraph_debug_log(am->settings, SEG_FMT ": variant %u: %s", SEG_ARGS(am),
+                    (unsigned)(best - am->cache->variants), why);
   if (verdict == PYGRAPH_VERDICT_GRAPH)
-    keep_variant(seg, best, in->eager_us, in->graph_us, why);
+    keep_variant(am, best, in->eager_us, in->graph_us, why);
   else
-    reject_variant(seg, best, s, in->eager_us, in->graph_us, why);
+    reject_variant(am, best, s, in->eager_us, in->graph_us, why);
 }
 
 /* PYGRAPH_VERDICT_ITERS iterations of v's signature without a verdict
  * (the GPU far behind, a rival never timed, windows never full): decided
  * now on the trusted samples read so far.  A graph without them goes; so
  * do all when eager has none (nothing shows that a graph pays). */
-static void settle_overdue(struct pygraph_segment *seg, struct pygraph_variant *v,
+static void settle_overdue(struct pygraph_auto_mode *am, struct pygraph_variant *v,
                            struct pygraph_variant *r, struct pygraph_sig_stats *s)
 {
   double gv = 0, gr = 0, eager_us = 0;
   int tv = trusted_cost(&v->samples, &gv), tr = r && trusted_cost(&r->samples, &gr);
   struct pygraph_variant *best = tv && (!tr || gv <= gr) ? v : tr ? r : NULL;
   struct pygraph_variant *other = best == r ? v : r;
-  char why[sizeof seg->why];
+  char why[sizeof am->why];
   if (best && other && (best == v ? tr : tv))
-    keep_rival(seg, best, other, best == v ? gv : gr, best == v ? gr : gv);
+    keep_rival(am, best, other, best == v ? gv : gr, best == v ? gr : gv);
   else if (best && other)
-    pygraph_seg_drop_variant(seg, other);     /* never timed: nothing to compare */
+    pygraph_variant_cache_drop(am->cache, other);     /* never timed: nothing to compare */
   if (!best || !trusted_cost(&s->eager, &eager_us)) {
     const struct pygraph_variant *shown = best ? best : v;
-    double e = pygraph_seg_cost_us(&s->eager), g = pygraph_seg_cost_us(&shown->samples);
+    double e = pygraph_auto_cost_us(&s->eager), g = pygraph_auto_cost_us(&shown->samples);
     snprintf(why, sizeof why, "no verdict in %u iterations (eager %.1f us x%u, graph %.1f us x%u)",
              PYGRAPH_VERDICT_ITERS, e, s->eager.n, g, shown->samples.n);
-    pygraph_debug_log(&seg->settings, SEG_FMT ": %s", SEG_ARGS(seg), why);
+    pygraph_debug_log(am->settings, SEG_FMT ": %s", SEG_ARGS(am), why);
     if (!best && r)
-      pygraph_seg_drop_variant(seg, r);
-    reject_variant(seg, best ? best : v, s, e, g, why);
+      pygraph_variant_cache_drop(am->cache, r);
+    reject_variant(am, best ? best : v, s, e, g, why);
     return;
   }
   struct pygraph_cost_input in = {.eager_us = eager_us, .graph_us = best == v ? gv : gr,
-                                  .capture_us = 0, .trip_count = seg->region->trip_count,
-                                  .iters_observed = seg->stats.iters};
-  enum pygraph_verdict verdict = pygraph_decide_cost(&seg->settings, &in, why, sizeof why);
+                                  .capture_us = 0, .trip_count = am->region->trip_count,
+                                  .iters_observed = *am->iters};
+  enum pygraph_verdict verdict = pygraph_decide_cost(am->settings, &in, why, sizeof why);
   size_t len = strlen(why);
   snprintf(why + len, sizeof why - len, "%s; after %u iterations", best->rival,
            PYGRAPH_VERDICT_ITERS);
-  apply_verdict(seg, best, s, &in, verdict, why);
+  apply_verdict(am, best, s, &in, verdict, why);
 }
 
 /* While still measuring, the report shows what was read so far. */
-static void note_undecided(struct pygraph_segment *seg)
+static void note_undecided(struct pygraph_auto_mode *am)
 {
   for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
-    const struct pygraph_variant *v = &seg->variants[i];
-    const struct pygraph_sig_stats *s = v->graph ? pygraph_seg_sig_find(seg, v->hash) : NULL;
+    const struct pygraph_variant *v = &am->cache->variants[i];
+    const struct pygraph_sig_stats *s = v->graph ? pygraph_auto_sig_find(am, v->hash) : NULL;
     if (!s || v->decided)
       continue;
-    seg->eager_us = pygraph_seg_cost_us(&s->eager);
-    seg->graph_us = pygraph_seg_cost_us(&v->samples);
-    snprintf(seg->why, sizeof seg->why,
+    am->eager_us = pygraph_auto_cost_us(&s->eager);
+    am->graph_us = pygraph_auto_cost_us(&v->samples);
+    snprintf(am->why, sizeof am->why,
              "undecided after %u iterations (eager x%u, graph x%u samples)", v->samples.iters,
              s->eager.n, v->samples.n);
     return;
@@ -339,94 +341,99 @@ static void note_undecided(struct pygraph_segment *seg)
 /* Compares each undecided signature's graphs (one, or an indirect one and
  * its direct rival) with each other and with its eager runs.  A clear case
  * is settled by the first samples; a close one waits for full windows
- * (taken in turn, see pygraph_seg_measuring_turn). */
-void pygraph_seg_decide_variants(struct pygraph_segment *seg)
+ * (taken in turn, see pygraph_auto_measuring_turn). */
+const char *pygraph_auto_decide_variants(struct pygraph_auto_mode *am)
 {
-  if (seg->measure.state < 0) {
+  am->eager_why[0] = '\0';
+  if (am->measure.state < 0) {
     /* Timing broke after a capture: keep what runs, unmeasured. */
     for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++)
-      if (seg->variants[i].graph && !seg->variants[i].decided) {
-        seg->variants[i].decided = 1;
-        pygraph_seg_set_decision(seg, PYGRAPH_DECIDED_GRAPH, "unmeasured: no timing events");
+      if (am->cache->variants[i].graph && !am->cache->variants[i].decided) {
+        am->cache->variants[i].decided = 1;
+        pygraph_auto_set_decision(am, PYGRAPH_DECIDED_GRAPH, "unmeasured: no timing events");
       }
-    return;
+    return NULL;
   }
-  unsigned window = seg->settings.measure_iters;
-  unsigned first = pygraph_measure_first(&seg->settings);
+  unsigned window = am->settings->measure_iters;
+  unsigned first = pygraph_measure_first(am->settings);
   for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
-    struct pygraph_variant *v = &seg->variants[i];
+    struct pygraph_variant *v = &am->cache->variants[i];
     if (!v->graph || v->decided)
       continue;
-    struct pygraph_variant *r = rival_of(seg, v);
+    struct pygraph_variant *r = rival_of(am, v);
     if (r && r < v)
       continue;                               /* the pair is handled from r */
-    struct pygraph_sig_stats *s = pygraph_seg_sig_find(seg, v->hash);
+    struct pygraph_sig_stats *s = pygraph_auto_sig_find(am, v->hash);
     if (s && v->samples.iters >= PYGRAPH_VERDICT_ITERS) {
-      settle_overdue(seg, v, r, s);
+      settle_overdue(am, v, r, s);
       continue;
     }
     if (!s || v->samples.n < first || (r && r->samples.n < first) ||
-        (!r && rival_pending(seg, v, s)))
+        (!r && rival_pending(am, v, s)))
       continue;
     int graphs_full = v->samples.n >= window && (!r || r->samples.n >= window);
-    double gv = pygraph_seg_period_us(&v->samples);
-    double gr = r ? pygraph_seg_period_us(&r->samples) : 0.0;
+    double gv = pygraph_auto_period_us(&v->samples);
+    double gr = r ? pygraph_auto_period_us(&r->samples) : 0.0;
     enum pygraph_verdict early;
     /* Which graph: the rival wins only when measured faster. */
     if (r && !graphs_full && !pygraph_clear_verdict(gv, gr, &early))
       continue;
     struct pygraph_variant *best = r && gr < gv ? r : v;
     if (r)
-      keep_rival(seg, best, best == v ? r : v, best == v ? gv : gr, best == v ? gr : gv);
+      keep_rival(am, best, best == v ? r : v, best == v ? gv : gr, best == v ? gr : gv);
     const char *pair = best->rival;           /* kept for the verdict on eager */
     double graph_us = best == v ? gv : gr;
-    char why[sizeof seg->why];
+    char why[sizeof am->why];
     if (s->eager.n == 0 && graphs_full) {
       best->decided = 1;
       snprintf(why, sizeof why, "eager unmeasured%s", pair);
-      pygraph_seg_set_decision(seg, PYGRAPH_DECIDED_GRAPH, why);
+      pygraph_auto_set_decision(am, PYGRAPH_DECIDED_GRAPH, why);
       continue;
     }
     if (!(graphs_full && s->eager.n >= window) &&
-        !clear_case(seg, &s->eager, &best->samples, &early))
+        !clear_case(am, &s->eager, &best->samples, &early))
       continue;
     struct pygraph_cost_input in = {
-        .eager_us = pygraph_seg_period_us(&s->eager), .graph_us = graph_us,
+        .eager_us = pygraph_auto_period_us(&s->eager), .graph_us = graph_us,
         /* The capture is already paid when this is decided: what counts
          * from here on is the span (pygraph_decide_cost amortizes a capture
          * that is still to be paid). */
-        .capture_us = 0, .trip_count = seg->region->trip_count,
-        .iters_observed = seg->stats.iters};
-    enum pygraph_verdict verdict = pygraph_decide_cost(&seg->settings, &in, why, sizeof why);
+        .capture_us = 0, .trip_count = am->region->trip_count,
+        .iters_observed = *am->iters};
+    enum pygraph_verdict verdict = pygraph_decide_cost(am->settings, &in, why, sizeof why);
     size_t len = strlen(why);
     snprintf(why + len, sizeof why - len, "%s", pair);
-    apply_verdict(seg, best, s, &in, verdict, why);
+    apply_verdict(am, best, s, &in, verdict, why);
   }
-  if (seg->decision == PYGRAPH_UNDECIDED)
-    note_undecided(seg);
+  if (am->decision == PYGRAPH_UNDECIDED)
+    note_undecided(am);
+  return am->eager_why[0] ? am->eager_why : NULL;
 }
 
 /* Start measuring again (bounded: PYGRAPH_MAX_FLIPS per segment). */
-static void reevaluate(struct pygraph_segment *seg, const char *what)
+static void note_reevaluation(struct pygraph_auto_mode *am, const char *what)
 {
-  seg->reevaluations++;
-  seg->has_baseline = 0;
-  seg->block_iters = seg->block_updates = seg->block_misses = 0;
-  pygraph_debug_log(&seg->settings, SEG_FMT ": behaviour changed (%s), re-evaluating (%u/%u)",
-                    SEG_ARGS(seg), what, seg->reevaluations, PYGRAPH_MAX_FLIPS);
-  if (seg->phase == PYGRAPH_PHASE_EAGER) {
-    /* From decided-eager: measure everything afresh, eager first. */
-    memset(seg->sigs, 0, sizeof seg->sigs);
-    seg->phase = PYGRAPH_PHASE_WARMUP;
-    seg->stable_iterations = 0;
-    seg->has_reference = 0;
-    seg->capture_next = 0;
-    seg->n_recent = seg->distinct_streak = 0;
-    return;
-  }
-  /* From decided-graph: re-measure the graphs against the eager periods. */
+  am->reevaluations++;
+  am->has_baseline = 0;
+  am->block_iters = am->block_updates = am->block_misses = 0;
+  pygraph_debug_log(am->settings, SEG_FMT ": behaviour changed (%s), re-evaluating (%u/%u)",
+                    SEG_ARGS(am), what, am->reevaluations, PYGRAPH_MAX_FLIPS);
+}
+
+/* From decided-eager (a probe saw a change): measure everything afresh,
+ * eager first.  The state machine starts its warm-up over. */
+void pygraph_auto_restart(struct pygraph_auto_mode *am, const char *what)
+{
+  note_reevaluation(am, what);
+  memset(am->sigs, 0, sizeof am->sigs);
+}
+
+/* From decided-graph: re-measure the graphs against the eager periods. */
+static void remeasure_graphs(struct pygraph_auto_mode *am, const char *what)
+{
+  note_reevaluation(am, what);
   for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
-    struct pygraph_variant *v = &seg->variants[i];
+    struct pygraph_variant *v = &am->cache->variants[i];
     if (!v->graph)
       continue;
     v->decided = 0;
@@ -437,11 +444,11 @@ static void reevaluate(struct pygraph_segment *seg, const char *what)
 /* Are all variants decided?  One whose signature has not come for
  * PYGRAPH_BEHAVIOUR_BLOCK iterations does not count: measuring resumes if
  * it comes back, rather than timing every iteration until then. */
-int pygraph_seg_all_decided(const struct pygraph_segment *seg)
+static int all_decided(const struct pygraph_auto_mode *am)
 {
   for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
-    const struct pygraph_variant *v = &seg->variants[i];
-    if (v->graph && !v->decided && seg->stats.iters - v->seen_iter <= PYGRAPH_BEHAVIOUR_BLOCK)
+    const struct pygraph_variant *v = &am->cache->variants[i];
+    if (v->graph && !v->decided && *am->iters - v->seen_iter <= PYGRAPH_BEHAVIOUR_BLOCK)
       return 0;
   }
   return 1;
@@ -450,27 +457,28 @@ int pygraph_seg_all_decided(const struct pygraph_segment *seg)
 /* Hysteresis for a segment decided graph: per block of iterations, the
  * node updates per iteration and the share of misses; a marked change from
  * the block after the decision re-measures. */
-void pygraph_seg_note_behaviour(struct pygraph_segment *seg, int miss)
+void pygraph_auto_note_behaviour(struct pygraph_auto_mode *am, int miss,
+                                 unsigned long long iter_updates)
 {
-  if (!pygraph_seg_measuring_mode(seg) || seg->decision != PYGRAPH_DECIDED_GRAPH ||
-      !pygraph_seg_all_decided(seg))
+  if (!pygraph_auto_enabled(am->settings) || am->decision != PYGRAPH_DECIDED_GRAPH ||
+      !all_decided(am))
     return;
-  seg->block_iters++;
-  seg->block_updates += seg->iter_updates;
-  seg->block_misses += (unsigned long long)miss;
-  if (seg->block_iters < PYGRAPH_BEHAVIOUR_BLOCK)
+  am->block_iters++;
+  am->block_updates += iter_updates;
+  am->block_misses += (unsigned long long)miss;
+  if (am->block_iters < PYGRAPH_BEHAVIOUR_BLOCK)
     return;
   struct pygraph_behaviour now = {
-      .updates_per_iter = (double)seg->block_updates / (double)seg->block_iters,
-      .miss_share = (double)seg->block_misses / (double)seg->block_iters};
-  seg->block_iters = seg->block_updates = seg->block_misses = 0;
-  if (!seg->has_baseline) {
-    seg->baseline = now;
-    seg->has_baseline = 1;
+      .updates_per_iter = (double)am->block_updates / (double)am->block_iters,
+      .miss_share = (double)am->block_misses / (double)am->block_iters};
+  am->block_iters = am->block_updates = am->block_misses = 0;
+  if (!am->has_baseline) {
+    am->baseline = now;
+    am->has_baseline = 1;
     return;
   }
-  if (seg->reevaluations < PYGRAPH_MAX_FLIPS && pygraph_behaviour_changed(&seg->baseline, &now))
-    reevaluate(seg, "updates or signature mix");
+  if (am->reevaluations < PYGRAPH_MAX_FLIPS && pygraph_behaviour_changed(&am->baseline, &now))
+    remeasure_graphs(am, "updates or signature mix");
 }
 
 /* ---- what runs while measuring, and how it is timed ------------------ */
@@ -480,26 +488,26 @@ void pygraph_seg_note_behaviour(struct pygraph_segment *seg, int miss)
  * those a capture waits for (PYGRAPH_EAGER_BEFORE_CAPTURE) while its capture
  * is put off for cost: timing more then cost merge ~13 us per timed
  * iteration, 12 of each region's 30. */
-int pygraph_seg_wants_timing(struct pygraph_segment *seg, unsigned long long hash,
+int pygraph_auto_wants_timing(struct pygraph_auto_mode *am, unsigned long long hash,
                              const struct pygraph_variant *v)
 {
-  if (!pygraph_seg_all_decided(seg))
+  if (!all_decided(am))
     return 1;
   if (v)
     return 0;
-  const struct pygraph_sig_stats *s = pygraph_seg_sig_find(seg, hash);
+  const struct pygraph_sig_stats *s = pygraph_auto_sig_find(am, hash);
   if (!s)
     return 1;
-  unsigned wanted = s->put_off ? pygraph_eager_before_capture(&seg->settings)
-                               : seg->settings.measure_iters;
-  return !s->rejected && pygraph_seg_eager_planned(seg, hash) < wanted;
+  unsigned wanted = s->put_off ? pygraph_eager_before_capture(am->settings)
+                               : am->settings->measure_iters;
+  return !s->rejected && pygraph_auto_eager_planned(am, hash) < wanted;
 }
 
-unsigned pygraph_seg_eager_planned(struct pygraph_segment *seg, unsigned long long hash)
+unsigned pygraph_auto_eager_planned(struct pygraph_auto_mode *am, unsigned long long hash)
 {
-  const struct pygraph_sig_stats *s = pygraph_seg_sig_find(seg, hash);
+  const struct pygraph_sig_stats *s = pygraph_auto_sig_find(am, hash);
   struct pygraph_sample_tag tag = {.hash = hash, .kind = PYGRAPH_SAMPLE_EAGER};
-  return (s ? s->eager.n : 0) + pygraph_measure_in_flight(&seg->measure, &tag);
+  return (s ? s->eager.n : 0) + pygraph_measure_in_flight(&am->measure, &tag);
 }
 
 /* Does one side of a measuring turn still need timed iterations?  Samples
@@ -507,30 +515,30 @@ unsigned pygraph_seg_eager_planned(struct pygraph_segment *seg, unsigned long lo
  * keep the sides taking turns for as long as its queue is deep), and the
  * first PYGRAPH_MEASURE_MIN are awaited before more are planned: a clear
  * case needs no more. */
-static int side_needs(const struct pygraph_segment *seg, const struct pygraph_samples *smp,
+static int side_needs(const struct pygraph_auto_mode *am, const struct pygraph_samples *smp,
                       const struct pygraph_sample_tag *tag)
 {
-  unsigned window = seg->settings.measure_iters;
-  unsigned first = pygraph_measure_first(&seg->settings);
+  unsigned window = am->settings->measure_iters;
+  unsigned first = pygraph_measure_first(am->settings);
   unsigned target = smp->n >= first ? window : first;
-  return smp->n + pygraph_measure_in_flight(&seg->measure, tag) < target;
+  return smp->n + pygraph_measure_in_flight(&am->measure, tag) < target;
 }
 
 /* A young segment (its first PYGRAPH_YOUNG_ITERS iterations) whose timing
  * events lag PYGRAPH_BACKLOG_EVENTS behind: the GPU is busy with earlier
  * work, launch costs hide in its queue, and a short loop would be over
  * before samples came back.  Older segments just wait for their samples. */
-int pygraph_seg_far_behind(const struct pygraph_segment *seg)
+int pygraph_auto_far_behind(const struct pygraph_auto_mode *am)
 {
-  return seg->measure.count >= PYGRAPH_BACKLOG_EVENTS && seg->stats.iters < PYGRAPH_YOUNG_ITERS;
+  return am->measure.count >= PYGRAPH_BACKLOG_EVENTS && *am->iters < PYGRAPH_YOUNG_ITERS;
 }
 
-static int eager_clearly_slower(const struct pygraph_segment *seg,
+static int eager_clearly_slower(const struct pygraph_auto_mode *am,
                                 const struct pygraph_samples *eager,
                                 const struct pygraph_variant *g)
 {
   enum pygraph_verdict verdict;
-  return g && clear_case(seg, eager, &g->samples, &verdict) && verdict == PYGRAPH_VERDICT_GRAPH;
+  return g && clear_case(am, eager, &g->samples, &verdict) && verdict == PYGRAPH_VERDICT_GRAPH;
 }
 
 /* Do v's own samples show it slower than eager runs (both trusted)? */
@@ -543,10 +551,10 @@ static int graph_shown_slower(const struct pygraph_sig_stats *s, const struct py
 
 /* One more iteration of hash's signature for each of its undecided graphs
  * (bounded by PYGRAPH_VERDICT_ITERS). */
-static void count_undecided(struct pygraph_segment *seg, unsigned long long hash)
+static void count_undecided(struct pygraph_auto_mode *am, unsigned long long hash)
 {
   for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
-    struct pygraph_variant *v = &seg->variants[i];
+    struct pygraph_variant *v = &am->cache->variants[i];
     if (v->graph && !v->decided && v->hash == hash)
       v->samples.iters++;
   }
@@ -558,23 +566,24 @@ static void count_undecided(struct pygraph_segment *seg, unsigned long long hash
  * the same conditions (*pv may become the rival); an indirect graph first
  * gets a direct rival, captured from this iteration.  Not while the GPU is
  * far behind: samples would come too late. */
-enum pygraph_turn pygraph_seg_measuring_turn(struct pygraph_segment *seg,
-                                             struct pygraph_variant **pv, unsigned long long hash)
+enum pygraph_turn pygraph_auto_measuring_turn(struct pygraph_auto_mode *am,
+                                              struct pygraph_variant **pv, int enabled,
+                                              unsigned long long hash)
 {
   struct pygraph_variant *v = *pv;
-  if (v->decided || !pygraph_seg_measuring_mode(seg))
+  if (v->decided || !enabled)
     return TURN_GRAPH;
-  count_undecided(seg, hash);
-  struct pygraph_sig_stats *s = pygraph_seg_sig_find(seg, hash);
+  count_undecided(am, hash);
+  struct pygraph_sig_stats *s = pygraph_auto_sig_find(am, hash);
   if (!s)
     return TURN_GRAPH;
   /* What runs when no side is measured now: not a graph whose samples
    * show it slower than eager. */
   enum pygraph_turn idle = graph_shown_slower(s, v) ? TURN_EAGER : TURN_GRAPH;
-  if (seg->measure.state <= 0 || pygraph_seg_far_behind(seg))
+  if (am->measure.state <= 0 || pygraph_auto_far_behind(am))
     return idle;
-  struct pygraph_variant *r = rival_of(seg, v);
-  if (!r && rival_pending(seg, v, s)) {
+  struct pygraph_variant *r = rival_of(am, v);
+  if (!r && rival_pending(am, v, s)) {
     s->challenged = 1;
     return TURN_RIVAL;
   }
@@ -589,17 +598,17 @@ enum pygraph_turn pygraph_seg_measuring_turn(struct pygraph_segment *seg,
       {.hash = hash, .kind = PYGRAPH_SAMPLE_EAGER},
       {.hash = hash, .kind = PYGRAPH_SAMPLE_GRAPH, .variant = side[1]->id},
       {.hash = hash, .kind = PYGRAPH_SAMPLE_GRAPH, .variant = side[2] ? side[2]->id : 0}};
-  int needs[3] = {side_needs(seg, &s->eager, &tags[0]),
-                  side_needs(seg, &side[1]->samples, &tags[1]),
-                  side[2] && side_needs(seg, &side[2]->samples, &tags[2])};
+  int needs[3] = {side_needs(am, &s->eager, &tags[0]),
+                  side_needs(am, &side[1]->samples, &tags[1]),
+                  side[2] && side_needs(am, &side[2]->samples, &tags[2])};
   /* Eager clearly slower than a graph already: only the two graphs still
    * need telling apart, eager runs would only cost (should the other graph
    * win and not be clearly faster, eager turns resume then). */
-  if (needs[0] && (eager_clearly_slower(seg, &s->eager, side[1]) ||
-                   eager_clearly_slower(seg, &s->eager, side[2])))
+  if (needs[0] && (eager_clearly_slower(am, &s->eager, side[1]) ||
+                   eager_clearly_slower(am, &s->eager, side[2])))
     needs[0] = 0;
   /* A full ring records nothing: no side would get its sample. */
-  if (seg->measure.count >= PYGRAPH_MEASURE_RING)
+  if (am->measure.count >= PYGRAPH_MEASURE_RING)
     return idle == TURN_EAGER ? TURN_EAGER : TURN_WAIT;
   unsigned c = s->turn % 3;
   if (!(s->run_left && needs[c])) {           /* next side that still needs samples */
@@ -621,50 +630,36 @@ enum pygraph_turn pygraph_seg_measuring_turn(struct pygraph_segment *seg,
 
 /* An iteration with fewer ops than PYGRAPH_MIN_OPS that auto can never
  * capture (pygraph_decide keeps it eager whatever its timing). */
-static int below_min_ops(const struct pygraph_segment *seg, const struct pygraph_op_list *cur)
+static int below_min_ops(const struct pygraph_auto_mode *am, const struct pygraph_op_list *cur)
 {
-  return seg->settings.mode == PYGRAPH_MODE_AUTO && cur->n_ops < seg->settings.min_ops;
+  return am->settings->mode == PYGRAPH_MODE_AUTO && cur->n_ops < am->settings->min_ops;
 }
 
-/* Probing a decided-eager segment: did its behaviour change? */
-void pygraph_seg_end_probe(struct pygraph_segment *seg)
+void pygraph_auto_end_probe_timing(struct pygraph_auto_mode *am)
 {
-  /* Decided eager: the last samples are read and the events go. */
-  if (seg->measure.count)
-    pygraph_measure_poll(&seg->measure, seg->backend, pygraph_seg_add_sample, seg);
-  pygraph_measure_release(&seg->measure, seg->backend);
-  struct pygraph_op_list *cur = seg->current;
-  if (cur->n_ops == 0) {
-    seg->probe_state = 0;                     /* nothing to look at */
-    return;
-  }
-  pygraph_op_list_materialize(cur);
-  pygraph_seg_execute_all(seg, cur);
-  if (seg->probe_state == 1) {
-    pygraph_seg_swap_lists(&seg->current, &seg->reference);
-    seg->hint = seg->reference;
-    seg->probe_state = 2;
-    return;
-  }
-  seg->probe_state = 0;
-  const struct pygraph_op_list *prev = seg->reference;
+  if (am->measure.count)
+    pygraph_measure_poll(&am->measure, am->backend, pygraph_auto_add_sample, am);
+  pygraph_measure_release(&am->measure, am->backend);
+}
+
+/* A probe of a decided-eager segment: did its behaviour change? */
+const char *pygraph_auto_probe_change(struct pygraph_auto_mode *am,
+                                      const struct pygraph_op_list *cur,
+                                      const struct pygraph_op_list *prev)
+{
   unsigned long long hash = pygraph_signature_hash(cur);
-  struct pygraph_sig_stats *s = pygraph_seg_sig_find(seg, hash);
-  const char *what = NULL;
-  if (below_min_ops(seg, cur))
-    what = NULL;                              /* can never be captured: nothing to re-evaluate */
-  else if (!s || !s->rejected)
-    what = "new signature";
-  else if (pygraph_same_signature(cur, prev) && s->changed_ops >= 0) {
-    long now = pygraph_seg_count_changed(cur, prev), then = s->changed_ops;
+  struct pygraph_sig_stats *s = pygraph_auto_sig_find(am, hash);
+  if (below_min_ops(am, cur))
+    return NULL;                              /* can never be captured: nothing to re-evaluate */
+  if (!s || !s->rejected)
+    return "new signature";
+  if (pygraph_same_signature(cur, prev) && s->changed_ops >= 0) {
+    long now = pygraph_count_changed_params(cur, prev), then = s->changed_ops;
     long d = now > then ? now - then : then - now;
     if (d >= 1 && 2 * d >= then)
-      what = "argument updates";
+      return "argument updates";
   }
-  pygraph_seg_swap_lists(&seg->current, &seg->reference);
-  seg->hint = seg->reference;
-  if (what && seg->reevaluations < PYGRAPH_MAX_FLIPS)
-    reevaluate(seg, what);
+  return NULL;
 }
 
 /* Before the work of a timed iteration.  Back to back with a timed
@@ -675,18 +670,18 @@ void pygraph_seg_end_probe(struct pygraph_segment *seg)
  * work never counts - except when only the kind changed (a new run of
  * measuring turns): that iteration gives no sample, its end event starts
  * the next periods. */
-void pygraph_seg_start_timing(struct pygraph_segment *seg, cudaStream_t stream, int solo,
+void pygraph_auto_start_timing(struct pygraph_auto_mode *am, cudaStream_t stream, int solo,
                               const struct pygraph_sample_tag *planned)
 {
-  int run = solo && seg->measure.chain && seg->timed_iter + 1 == seg->stats.iters &&
-            seg->timed_hash == planned->hash;
-  if (run && planned->kind != PYGRAPH_SAMPLE_NONE && seg->timed_kind == planned->kind &&
-      seg->timed_variant == planned->variant)
+  int run = solo && am->measure.chain && am->timed_iter + 1 == *am->iters &&
+            am->timed_hash == planned->hash;
+  if (run && planned->kind != PYGRAPH_SAMPLE_NONE && am->timed_kind == planned->kind &&
+      am->timed_variant == planned->variant)
     return;                                   /* a period */
-  pygraph_measure_break(&seg->measure);
+  pygraph_measure_break(&am->measure);
   if (!run) {                                 /* a span */
     struct pygraph_sample_tag start = {.hash = planned->hash, .kind = PYGRAPH_SAMPLE_NONE};
-    pygraph_measure_record(&seg->measure, seg->backend, stream, &start);
+    pygraph_measure_record(&am->measure, am->backend, stream, &start);
   }
 }
 
@@ -694,10 +689,78 @@ void pygraph_seg_start_timing(struct pygraph_segment *seg, cudaStream_t stream, 
  * iteration was the thread's previous one runs back to back (solo). */
 static _Thread_local unsigned long long iteration_clock;
 
-int pygraph_seg_solo(struct pygraph_segment *seg)
+int pygraph_auto_solo(struct pygraph_auto_mode *am)
 {
   unsigned long long clock = ++iteration_clock;
-  int solo = seg->last_clock + 1 == clock;
-  seg->last_clock = clock;
+  int solo = am->last_clock + 1 == clock;
+  am->last_clock = clock;
   return solo;
+}
+
+void pygraph_auto_end_timing(struct pygraph_auto_mode *am, cudaStream_t stream,
+                             const struct pygraph_sample_tag *tag)
+{
+  pygraph_measure_record(&am->measure, am->backend, stream, tag);
+  am->timed_iter = *am->iters;
+  am->timed_hash = tag->hash;
+  am->timed_kind = tag->kind;
+  am->timed_variant = tag->variant;
+}
+
+/* An event not done yet is tried again PYGRAPH_POLL_BACKOFF iterations
+ * later: a GPU far behind costs no query per iteration. */
+void pygraph_auto_poll(struct pygraph_auto_mode *am)
+{
+  if (!am->measure.count)
+    return;
+  if (am->poll_backoff)
+    am->poll_backoff--;
+  else if (!pygraph_measure_poll(&am->measure, am->backend, pygraph_auto_add_sample, am) &&
+           am->measure.count > 1)
+    am->poll_backoff = PYGRAPH_POLL_BACKOFF;
+}
+
+/* Measuring may resume later (e.g. after a change of behaviour) and
+ * creates the events again. */
+void pygraph_auto_release_idle(struct pygraph_auto_mode *am, int timed)
+{
+  if (!timed && *am->iters - am->timed_iter > PYGRAPH_BEHAVIOUR_BLOCK &&
+      pygraph_measure_release(&am->measure, am->backend))
+    pygraph_debug_log(am->settings, SEG_FMT ": timing events released", SEG_ARGS(am));
+}
+
+void pygraph_auto_stop(struct pygraph_auto_mode *am)
+{
+  pygraph_measure_free(&am->measure, am->backend);
+}
+
+/* ---- what the state machine tells it ------------------------------------ */
+
+void pygraph_auto_note_capture(struct pygraph_auto_mode *am, unsigned long long hash,
+                               unsigned long n_ops, double us, int decided)
+{
+  struct pygraph_sig_stats *s = pygraph_auto_sig_get(am, hash);
+  s->capture_us = us;
+  if (s->capture_us > 0)                             /* 0: no clock */
+    pygraph_capture_cost_note(n_ops, s->capture_us);
+  if (decided && am->decision == PYGRAPH_UNDECIDED)
+    pygraph_auto_set_decision(am, PYGRAPH_DECIDED_GRAPH,
+                              am->settings->mode == PYGRAPH_MODE_GRAPH
+                                  ? "PYGRAPH_MODE=graph"
+                                  : "unmeasured: no timing events");
+}
+
+void pygraph_auto_note_changed_ops(struct pygraph_variant *v, long changed_ops)
+{
+  v->changed_ops = changed_ops;
+}
+
+void pygraph_auto_note_miss_changes(struct pygraph_sig_stats *s, long changed_ops)
+{
+  s->changed_ops = changed_ops;
+}
+
+void pygraph_auto_note_put_off(struct pygraph_sig_stats *s, int put_off)
+{
+  s->put_off = put_off;
 }
