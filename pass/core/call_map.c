@@ -5,24 +5,33 @@
 #include <stdint.h>
 #include <string.h>
 
-static size_t slot_of(const pg_call_map *map, LLVMValueRef inst) {
+static size_t slot_of(size_t nslots, LLVMValueRef key) {
   /* Fibonacci hashing of the address; nslots is a power of two. */
-  uint64_t h = (uint64_t)(uintptr_t)inst * 0x9E3779B97F4A7C15ull;
-  return (size_t)(h >> 20) & (map->nslots - 1);
+  uint64_t h = (uint64_t)(uintptr_t)key * 0x9E3779B97F4A7C15ull;
+  return (size_t)(h >> 20) & (nslots - 1);
 }
 
-static void index_calls(pg_call_map *map) {
-  map->nslots = 16;
-  while (map->nslots < 2 * (size_t)map->n)
-    map->nslots *= 2;
-  map->slots = calloc(map->nslots, sizeof *map->slots);
-  for (unsigned i = 0; i < map->n; ++i) {
-    size_t s = slot_of(map, map->calls[i].inst);
-    while (map->slots[s])
-      s = (s + 1) & (map->nslots - 1);
-    map->slots[s] = i + 1;
+/* An open-addressing index of n keys, key(i) for i < n: slot = i + 1, 0 empty. */
+typedef LLVMValueRef (*pg_key_of)(const pg_call_map *map, unsigned i);
+
+static unsigned *index_keys(const pg_call_map *map, unsigned n, pg_key_of key, size_t *nslots) {
+  *nslots = 16;
+  while (*nslots < 2 * (size_t)n)
+    *nslots *= 2;
+  unsigned *slots = calloc(*nslots, sizeof *slots);
+  if (!slots)
+    pg_out_of_memory();
+  for (unsigned i = 0; i < n; ++i) {
+    size_t s = slot_of(*nslots, key(map, i));
+    while (slots[s])
+      s = (s + 1) & (*nslots - 1);
+    slots[s] = i + 1;
   }
+  return slots;
 }
+
+static LLVMValueRef call_key(const pg_call_map *map, unsigned i) { return map->calls[i].inst; }
+static LLVMValueRef fn_key(const pg_call_map *map, unsigned i) { return map->fns[i].fn; }
 
 static void add_function(pg_call_map *map, LLVMValueRef fn) {
   pg_fn_calls range = {fn, map->n, 0};
@@ -43,30 +52,35 @@ void pg_call_map_build(pg_call_map *map, const pg_classifier *c, LLVMModuleRef m
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
     if (!LLVMIsDeclaration(f))
       add_function(map, f);
-  index_calls(map);
+  map->slots = index_keys(map, map->n, call_key, &map->nslots);
+  map->fn_slots = index_keys(map, map->nfns, fn_key, &map->nfn_slots);
 }
 
 void pg_call_map_free(pg_call_map *map) {
   free(map->calls);
   free(map->fns);
   free(map->slots);
+  free(map->fn_slots);
   memset(map, 0, sizeof *map);
 }
 
 const pg_call_info *pg_call_at(const pg_call_map *map, LLVMValueRef inst) {
   static const pg_call_info kHarmless = {NULL, PG_CALL_HARMLESS, PG_WHY_NONE, NULL, NULL, NULL};
-  for (size_t s = slot_of(map, inst); map->slots[s]; s = (s + 1) & (map->nslots - 1))
+  for (size_t s = slot_of(map->nslots, inst); map->slots[s]; s = (s + 1) & (map->nslots - 1))
     if (map->calls[map->slots[s] - 1].inst == inst)
       return &map->calls[map->slots[s] - 1];
   return &kHarmless;
 }
 
 const pg_call_info *pg_calls_in(const pg_call_map *map, LLVMValueRef fn, unsigned *n) {
-  for (unsigned i = 0; i < map->nfns; ++i)
-    if (map->fns[i].fn == fn) {
-      *n = map->fns[i].n;
-      return map->calls + map->fns[i].first;
+  for (size_t s = slot_of(map->nfn_slots, fn); map->fn_slots[s];
+       s = (s + 1) & (map->nfn_slots - 1)) {
+    const pg_fn_calls *range = &map->fns[map->fn_slots[s] - 1];
+    if (range->fn == fn) {
+      *n = range->n;
+      return map->calls + range->first;
     }
+  }
   *n = 0;
   return map->calls;
 }

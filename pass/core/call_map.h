@@ -26,6 +26,8 @@ typedef struct pg_call_map {
   unsigned nfns, capfns;
   unsigned *slots;           /* open addressing on calls[i].inst: i + 1, 0 empty */
   size_t nslots;
+  unsigned *fn_slots;        /* the same on fns[i].fn (host_pass looks each function up) */
+  size_t nfn_slots;
 } pg_call_map;
 
 void pg_call_map_build(pg_call_map *map, const pg_classifier *c, LLVMModuleRef m);
