@@ -2,8 +2,8 @@
  *
  * A FIFO of timing events recorded on a segment's launch stream; each event
  * may close a sample that started at the previous one (a chain).  The
- * segment decides what the samples are (selection.c,
- * pygraph_seg_start_timing): periods
+ * segment decides what the samples are (segment.c start_timing, through
+ * selection.c pygraph_auto_start_timing): periods
  * between the end events of back-to-back iterations, or spans bracketing
  * one iteration's work.  Either is GPU time when the GPU is the bottleneck
  * and host time when the host is (the GPU then idles between the events).
