@@ -141,6 +141,7 @@ static LLVMValueRef region_desc(LLVMModuleRef m, const pg_scope *s, const char *
   vals[REGION_line_end] = LLVMConstInt(i32, le, 0);
   vals[REGION_trip_count] =
       LLVMConstInt(i64, s->trip_count ? s->trip_count : (unsigned long long)-1LL, 1);
+  vals[REGION_batch_max] = LLVMConstInt(i32, 0, 0);
   vals[REGION_state] = LLVMConstNull(ptr_ty(m));
   LLVMValueRef g = descriptor(m, kRegionKinds, vals, REGION_NFIELDS, ".pygraph.region");
   LLVMSetLinkage(g, LLVMInternalLinkage); /* written by the runtime: `state` */

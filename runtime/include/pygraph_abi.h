@@ -8,14 +8,16 @@
 #ifndef PYGRAPH_ABI_H
 #define PYGRAPH_ABI_H
 
-#define PYGRAPH_ABI_VERSION 1u
+#define PYGRAPH_ABI_VERSION 2u
 
 /* A routed call is "__pygraph_" + <CUDA symbol>. */
 #define PYGRAPH_ROUTED_PREFIX "__pygraph_"
 
 enum pygraph_region_kind {
   PYGRAPH_REGION_LOOP = 0,       /* one loop iteration (split at barriers) */
-  PYGRAPH_REGION_STRAIGHT = 1    /* a run of launches outside loops */
+  PYGRAPH_REGION_STRAIGHT = 1,   /* a run of launches outside loops */
+  PYGRAPH_REGION_BATCH = 2       /* a barrier-free loop: iterations recorded in batches,
+                                    one graph launch per batch (pygraph_rt.h) */
 };
 
 /* The IR kinds of descriptor fields and protocol parameters in

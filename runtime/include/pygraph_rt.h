@@ -46,6 +46,19 @@ typedef struct pygraph_region {
  * closes r only when r is the innermost open region and is a no-op
  * otherwise.
  *
+ * Batchable loops (kind PYGRAPH_REGION_BATCH, one segment, index 0):
+ * loop_enter(r, trips) runs each time the loop is entered (trips: the most
+ * iterations it runs from there, -1 when unknown); begin(r, 0) opens each
+ * iteration and end(r) closes it; exit(r) is called on every path out of
+ * the loop (normal exits, returns, unwinding through invokes) before
+ * anything else runs.  The pass guarantees that between enter and exit
+ * nothing may synchronize with the device, observe its results or write
+ * memory a kernel might read, and that no call unwinds past the exits: the
+ * runtime may therefore keep an iteration's work deferred past its end(r)
+ * and launch several iterations as one graph; exit(r) runs what is still
+ * deferred.  For a region nested in another one, enter is ignored and exit
+ * acts as end.
+ *
  * Routed launches and the stream operations a graph can hold follow. */
 #define PYGRAPH_PROTOCOL_CALL(name, n, ir, ...) void __pygraph_##name(__VA_ARGS__);
 #define PYGRAPH_ROUTED_CALL(ret, symbol, ...) \

@@ -27,6 +27,16 @@ PYGRAPH_EXPORT void __pygraph_region_end(pygraph_region *r)
   pygraph_region_end_impl(r);
 }
 
+PYGRAPH_EXPORT void __pygraph_region_loop_enter(pygraph_region *r, long long trips)
+{
+  pygraph_region_loop_enter_impl(&pygraph_cuda_backend, r, trips);
+}
+
+PYGRAPH_EXPORT void __pygraph_region_exit(pygraph_region *r)
+{
+  pygraph_region_exit_impl(r);
+}
+
 /* ---- kernel launches (runtime API) ---------------------------------- */
 
 static int defer_kernel(const pygraph_site *site, const void *func, dim3 grid, dim3 block,

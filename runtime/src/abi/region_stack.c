@@ -91,3 +91,16 @@ void pygraph_region_end_impl(pygraph_region *region)
   }
   close_bottom(t);
 }
+
+void pygraph_region_loop_enter_impl(const struct pygraph_backend *backend,
+                                    pygraph_region *region, long long trips)
+{
+  (void)backend;
+  (void)region;
+  (void)trips;
+}
+
+void pygraph_region_exit_impl(pygraph_region *region)
+{
+  pygraph_region_end_impl(region);
+}

@@ -13,6 +13,10 @@
 void pygraph_region_begin_with(const struct pygraph_backend *backend, pygraph_region *region,
                                unsigned segment);
 void pygraph_region_end_impl(pygraph_region *region);
+/* Batchable loops (pygraph_rt.h): entering the loop, leaving it. */
+void pygraph_region_loop_enter_impl(const struct pygraph_backend *backend,
+                                    pygraph_region *region, long long trips);
+void pygraph_region_exit_impl(pygraph_region *region);
 
 /* The segment recording the calling thread's ops, or NULL: then every
  * routed call must go straight to CUDA.  This is the launch-path check. */
