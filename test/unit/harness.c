@@ -83,6 +83,21 @@ pygraph_region *harness_region(const char *function, unsigned n_segments)
   return r;   /* leaked on purpose: the registry keeps pointing at it */
 }
 
+pygraph_region *harness_batch_region(const char *function, unsigned batch_max)
+{
+  pygraph_region *r = harness_region(function, 1);
+  r->kind = PYGRAPH_REGION_BATCH;
+  r->batch_max = batch_max;
+  return r;
+}
+
+void harness_batch(unsigned n)
+{
+  struct pygraph_settings s = *pygraph_settings();
+  s.batch = n;
+  pygraph_settings_override(&s);
+}
+
 struct pygraph_segment *harness_segment(pygraph_region *r, unsigned s)
 {
   struct pygraph_region_state *state = r->state;
@@ -104,6 +119,16 @@ void begin(pygraph_region *r, unsigned segment)
 void end(pygraph_region *r)
 {
   pygraph_region_end_impl(r);
+}
+
+void loop_enter(pygraph_region *r, long long trips)
+{
+  pygraph_region_loop_enter_impl(&fake_backend, r, trips);
+}
+
+void loop_exit(pygraph_region *r)
+{
+  pygraph_region_exit_impl(r);
 }
 
 static void launch_at(const pygraph_site *site, int func, int arg0, dim3 grid, dim3 block,

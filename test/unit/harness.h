@@ -32,6 +32,11 @@ void harness_eager_before_capture(unsigned n);         /* PYGRAPH_EAGER_BEFORE_C
 /* A fresh region descriptor, as the pass would emit it. */
 pygraph_region *harness_region(const char *function, unsigned n_segments);
 
+/* A batchable loop's region (PYGRAPH_REGION_BATCH, one segment) whose
+ * plugin option batch= was batch_max; trip_count as harness_region's. */
+pygraph_region *harness_batch_region(const char *function, unsigned batch_max);
+void harness_batch(unsigned n);                        /* PYGRAPH_BATCH, same scope */
+
 /* The runtime state of segment s of r (after its first begin). */
 struct pygraph_segment *harness_segment(pygraph_region *r, unsigned s);
 /* Thread slot `slot` of segment s (slot 0 = harness_segment), or NULL. */
@@ -40,6 +45,8 @@ const struct pygraph_segment *harness_thread_segment(pygraph_region *r, unsigned
 
 void begin(pygraph_region *r, unsigned segment);
 void end(pygraph_region *r);
+void loop_enter(pygraph_region *r, long long trips);
+void loop_exit(pygraph_region *r);
 
 void kernel(int func, int arg0);                       /* on S1, grid 1, block 32 */
 void kernel_on(int func, int arg0, cudaStream_t stream);

@@ -18,6 +18,12 @@ struct thread_regions {
   struct open_region stack[MAX_OPEN_REGIONS];
   unsigned depth;
   struct pygraph_segment *recording;
+  /* Batchable loops: the bottom region's unit goes on past a loop
+   * iteration's end, so the next begin of that region continues it. */
+  int unit_open;
+  /* The last loop entered (region_loop_enter), until its first begin. */
+  pygraph_region *entered;
+  long long entered_trips;
 };
 
 static _Thread_local struct thread_regions tls_regions;
@@ -43,6 +49,7 @@ static void close_bottom(struct thread_regions *t)
   struct pygraph_segment *seg = t->stack[0].owned;
   t->depth = 0;
   t->recording = NULL;
+  t->unit_open = 0;
   if (seg) {
     pygraph_segment_end_iteration(seg);
     pygraph_segment_release(seg);
@@ -60,6 +67,10 @@ void pygraph_region_begin_with(const struct pygraph_backend *backend, pygraph_re
         t->stack[t->depth++] = (struct open_region){region, NULL};
       return;
     }
+    if (t->unit_open && t->depth == 1 && segment == 0) {
+      t->unit_open = 0;   /* the next loop iteration of a batchable loop's unit */
+      return;
+    }
     /* The live region begins again (next iteration or next segment without
      * an end in between): finish the open iteration first. */
     close_bottom(t);
@@ -73,6 +84,9 @@ void pygraph_region_begin_with(const struct pygraph_backend *backend, pygraph_re
   struct pygraph_segment *seg = pygraph_region_segment(backend, region, segment);
   if (seg && !pygraph_segment_try_acquire(seg))
     seg = NULL;   /* a shared state (region_state.h) another thread has: pass through */
+  if (seg && t->entered == region)
+    pygraph_segment_start_loop_run(seg, t->entered_trips);
+  t->entered = NULL;
   t->stack[0] = (struct open_region){region, seg};
   t->depth = 1;
   t->recording = seg && pygraph_segment_begin_iteration(seg) ? seg : NULL;
@@ -89,18 +103,36 @@ void pygraph_region_end_impl(pygraph_region *region)
     t->depth--;                              /* a nested, ignored region */
     return;
   }
+  /* A batchable loop's iteration ends: its unit may go on recording. */
+  if (region->kind == PYGRAPH_REGION_BATCH && t->recording &&
+      !pygraph_segment_loop_iteration_end(t->recording)) {
+    t->unit_open = 1;
+    return;
+  }
   close_bottom(t);
 }
 
 void pygraph_region_loop_enter_impl(const struct pygraph_backend *backend,
                                     pygraph_region *region, long long trips)
 {
-  (void)backend;
-  (void)region;
-  (void)trips;
+  (void)backend;     /* the segment is reached at the first begin */
+  struct thread_regions *t = &tls_regions;
+  t->entered = region;
+  t->entered_trips = trips;
 }
 
+/* Every exit of a batchable loop (break, return, goto, an exception's
+ * landing pad): the open unit ends here, its ops run exactly once.  Entries
+ * a callee left open while unwinding are forgotten with it. */
 void pygraph_region_exit_impl(pygraph_region *region)
 {
-  pygraph_region_end_impl(region);
+  struct thread_regions *t = &tls_regions;
+  if (t->depth == 0)
+    return;
+  if (t->stack[0].region == region) {
+    close_bottom(t);
+    return;
+  }
+  if (t->stack[t->depth - 1].region == region)
+    t->depth--;                              /* a nested, ignored region */
 }

@@ -37,6 +37,18 @@ static const char *fallback_text(const struct pygraph_segment *seg)
   return seg->stats.program_captured ? PYGRAPH_PROGRAM_CAPTURE_REASON : "-";
 }
 
+/* A batchable loop's units: K of the last run (1: not batched), loop
+ * iterations per graph launch, iterations of partial units run eagerly. */
+static int format_batch(char *buf, size_t cap, const struct pygraph_segment *seg)
+{
+  const struct pygraph_segment_stats *s = &seg->stats;
+  unsigned long long launches = s->replays + s->captures;
+  double per_graph = launches ? (double)s->graph_iters / (double)launches : 0.0;
+  unsigned k = seg->batch.k ? seg->batch.k : 1;
+  return snprintf(buf, cap, " batched K=%u%s iters_per_graph=%.1f tail_iters=%llu", k,
+                  seg->batch.given_up ? " (given up)" : "", per_graph, s->tail_iters);
+}
+
 int pygraph_report_format_segment_thread(char *buf, size_t cap,
                                          const struct pygraph_segment *seg, int thread)
 {
@@ -62,6 +74,8 @@ int pygraph_report_format_segment_thread(char *buf, size_t cap,
     n += snprintf(buf + n, cap - (size_t)n, " last_flush=\"%s\"", seg->last_flush_reason);
   if (n >= 0 && (size_t)n < cap && s->program_captured > 0)
     n += snprintf(buf + n, cap - (size_t)n, " program_captured=%llu", s->program_captured);
+  if (n >= 0 && (size_t)n < cap && r->kind == PYGRAPH_REGION_BATCH)
+    n += format_batch(buf + n, cap - (size_t)n, seg);
   if (n >= 0 && (size_t)n < cap && thread >= 0)
     n += snprintf(buf + n, cap - (size_t)n, " thread=%d", thread);
   if (n >= 0 && (size_t)n < cap)
@@ -77,10 +91,34 @@ int pygraph_report_format_total(char *buf, size_t cap, unsigned long long launch
                   in_graphs, share);
 }
 
+/* Prints one segment's line, in a buffer grown until the line fits (names
+ * of templated functions and long paths have no bound). */
+static void print_segment(const struct pygraph_segment *seg, int thread)
+{
+  char small[1024];
+  char *buf = small;
+  size_t cap = sizeof small;
+  int n;
+  while ((n = pygraph_report_format_segment_thread(buf, cap, seg, thread)) >= 0 &&
+         (size_t)n >= cap) {
+    char *bigger = malloc(cap * 2);
+    if (!bigger) {
+      buf[cap - 2] = '\n';                  /* out of memory: the line, cut short */
+      break;
+    }
+    if (buf != small)
+      free(buf);
+    buf = bigger;
+    cap *= 2;
+  }
+  fputs(buf, stderr);
+  if (buf != small)
+    free(buf);
+}
+
 static void print_region(const struct pygraph_region_state *state, void *ctx)
 {
   unsigned long long *in_graphs = ctx;
-  char line[1024];
   for (unsigned i = 0; i < state->n_segments; i++) {
     /* One line per thread state; " thread=<slot>" only when there are several. */
     int several = pygraph_region_thread_states(state, i) > 1;
@@ -89,10 +127,7 @@ static void print_region(const struct pygraph_region_state *state, void *ctx)
       if (!seg)
         continue;
       *in_graphs += seg->stats.launches_in_graphs;
-      if (pygraph_report_format_segment_thread(line, sizeof line, seg, several ? (int)k : -1) >=
-          (int)sizeof line)
-        line[sizeof line - 2] = '\n';       /* truncated: still end the line */
-      fputs(line, stderr);
+      print_segment(seg, several ? (int)k : -1);
     }
   }
 }

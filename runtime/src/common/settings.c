@@ -81,6 +81,7 @@ void pygraph_settings_parse(struct pygraph_settings *out, const char *(*lookup)(
                                           PYGRAPH_MEASURE_MIN,
                                           PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE);
   out->min_ops = parse_count(lookup("PYGRAPH_MIN_OPS"), 1, PYGRAPH_DEFAULT_MIN_OPS);
+  out->batch = parse_count(lookup("PYGRAPH_BATCH"), 1, 0);
 }
 
 static const char *lookup_environment(const char *name)

@@ -48,6 +48,9 @@ struct pygraph_settings {
                                    capture cost is this many percent below eager */
   unsigned min_ops;             /* PYGRAPH_MIN_OPS (default 2): auto mode captures no
                                    iteration of fewer ops (decide.h) */
+  unsigned batch;               /* PYGRAPH_BATCH (0: not set): most loop iterations
+                                   per graph in batchable loops, below the
+                                   plugin's batch=; 1 turns batching off */
   unsigned eager_before_capture; /* PYGRAPH_EAGER_BEFORE_CAPTURE (default 2,
                                    0..3): eager samples a signature needs before
                                    its first capture; the rest are taken in

@@ -40,6 +40,8 @@ void pygraph_segment_init(struct pygraph_segment *seg, const struct pygraph_back
                              &seg->lists[2]);
   pygraph_auto_init(&seg->auto_mode, backend, &seg->settings, region, index, &seg->cache,
                     &seg->stats.iters);
+  pygraph_batch_init(&seg->batch, region->kind == PYGRAPH_REGION_BATCH ? region->batch_max : 0,
+                     seg->settings.batch);
   if (settings->mode == PYGRAPH_MODE_EAGER) {
     seg->phase = PYGRAPH_PHASE_EAGER;
     seg->final = 1;
@@ -111,6 +113,7 @@ int pygraph_segment_begin_iteration(struct pygraph_segment *seg)
   seg->iter_updates = 0;
   seg->shadow_timed = 0;
   pygraph_op_list_reset(seg->current);
+  pygraph_batch_unit_begin(&seg->batch);
   int records = records_iteration(seg);
   seg->begin_clocked = records && auto_mode_on(seg) &&
                        seg->auto_mode.decision == PYGRAPH_UNDECIDED && seg->stats.iters > 0 &&
@@ -122,6 +125,18 @@ int pygraph_segment_begin_iteration(struct pygraph_segment *seg)
    * than plain while auto warmed up): the ops run as they come. */
   seg->shadowed = records && seg->cache.n_variants == 0 && !seg->capture_next;
   return records;
+}
+
+void pygraph_segment_start_loop_run(struct pygraph_segment *seg, long long trips)
+{
+  pygraph_batch_start_run(&seg->batch, trips, seg->region->trip_count);
+}
+
+int pygraph_segment_loop_iteration_end(struct pygraph_segment *seg)
+{
+  if (seg->flushed || seg->too_long)
+    return 1;                                 /* the rest passes through: end the unit */
+  return pygraph_batch_iteration_end(&seg->batch, seg->current->n_ops, seg->settings.max_ops);
 }
 
 void pygraph_segment_run_shadowed(struct pygraph_segment *seg, const struct pygraph_op *op,
@@ -207,6 +222,25 @@ static void end_too_long(struct pygraph_segment *seg)
   seg->hint = NULL;
 }
 
+/* Units of K loop iterations did not work out (over the op cap, or their
+ * launch sequence never settles): graphs of one iteration each from now on,
+ * warmed up afresh.  The unit that found out has run (flushed or eagerly). */
+static void stop_batching(struct pygraph_segment *seg, const char *why)
+{
+  pygraph_batch_give_up(&seg->batch);
+  pygraph_variant_cache_drop_all(&seg->cache);
+  seg->phase = PYGRAPH_PHASE_WARMUP;
+  seg->stable_iterations = 0;
+  seg->has_candidate = 0;
+  seg->pinned = 0;
+  seg->capture_next = 0;
+  seg->n_recent = seg->distinct_streak = 0;
+  seg->n_arg_changed = 0;
+  pygraph_measure_break(&seg->auto_mode.measure);
+  pygraph_debug_log(&seg->settings, SEG_FMT ": one iteration per graph from now on: %s",
+                    SEG_ARGS(seg), why);
+}
+
 /* ---- warm-up / misses ---------------------------------------------- */
 
 /* Keeps seg->arg_changed up to date with `cur`: a new signature starts
@@ -273,6 +307,7 @@ static int launch_variant(struct pygraph_segment *seg, struct pygraph_variant *v
     return 0;
   }
   seg->stats.launches_in_graphs += list->n_kernels;
+  seg->stats.graph_iters += pygraph_batch_unit_iterations(&seg->batch);
   return 1;
 }
 
@@ -508,7 +543,10 @@ static int run_miss(struct pygraph_segment *seg, struct iteration *it)
   if (hopeless) {
     seg->stats.mismatches += (unsigned long long)had_variants;   /* (0 when never settled) */
     execute_all(seg, it->cur);
-    go_eager(seg, EAGER_FOR_GOOD, hopeless);
+    if (pygraph_batch_on(&seg->batch))
+      stop_batching(seg, hopeless);
+    else
+      go_eager(seg, EAGER_FOR_GOOD, hopeless);
     return 0;
   }
   struct pygraph_sig_stats *s = it->auto_mode ? pygraph_auto_sig_get(&seg->auto_mode, it->hash)
@@ -570,7 +608,7 @@ static struct pygraph_decide_input capture_question(struct pygraph_segment *seg,
       .backlog = pygraph_auto_far_behind(am) ? am->measure.count : 0,
       .eager_us = s && s->eager.n ? pygraph_auto_cost_us(&s->eager) : 0.0,
       .capture_us = pygraph_capture_cost_us((unsigned long)seg->candidate->n_ops),
-      .trip_count = seg->region->trip_count,
+      .trip_count = pygraph_batch_unit_trips(&seg->batch, seg->region->trip_count),
       .iters_observed = seg->stats.iters,
   };
   unsigned recent = it->back_to_back ? 0 : recent_sightings(seg, it->hash);
@@ -657,17 +695,39 @@ static void end_probe(struct pygraph_segment *seg)
   seg->n_recent = seg->distinct_streak = 0;
 }
 
+/* A unit cut short (the run's tail, or a loop exit inside a unit): its
+ * ops run eagerly, once.  It teaches the state machine nothing: its launch
+ * sequence is not a full unit's. */
+static void end_partial_unit(struct pygraph_segment *seg)
+{
+  pygraph_op_list_materialize(seg->current);
+  execute_all(seg, seg->current);
+  seg->stats.tail_iters += seg->batch.in_unit;
+  if (seg->probe == PYGRAPH_PROBE_FIRST || seg->probe == PYGRAPH_PROBE_SECOND) {
+    pygraph_auto_end_probe_timing(&seg->auto_mode);
+    seg->probe = PYGRAPH_PROBE_OFF;
+  }
+  pygraph_measure_break(&seg->auto_mode.measure);
+}
+
 void pygraph_segment_end_iteration(struct pygraph_segment *seg)
 {
   seg->stats.iters++;
   int solo = pygraph_auto_solo(&seg->auto_mode);
   if (seg->too_long && !seg->final) {
-    end_too_long(seg);
+    if (pygraph_batch_on(&seg->batch))
+      stop_batching(seg, "unit over PYGRAPH_MAX_OPS");   /* the flush ran its ops */
+    else
+      end_too_long(seg);
     return;
   }
   if (seg->flushed) {
     pygraph_measure_break(&seg->auto_mode.measure);
     return;                                   /* everything already ran */
+  }
+  if (pygraph_batch_unit_partial(&seg->batch)) {
+    end_partial_unit(seg);
+    return;
   }
   if (seg->phase == PYGRAPH_PHASE_EAGER) {
     if (seg->probe == PYGRAPH_PROBE_FIRST || seg->probe == PYGRAPH_PROBE_SECOND)

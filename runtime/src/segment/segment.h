@@ -38,6 +38,7 @@
 #include <stdatomic.h>
 
 #include "backend.h"
+#include "batch.h"
 #include "decide.h"
 #include "measure.h"
 #include "pygraph_rt.h"
@@ -73,6 +74,10 @@ struct pygraph_segment_stats {
   unsigned long long timed;                  /* iterations timed by auto mode */
   unsigned long long program_captured;       /* iterations passed into a capture of the
                                                 program's own (capture_check.h) */
+  unsigned long long graph_iters;            /* loop iterations run by graphs (a unit
+                                                of a batchable loop holds several) */
+  unsigned long long tail_iters;             /* loop iterations of partial units, run
+                                                eagerly (batch.h) */
 };
 
 struct pygraph_segment {
@@ -132,6 +137,7 @@ struct pygraph_segment {
   char fallback[160];                        /* why EAGER; "" when not a fallback */
   const char *last_flush_reason;
 
+  struct pygraph_batch batch;                /* iterations per unit (batch.h) */
   struct pygraph_variant_cache cache;        /* the graphs */
   struct pygraph_auto_mode auto_mode;        /* measuring and verdicts (auto mode) */
 };
@@ -147,6 +153,15 @@ void pygraph_segment_release(struct pygraph_segment *seg);
 /* Returns 1 when this iteration's ops are to be recorded: deferred, or
  * (seg->shadowed) run as they come and recorded alongside. */
 int pygraph_segment_begin_iteration(struct pygraph_segment *seg);
+
+/* Batchable loops (batch.h), where the "iteration" above is a unit of K
+ * loop iterations.  The loop is entered (trips: its trip count from here,
+ * -1 when not known). */
+void pygraph_segment_start_loop_run(struct pygraph_segment *seg, long long trips);
+/* A loop iteration of the recording unit ended.  Returns 1 when the unit is
+ * complete and must end (pygraph_segment_end_iteration); 0 while it goes on
+ * recording into the next loop iteration. */
+int pygraph_segment_loop_iteration_end(struct pygraph_segment *seg);
 
 /* A shadowed iteration's op, just recorded: it runs now (`args`: the
  * kernel's arguments as the caller passed them), after the start of the

@@ -1,0 +1,346 @@
+/* test_batch.c - batchable loops (PYGRAPH_REGION_BATCH): units of K loop
+ * iterations recorded, captured and replayed as one graph; the choice of K;
+ * tails, exits, flushes and faults running every op exactly once. */
+#include <stdlib.h>
+
+#include "batch.h"
+#include "check.h"
+#include "harness.h"
+#include "report.h"
+
+/* Occurrences of `token` (a whole word) in the fake log. */
+static int count(const char *token)
+{
+  int n = 0;
+  size_t len = strlen(token);
+  for (const char *p = fake_log(); (p = strstr(p, token)) != NULL; p += len)
+    if ((p == fake_log() || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0'))
+      n++;
+  return n;
+}
+
+/* Was iteration i's kernel run eagerly (recorded or passed through)? */
+static int ran_eagerly(int i)
+{
+  char a[32], b[32];
+  snprintf(a, sizeof a, "k1(%d)", i);
+  snprintf(b, sizeof b, "p:k1(%d)", i);
+  return count(a) + count(b);
+}
+
+/* One loop iteration as the pass instruments it: begin at the header, the
+ * launch, end before the latch's branch. */
+static void iteration(pygraph_region *r, int i)
+{
+  begin(r, 0);
+  kernel(1, i);
+  end(r);
+}
+
+/* A whole loop run of n iterations, entered and left as the pass does. */
+static void loop(pygraph_region *r, long long trips_hint, int first, int n)
+{
+  loop_enter(r, trips_hint);
+  for (int i = first; i < first + n; i++)
+    iteration(r, i);
+  loop_exit(r);
+}
+
+static void test_choose_k(void)
+{
+  struct pygraph_batch_limits in = {.max = 32, .ops_per_iter = 1, .max_ops = 4096, .trips = -1};
+  CHECK(pygraph_batch_choose_k(&in) == 32);
+  in.max = 24;                                  /* a power of 2: even, period-2 swaps repeat */
+  CHECK(pygraph_batch_choose_k(&in) == 16);
+  in.max = 32;
+  in.ops_per_iter = 100;                        /* half the op cap: 4096 / 200 = 20 */
+  CHECK(pygraph_batch_choose_k(&in) == 16);
+  in.ops_per_iter = 3000;                       /* one iteration is already big */
+  CHECK(pygraph_batch_choose_k(&in) == 1);
+  in.ops_per_iter = 1;
+  in.trips = 100;                               /* >= 8 full units: 12 -> 8 */
+  CHECK(pygraph_batch_choose_k(&in) == 8);
+  in.trips = 15;                                /* too short to batch */
+  CHECK(pygraph_batch_choose_k(&in) == 1);
+  in.trips = 0;
+  CHECK(pygraph_batch_choose_k(&in) == 1);
+  in.trips = -1;
+  in.max = 1;                                   /* batch=1 / PYGRAPH_BATCH=1 */
+  CHECK(pygraph_batch_choose_k(&in) == 1);
+}
+
+/* Graph mode, K = 4: unit 0 runs as it comes (warm-up), unit 1 is captured,
+ * units 2..4 replay, the 2-iteration tail runs eagerly. */
+static void test_units_capture_replay_and_tail(void)
+{
+  harness_settings(PYGRAPH_MODE_GRAPH, 1, 8);
+  pygraph_region *r = harness_batch_region("units", 4);
+  fake_reset();
+  loop(r, 1000, 0, 22);   /* the hint bounds K, not the run */
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->batch.k == 4);
+  CHECK(seg->stats.captures == 1);
+  CHECK(seg->stats.replays == 3);
+  CHECK(seg->stats.graph_iters == 16);          /* 4 units of 4 */
+  CHECK(seg->stats.tail_iters == 2);
+  CHECK(count("launch") == 4);
+  for (int i = 0; i < 22; i++)                  /* eager: warm-up and tail only */
+    CHECK(ran_eagerly(i) == (i < 4 || i >= 20));
+  CHECK(pygraph_open_region_depth() == 0);
+  CHECK(pygraph_recording_segment() == NULL);
+  char line[1024];
+  pygraph_report_format_segment(line, sizeof line, seg);
+  CHECK(strstr(line, " batched K=4 iters_per_graph=4.0 tail_iters=2\n") != NULL);
+}
+
+/* The graph's nodes get each unit's arguments: with indirection the last
+ * unit launched reads iterations 16..19 from its block. */
+static void test_replay_carries_each_iterations_arguments(void)
+{
+  harness_settings(PYGRAPH_MODE_GRAPH, 1, 8);
+  harness_indirect(1);
+  pygraph_region *r = harness_batch_region("args", 4);
+  fake_reset();
+  loop_enter(r, 1000);
+  for (int i = 0; i < 20; i++) {
+    begin(r, 0);
+    kernel_twin(1, i, 1);                       /* a launch whose kernel has a twin */
+    end(r);
+  }
+  loop_exit(r);
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->stats.replays == 3);
+  for (size_t op = 0; op < 4; op++)
+    CHECK(fake_block_arg0(op) == 16 + (int)op);
+  harness_indirect(0);
+}
+
+/* A break inside a unit: what the unit recorded runs at the exit, once, in
+ * order; the graph is not launched for a partial unit. */
+static void test_exit_inside_a_unit(void)
+{
+  harness_settings(PYGRAPH_MODE_GRAPH, 1, 8);
+  pygraph_region *r = harness_batch_region("break", 4);
+  fake_reset();
+  loop_enter(r, 1000);
+  for (int i = 0; i < 10; i++)
+    iteration(r, i);
+  fake_log_clear();
+  begin(r, 0);                                  /* iteration 10 breaks after its launch */
+  kernel(1, 10);
+  loop_exit(r);
+  CHECK_STR(fake_log(), "k1(8) k1(9) k1(10)");
+  CHECK(harness_segment(r, 0)->stats.tail_iters == 2);  /* the break left before its end */
+  CHECK(pygraph_open_region_depth() == 0);
+  /* The loop runs again: the graph of full units is still there. */
+  fake_log_clear();
+  loop(r, 1000, 100, 8);
+  CHECK(harness_segment(r, 0)->stats.captures == 1);
+  CHECK(count("launch") == 2);
+  CHECK(ran_eagerly(100) == 0 && ran_eagerly(107) == 0);
+}
+
+/* -O0 shape: the header's begin comes before the exit test, so the last
+ * begin opens an iteration that leaves at once. */
+static void test_exit_at_the_header(void)
+{
+  harness_settings(PYGRAPH_MODE_GRAPH, 1, 8);
+  pygraph_region *r = harness_batch_region("header_exit", 4);
+  fake_reset();
+  loop_enter(r, 1000);
+  for (int i = 0; i < 12; i++)
+    iteration(r, i);
+  begin(r, 0);
+  loop_exit(r);
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->stats.captures == 1 && seg->stats.replays == 1);
+  for (int i = 0; i < 12; i++)
+    CHECK(ran_eagerly(i) == (i < 4));
+  CHECK(pygraph_open_region_depth() == 0);
+}
+
+/* K is frozen per run from that run's trip count. */
+static void test_k_follows_the_trip_count(void)
+{
+  harness_settings(PYGRAPH_MODE_GRAPH, 1, 8);
+  pygraph_region *r = harness_batch_region("trips", 32);
+  fake_reset();
+  loop(r, 40, 0, 40);                           /* 40 / 8 = 5 -> 4 */
+  CHECK(harness_segment(r, 0)->batch.k == 4);
+  loop(r, 10, 0, 10);                           /* too short: one iteration a unit */
+  CHECK(harness_segment(r, 0)->batch.k == 1);
+  r->trip_count = -1;
+  loop(r, -1, 0, 64);                           /* unknown: the previous run's 10 */
+  CHECK(harness_segment(r, 0)->batch.k == 1);
+  loop(r, -1, 0, 300);                          /* the previous run's 64 -> 8 */
+  CHECK(harness_segment(r, 0)->batch.k == 8);
+  harness_batch(2);                             /* PYGRAPH_BATCH caps new regions */
+  pygraph_region *capped = harness_batch_region("capped", 32);
+  loop(capped, 1000, 0, 16);
+  CHECK(harness_segment(capped, 0)->batch.k == 2);
+  harness_batch(0);
+}
+
+/* An op that cannot be deferred inside a unit: the unit's recorded ops run
+ * first, then it, then the rest of the unit passes through; the next unit
+ * starts afresh. */
+static void test_flush_inside_a_unit(void)
+{
+  harness_settings(PYGRAPH_MODE_GRAPH, 1, 8);
+  pygraph_region *r = harness_batch_region("flush", 4);
+  fake_reset();
+  loop_enter(r, 1000);
+  for (int i = 0; i < 8; i++)
+    iteration(r, i);                            /* warm-up, capture */
+  fake_log_clear();
+  iteration(r, 8);
+  begin(r, 0);
+  kernel(1, 9);
+  undeferrable("drv");
+  kernel(1, 99);
+  end(r);
+  CHECK_STR(fake_log(), "k1(8) k1(9) p:drv p:k1(99)");
+  fake_log_clear();
+  for (int i = 10; i < 14; i++)
+    iteration(r, i);
+  loop_exit(r);
+  CHECK(count("launch") == 1);                  /* 10..13, a full unit */
+  CHECK(harness_segment(r, 0)->stats.flushes == 1);
+}
+
+/* A failing replay: eager for good, the unit's ops run exactly once. */
+static void test_fault_in_a_unit(void)
+{
+  harness_settings(PYGRAPH_MODE_GRAPH, 1, 8);
+  pygraph_region *r = harness_batch_region("fault", 4);
+  fake_reset();
+  loop_enter(r, 1000);
+  for (int i = 0; i < 8; i++)
+    iteration(r, i);
+  fake_log_clear();
+  fake.fail_launch = 1;
+  for (int i = 8; i < 12; i++)
+    iteration(r, i);
+  for (int i = 8; i < 12; i++)
+    CHECK(ran_eagerly(i) == 1);
+  CHECK_STR(pygraph_segment_mode_name(harness_segment(r, 0)), "eager");
+  fake.fail_launch = 0;
+  fake_log_clear();
+  iteration(r, 12);                             /* passes through at once */
+  CHECK_STR(fake_log(), "p:k1(12)");
+  loop_exit(r);
+}
+
+/* A unit over PYGRAPH_MAX_OPS: batching is dropped, not graphs. */
+static void test_unit_over_the_op_cap(void)
+{
+  harness_settings(PYGRAPH_MODE_GRAPH, 1, 8);
+  harness_max_ops(8);
+  pygraph_region *r = harness_batch_region("cap", 4);
+  fake_reset();
+  loop_enter(r, 1000);
+  iteration(r, 0);                              /* 1 op: K = min(4, 8 / 2) = 4 */
+  for (int i = 1; i < 4; i++) {                 /* then 3 ops an iteration */
+    begin(r, 0);
+    kernel(1, i);
+    kernel(2, i);
+    kernel(3, i);
+    end(r);
+  }
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->batch.given_up);
+  CHECK(seg->final == 0);
+  CHECK_STR(pygraph_segment_mode_name(seg), "warmup");
+  CHECK(count("k1(3)") + count("p:k1(3)") == 1 && count("k3(3)") + count("p:k3(3)") == 1);
+  for (int i = 4; i < 8; i++)
+    iteration(r, i);
+  loop_exit(r);
+  CHECK(seg->stats.captures == 1);              /* one iteration per graph now */
+  CHECK(seg->batch.k == 1);
+  harness_max_ops(4096);
+}
+
+/* PYGRAPH_MODE=eager: every iteration passes straight through. */
+static void test_eager_mode_passes_through(void)
+{
+  harness_settings(PYGRAPH_MODE_EAGER, 1, 8);
+  pygraph_region *r = harness_batch_region("eager", 4);
+  fake_reset();
+  loop_enter(r, 100);
+  iteration(r, 0);
+  CHECK_STR(fake_log(), "p:k1(0)");
+  iteration(r, 1);
+  loop_exit(r);
+  CHECK_STR(fake_log(), "p:k1(0) p:k1(1)");
+}
+
+/* A batchable loop in a callee, inside another region's iteration: nested,
+ * ignored, and its exit pops it. */
+static void test_nested_batch_region(void)
+{
+  harness_settings(PYGRAPH_MODE_GRAPH, 1, 8);
+  pygraph_region *outer = harness_region("outer", 1), *inner = harness_batch_region("inner", 4);
+  fake_reset();
+  begin(outer, 0);
+  loop_enter(inner, 3);
+  begin(inner, 0);
+  kernel(1, 0);
+  end(inner);
+  begin(inner, 0);                              /* exits at the header */
+  CHECK(pygraph_open_region_depth() == 2);
+  loop_exit(inner);
+  CHECK(pygraph_open_region_depth() == 1);
+  loop_exit(inner);                             /* not open: nothing */
+  CHECK(pygraph_open_region_depth() == 1);
+  end(outer);
+  CHECK(inner->state == NULL);
+  CHECK(pygraph_open_region_depth() == 0);
+}
+
+/* The exit of an unwinding path forgets what a throwing callee left open. */
+static void test_exit_forgets_nested_entries(void)
+{
+  harness_settings(PYGRAPH_MODE_GRAPH, 1, 8);
+  pygraph_region *r = harness_batch_region("unwind", 4), *callee = harness_region("callee", 1);
+  fake_reset();
+  loop_enter(r, 100);
+  iteration(r, 0);
+  begin(r, 0);
+  kernel(1, 1);
+  begin(callee, 0);                             /* the callee throws before its end */
+  loop_exit(r);                                 /* the landing pad */
+  CHECK(pygraph_open_region_depth() == 0);
+  CHECK(ran_eagerly(0) == 1 && ran_eagerly(1) == 1);
+}
+
+/* A plain loop region (kind LOOP) ends its unit at every end, as before. */
+static void test_loop_regions_do_not_batch(void)
+{
+  harness_settings(PYGRAPH_MODE_GRAPH, 1, 8);
+  pygraph_region *r = harness_region("plain_loop", 1);
+  r->batch_max = 32;                            /* ignored: not a BATCH region */
+  fake_reset();
+  for (int i = 0; i < 4; i++)
+    iteration(r, i);
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->stats.iters == 4);
+  CHECK(seg->stats.captures == 1 && seg->stats.replays == 2);
+}
+
+int main(void)
+{
+  test_choose_k();
+  test_units_capture_replay_and_tail();
+  test_replay_carries_each_iterations_arguments();
+  test_exit_inside_a_unit();
+  test_exit_at_the_header();
+  test_k_follows_the_trip_count();
+  test_flush_inside_a_unit();
+  test_fault_in_a_unit();
+  test_unit_over_the_op_cap();
+  test_eager_mode_passes_through();
+  test_nested_batch_region();
+  test_exit_forgets_nested_entries();
+  test_loop_regions_do_not_batch();
+  return check_finish();
+}
