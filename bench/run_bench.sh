@@ -11,10 +11,18 @@
 #   auto    <name>_pygraph with PYGRAPH_MODE=auto  PYGRAPH_REPORT=1
 #   graph   <name>_pygraph with PYGRAPH_MODE=graph PYGRAPH_REPORT=1 (graphs forced)
 #   hand    <name>_hand (hand-written CUDA graph), where built
+#   b0      <name>_pygraph_b0 (the plugin's batch=0: one-iteration regions,
+#           no multi-iteration graphs) with PYGRAPH_MODE=auto
+#           PYGRAPH_REPORT=1, where built (test/gpu/build_gpu.sh builds it
+#           for issue 16's loops and tiny_chain, jacobi2d, big_grid)
 # A variant whose binary is missing shows "-".  Per example it reports:
-#   plain/auto/graph/hand ms   median of the variant's loop_ms lines (kernel_ms
-#                              lines where the example prints them: big_grid)
+#   plain/auto/graph/hand/b0 ms
+#                              median of the variant's loop_ms lines (kernel_ms
+#                              lines where the example prints them: big_grid,
+#                              big_loop)
 #   auto/plain                 speedup of auto over plain (plain / auto)
+#   batched vs per-iter        speedup of auto (default batch=) over b0
+#                              (b0 / auto): what multi-iteration graphs gain
 #   auto vs best               auto against min(plain, graph), in percent:
 #                              +x% = auto is x% slower than the better of the
 #                              two fixed policies, -x% = faster than both
@@ -136,12 +144,13 @@ noise() {
   [[ $w == - ]] && echo - || echo "$w%"
 }
 
-variants=(plain auto graph hand)
+variants=(plain auto graph hand b0)
 declare -A V_EXE V_ENV
 V_EXE[plain]=plain V_ENV[plain]=""
 V_EXE[auto]=pygraph V_ENV[auto]="PYGRAPH_MODE=auto PYGRAPH_REPORT=1"
 V_EXE[graph]=pygraph V_ENV[graph]="PYGRAPH_MODE=graph PYGRAPH_REPORT=1"
 V_EXE[hand]=hand V_ENV[hand]=""
+V_EXE[b0]=pygraph_b0 V_ENV[b0]="PYGRAPH_MODE=auto PYGRAPH_REPORT=1"
 
 # ---- environment ---------------------------------------------------------------
 
@@ -172,8 +181,8 @@ printf 'example\tvariant\tround\tloop_ms\tchecksum\n' >"$out/runs.tsv"
 # ---- runs ------------------------------------------------------------------------
 
 status=0
-table="| example | plain ms | auto ms | graph ms | hand ms | auto/plain | auto vs best(plain,graph) | noise | gap to hand | in graphs (auto) | checksums |
-|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+table="| example | plain ms | auto ms | graph ms | hand ms | b0 ms | auto/plain | batched vs per-iter | auto vs best(plain,graph) | noise | gap to hand | in graphs (auto) | checksums |
+|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 speedups=()
 nrows=0
 for l in "${lines[@]}"; do
@@ -181,7 +190,7 @@ for l in "${lines[@]}"; do
   if [[ -n ${ONLY:-} && " $ONLY " != *" $name "* ]]; then continue; fi
   if [[ ! -x $bin/${name}_plain ]]; then
     echo "run_bench.sh: missing $bin/${name}_plain" >&2
-    table+=$'\n'"| $name | - | - | - | - | - | - | - | - | - | FAIL (no plain binary) |"
+    table+=$'\n'"| $name | - | - | - | - | - | - | - | - | - | - | - | FAIL (no plain binary) |"
     status=1
     continue
   fi
@@ -202,8 +211,8 @@ for l in "${lines[@]}"; do
       env ${V_ENV[$v]} ${pin[@]+"${pin[@]}"} timeout "$timeout_s" "$bin/${name}_${V_EXE[$v]}" $args >"$o.out" 2>"$o.err"
       rc=$?
       s=$(field "$o.out" checksum)
-      # An example that prints kernel_ms (big_grid: its cudaEvent-timed
-      # kernel phase) is tabulated by that instead of loop_ms.
+      # An example that prints kernel_ms (big_grid, big_loop: its
+      # cudaEvent-timed kernel phase) is tabulated by that instead of loop_ms.
       m=$(field "$o.out" kernel_ms)
       [[ -n $m ]] || m=$(field "$o.out" loop_ms)
       printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$v" "$r" "${m:--}" "${s:--}" >>"$out/runs.tsv"
@@ -217,7 +226,7 @@ for l in "${lines[@]}"; do
     done
   done
 
-  p=$(med plain) a=$(med auto) g=$(med graph) h=$(med hand)
+  p=$(med plain) a=$(med auto) g=$(med graph) h=$(med hand) b0=$(med b0)
 
   # checksum agreement: every run of every variant against plain's first run
   ref=""
@@ -258,7 +267,7 @@ for l in "${lines[@]}"; do
   [[ $g != - ]] && vsbest=$(pct "$a" "$best")   # only meaningful with both policies measured
   bestv=graph
   [[ $best == "$p" ]] && bestv=plain
-  table+=$'\n'"| $name | $p | $a | $g | $h | $sp | $vsbest | $(noise auto $bestv) | $(pct "$a" "$h") | $shr | $agree |"
+  table+=$'\n'"| $name | $p | $a | $g | $h | $b0 | $sp | $(speedup "$b0" "$a") | $vsbest | $(noise auto $bestv) | $(pct "$a" "$h") | $shr | $agree |"
   nrows=$((nrows + 1))
   unset MS SUMSET NFAIL
 done
@@ -268,7 +277,7 @@ if [[ ${#speedups[@]} -gt 0 ]]; then
   geo=$(printf '%s\n' "${speedups[@]}" | awk '{ s += log($1); n++ } END { printf "%.2fx", exp(s / n) }')
 fi
 
-legend="auto/plain: plain ms / auto ms.  auto vs best(plain,graph): auto ms against the smaller of plain ms and graph ms (+ = auto slower).  noise: the wider spread (slowest run / fastest run - 1) of auto's runs and those of the better of plain and graph.  gap to hand: auto ms against hand ms (+ = auto slower).  in graphs: share of kernel launches inside CUDA graphs in the auto runs.  Geometric-mean auto/plain over the ${#speedups[@]} example(s) with checksums OK: $geo."
+legend="b0: the pygraph build with the plugin's batch=0 (one-iteration regions), PYGRAPH_MODE=auto.  auto/plain: plain ms / auto ms.  batched vs per-iter: b0 ms / auto ms (what multi-iteration graphs gain over one-iteration regions).  auto vs best(plain,graph): auto ms against the smaller of plain ms and graph ms (+ = auto slower).  noise: the wider spread (slowest run / fastest run - 1) of auto's runs and those of the better of plain and graph.  gap to hand: auto ms against hand ms (+ = auto slower).  in graphs: share of kernel launches inside CUDA graphs in the auto runs.  Geometric-mean auto/plain over the ${#speedups[@]} example(s) with checksums OK: $geo."
 
 echo "$table"
 echo

@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
 # build_gpu.sh - build the GPU test/benchmark bundle on a machine without a GPU.
 #
-#   test/gpu/build_gpu.sh [build-dir] [--no-pygraph]
+#   test/gpu/build_gpu.sh [build-dir] [--no-pygraph] [--tar]
 #
 # Builds every examples/*.cu as
 #   <name>_plain    plain clang++ -O2
 #   <name>_pygraph  clang++ -O2 with the pygraph plugin + runtime
 #   <name>_hand     -DHAND_GRAPH (only examples that have a hand-written graph)
+#   <name>_pygraph_b0  the pygraph build with -fplugin-arg-pygraph-batch=0
+#                   (one-iteration regions, no multi-iteration graphs), for
+#                   the examples in $b0_examples below (issue 16's loops and
+#                   tiny_chain, jacobi2d, big_grid), so the bench can show
+#                   plain / per-iteration / batched.  Skipped, with a note,
+#                   when the plugin does not know batch= (a probe compile
+#                   says "unknown option 'batch'").
 # into <build-dir>/gpu/bin/, and copies run_gpu.sh and run_bench.sh next to
 # them, so <build-dir>/gpu can be carried to the GPU machine as one folder:
 #
@@ -16,7 +23,10 @@
 # The plugin and runtime are taken from <build-dir>/pass/libpygraph.so and
 # <build-dir>/runtime/libpygraph_rt.a; if they are missing and <build-dir> is a
 # configured CMake build, they are built first.  --no-pygraph skips the
-# pygraph variants (to test the harness before the pass exists).
+# pygraph variants (to test the harness before the pass exists).  --tar also
+# writes <build-dir>/gpu.tar.gz (about a third of the folder's size, which is
+# over 50 MiB with the b0 variants): carry that and unpack it on the GPU
+# machine with  tar -xzf <build-dir>/gpu.tar.gz -C <build-dir>.
 #
 # Environment: PYGRAPH_CLANG (default clang++-22), PYGRAPH_CUDA_PATH
 # (default /usr/local/cuda), PYGRAPH_CUDA_ARCH (default sm_90),
@@ -29,10 +39,12 @@ repo=$(cd "$here/../.." && pwd)
 
 build=""
 with_pygraph=1
+with_tar=0
 for a in "$@"; do
   case $a in
     --no-pygraph) with_pygraph=0 ;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    --tar) with_tar=1 ;;
+    -h|--help) sed -n '2,35p' "$0"; exit 0 ;;
     -*) echo "build_gpu.sh: unknown option $a" >&2; exit 2 ;;
     *) build=$a ;;
   esac
@@ -92,7 +104,9 @@ compile() {
 
 # The order here is the order the GPU scripts run them in.
 order=(jacobi2d cg_solver default_stream tiny_chain multistream transformer
-       mlp_train md_step bfs long_kernel)
+       mlp_train md_step bfs long_kernel tiny_loop pingpong big_loop early_exit)
+# Also built as <name>_pygraph_b0 (plugin arg batch=0: per-iteration regions).
+b0_examples=(tiny_loop pingpong big_loop early_exit tiny_chain jacobi2d big_grid)
 examples=()
 for n in "${order[@]}"; do [[ -f $repo/examples/$n.cu ]] && examples+=("$n"); done
 for f in "$repo"/examples/*.cu; do
@@ -100,6 +114,31 @@ for f in "$repo"/examples/*.cu; do
   [[ $n == *_helpers ]] && continue   # the second file of <name>.cu, not an example
   [[ " ${examples[*]} " == *" $n "* ]] || examples+=("$n")
 done
+
+# Does the plugin know batch=?  (Before issue 16's pass it rejects it as an
+# unknown option; then the b0 variants are skipped, which is no failure.)
+b0=0
+b0_info="not built (--no-pygraph)"
+if [[ $with_pygraph -eq 1 ]]; then
+  probe=$gpu/build-logs/batch0_probe
+  printf '%s\n' '__global__ void k(int *p) { *p += 1; }' \
+    'void f(int *p) { for (int i = 0; i < 8; ++i) { k<<<1, 1>>>(p); k<<<1, 1>>>(p); } }' >"$probe.cu"
+  if "$cxx" "${cflags[@]}" --cuda-host-only "-fplugin=$plugin" "${plugin_args[@]}" \
+       -fplugin-arg-pygraph-batch=0 -c "$probe.cu" -o "$probe.o" >"$probe.log" 2>&1; then
+    b0=1
+    b0_info="batch=0 for ${b0_examples[*]}"
+  elif grep -q "unknown option 'batch'" "$probe.log"; then
+    b0_info="not built: the plugin does not know batch= (issue 16's pass not merged yet)"
+    echo "build_gpu.sh: note: the plugin rejects -fplugin-arg-pygraph-batch=0 (unknown option);" \
+         "skipping the <name>_pygraph_b0 variants (see $probe.log)" >&2
+  else
+    # Another failure: build them anyway, so that the real error is reported.
+    b0=1
+    b0_info="batch=0 for ${b0_examples[*]} (the probe compile failed: $probe.log)"
+    echo "build_gpu.sh: warning: the batch=0 probe compile failed (see $probe.log)" >&2
+  fi
+  rm -f "$probe.o"
+fi
 
 pids=()
 names=()
@@ -123,6 +162,10 @@ for n in "${examples[@]}"; do
     # -x none: the runtime archive must not be read as CUDA source.
     launch "$src" "$gpu/bin/${n}_pygraph" "-fplugin=$plugin" "${plugin_args[@]}" -- \
       "${more[@]}" -x none "$rtlib"
+    if [[ $b0 -eq 1 && " ${b0_examples[*]} " == *" $n "* ]]; then
+      launch "$src" "$gpu/bin/${n}_pygraph_b0" "-fplugin=$plugin" "${plugin_args[@]}" \
+        -fplugin-arg-pygraph-batch=0 -- "${more[@]}" -x none "$rtlib"
+    fi
   fi
   if grep -q 'HAND_GRAPH' "$src"; then
     launch "$src" "$gpu/bin/${n}_hand" -DHAND_GRAPH -- "${more[@]}"
@@ -150,13 +193,19 @@ chmod +x "$gpu"/*.sh
   echo "cuda: $cuda  arch: $arch"
   echo "pygraph: $([[ $with_pygraph -eq 1 ]] && echo "$plugin" || echo 'not built (--no-pygraph)')"
   echo "plugin args: ${PYGRAPH_PLUGIN_ARGS:-}"
+  echo "b0 variants: $b0_info"
   echo "git: $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$repo" status --porcelain 2>/dev/null | grep -q . && echo ' (dirty)')"
 } >"$gpu/BUILD_INFO"
 
 size_kb=$(du -sk "$gpu" | cut -f1)
 echo "== $gpu: $(ls "$gpu/bin" | wc -l) binaries, $((size_kb / 1024)) MiB"
-if (( size_kb > 50 * 1024 )); then
-  echo "build_gpu.sh: warning: bundle is over 50 MiB" >&2
+if [[ $with_tar -eq 1 ]]; then
+  rm -f "$build/gpu.tar.gz"
+  tar -czf "$build/gpu.tar.gz" -C "$build" gpu
+  echo "== $build/gpu.tar.gz: $(( $(du -sk "$build/gpu.tar.gz" | cut -f1) / 1024 )) MiB" \
+       "(unpack with: tar -xzf $build/gpu.tar.gz -C $build)"
+elif (( size_kb > 50 * 1024 )); then
+  echo "build_gpu.sh: warning: bundle is over 50 MiB (--tar packs it into gpu.tar.gz)" >&2
 fi
 if [[ $fail -ne 0 ]]; then
   echo "build_gpu.sh: some builds failed" >&2

@@ -5,14 +5,16 @@
 #
 # Needs only bash, coreutils and the prebuilt binaries (no compiler).  For
 # every example: runs <name>_plain, <name>_pygraph (PYGRAPH_REPORT=1, stderr
-# kept in the log) and <name>_hand when present; compares their checksum
-# lines bit for bit against plain; prints one table.  Exits non-zero when any
-# checksum differs or any program fails.  Without a CUDA GPU it prints
+# kept in the log), and <name>_pygraph_b0 (built with the plugin's batch=0:
+# one-iteration regions; same environment as pygraph) and <name>_hand when
+# present; compares their checksum lines bit for bit against plain; prints
+# one table (b0 ms: "-" where there is no b0 binary).  Exits non-zero when
+# any checksum differs or any program fails.  Without a CUDA GPU it prints
 # "SKIP: no CUDA GPU found" and exits 0.
 #
 # Environment: RUN_TIMEOUT (seconds per program run, default 300),
 # ONLY="jacobi2d tiny_chain" (subset), EXTRA_ENV="PYGRAPH_MODE=graph" (added to
-# the pygraph runs).
+# the pygraph and pygraph_b0 runs).
 set -uo pipefail
 
 if [[ $# -lt 1 ]]; then
@@ -51,7 +53,7 @@ run_one() {
   local exe=$bin/${name}_$variant
   local o=$out/$name.$variant.out e=$out/$name.$variant.err
   local envs=()
-  if [[ $variant == pygraph ]]; then
+  if [[ $variant == pygraph* ]]; then
     envs=(PYGRAPH_REPORT=1)
     for x in ${EXTRA_ENV:-}; do envs+=("$x"); done
   fi
@@ -99,6 +101,15 @@ for l in "${lines[@]}"; do
     report="(no pygraph binary)"
   fi
 
+  b0_ms=-
+  if [[ -x $bin/${name}_pygraph_b0 ]]; then
+    # shellcheck disable=SC2086
+    run_one "$name" pygraph_b0 $args
+    b0_ms=${R_MS:--}
+    if [[ $R_RC -ne 0 ]]; then [[ $verdict == OK ]] && verdict="FAIL(pygraph_b0 rc=$R_RC)"
+    elif [[ $verdict == OK && $R_SUM != "$p_sum" ]]; then verdict="MISMATCH(pygraph_b0)"; fi
+  fi
+
   h_ms=-
   if [[ -x $bin/${name}_hand ]]; then
     # shellcheck disable=SC2086
@@ -108,14 +119,16 @@ for l in "${lines[@]}"; do
     elif [[ $verdict == OK && $R_SUM != "$p_sum" ]]; then verdict="MISMATCH(hand)"; fi
   fi
   [[ $verdict != OK ]] && status=1
-  rows+=("$name|${p_ms:--}|$g_ms|$(ratio "${p_ms:-0}" "${g_ms/-/0}")|$h_ms|$verdict|$report")
+  rows+=("$name|${p_ms:--}|$g_ms|$(ratio "${p_ms:-0}" "${g_ms/-/0}")|$h_ms|$b0_ms|$verdict|$report")
 done
 
 {
-  printf '%-16s %10s %10s %8s %10s %-20s %s\n' program "plain ms" "pygraph ms" speedup "hand ms" checksum report
+  # b0 ms: the batch=0 build (per-iteration regions), "-" where not built.
+  printf '%-16s %10s %10s %8s %10s %10s %-24s %s\n' program "plain ms" "pygraph ms" speedup "hand ms" \
+    "b0 ms" checksum report
   for r in "${rows[@]}"; do
-    IFS='|' read -r a b c d e f g <<<"$r"
-    printf '%-16s %10s %10s %8s %10s %-20s %s\n' "$a" "$b" "$c" "$d" "$e" "$f" "$g"
+    IFS='|' read -r a b c d e f2 f g <<<"$r"
+    printf '%-16s %10s %10s %8s %10s %10s %-24s %s\n' "$a" "$b" "$c" "$d" "$e" "$f2" "$f" "$g"
   done
 } | tee "$out/summary.txt"
 
