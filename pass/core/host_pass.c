@@ -1,6 +1,7 @@
 /* host_pass.c - pygraph on the host module: analyse launch sites, form
  * regions, instrument them, and say what happened in remarks. */
 #include "pass_entry.h"
+#include "batchable.h"
 #include "call_classifier.h"
 #include "call_map.h"
 #include "device_pass.h"
@@ -25,6 +26,7 @@ typedef struct host_ctx {
   pg_classifier cls;
   pg_call_map calls;
   pg_launch_sites *sites;
+  pg_batch_memo *batch;
   pg_function_plan *plans;
   LLVMValueRef *plan_fns;
   unsigned nplans;
@@ -91,7 +93,7 @@ static void plan_all(host_ctx *h) {
   for (LLVMValueRef f = LLVMGetFirstFunction(h->m); f; f = LLVMGetNextFunction(f))
     if (is_candidate(h, f)) {
       h->plan_fns[h->nplans] = f;
-      pg_plan_function(&h->calls, f, h->sites, &h->plans[h->nplans++]);
+      pg_plan_function(&h->calls, f, h->sites, h->batch, &h->plans[h->nplans++]);
     }
 }
 
@@ -110,7 +112,7 @@ static void cover_callees(host_ctx *h) {
   }
 }
 
-/* -Rpass: one remark per region segment. */
+/* -Rpass: one remark per region segment, and one per batchable loop. */
 static void region_remarks(host_ctx *h, unsigned p, const char *fname) {
   const char *verb = pg_opts()->analyze_only ? "would form" : "formed";
   for (unsigned k = 0; k < h->plans[p].nscopes; ++k) {
@@ -122,14 +124,36 @@ static void region_remarks(host_ctx *h, unsigned p, const char *fname) {
       pg_segment *seg = &s->segs[i];
       if (seg->index < 0)
         continue;
+      LLVMValueRef at = seg->first_launch ? seg->first_launch : seg->begin_before;
       char *msg = pg_strf("%s graph region in '%s': %s%s, segment %d of %u, %u launch site%s",
                           verb, fname, s->loop ? "loop iteration" : "straight-line run", where,
                           seg->index, s->n_instrumented, seg->weight, seg->weight == 1 ? "" : "s");
-      pg_remark(PG_REMARK_PASSED, "Region", seg->first_launch ? seg->first_launch
-                                                              : seg->begin_before, msg);
+      pg_remark(PG_REMARK_PASSED, "Region", at, msg);
       free(msg);
+      if (s->batch.ok) {
+        msg = pg_strf("batchable loop%s: up to %d iterations per graph", where, pg_opts()->batch);
+        pg_remark(PG_REMARK_PASSED, "Batchable", at, msg);
+        free(msg);
+      }
     }
     free(where);
+  }
+}
+
+/* -Rpass-analysis: why each loop region is not batchable, at the
+ * instruction that keeps it from batching. */
+static void batch_remarks(host_ctx *h, unsigned p) {
+  for (unsigned k = 0; k < h->plans[p].nscopes; ++k) {
+    pg_scope *s = &h->plans[p].scopes[k];
+    if (!s->loop || s->batch.why <= PG_BATCH_OK)
+      continue;
+    char *why = pg_batch_why_text(&h->cls, &s->batch);
+    char *msg = s->line_begin ? pg_strf("loop (lines %u-%u) not batchable: %s", s->line_begin,
+                                        s->line_end, why)
+                              : pg_strf("loop not batchable: %s", why);
+    pg_remark(PG_REMARK_ANALYSIS, "NotBatchable", s->batch.at, msg);
+    free(msg);
+    free(why);
   }
 }
 
@@ -141,6 +165,9 @@ static void plan_remarks(host_ctx *h) {
       region_remarks(h, p, fname);
       free(fname);
     }
+  if (pg_remark_wanted(h->m, PG_REMARK_ANALYSIS))
+    for (unsigned p = 0; p < h->nplans; ++p)
+      batch_remarks(h, p);
   if (pg_remark_wanted(h->m, PG_REMARK_MISSED))
     pg_sites_remark_eager(h->sites, &h->cls);
 }
@@ -175,6 +202,7 @@ static int run_host(LLVMModuleRef m) {
   pg_classifier_init(&h.cls, m, &h.reg);
   pg_call_map_build(&h.calls, &h.cls, m);
   h.sites = pg_sites_new();
+  h.batch = pg_batch_memo_new(&h.calls);
   if (pg_remark_enabled(m, PG_REMARK_ANALYSIS))
     analysis_remarks(&h);
   plan_all(&h);
@@ -185,6 +213,7 @@ static int run_host(LLVMModuleRef m) {
     pg_plan_free(&h.plans[p]);
   free(h.plans);
   free(h.plan_fns);
+  pg_batch_memo_free(h.batch);
   pg_sites_free(h.sites);
   pg_call_map_free(&h.calls);
   pg_classifier_free(&h.cls);

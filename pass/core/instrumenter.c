@@ -1,6 +1,7 @@
 /* instrumenter.c - emit descriptors and runtime calls. */
 #include "instrumenter.h"
 #include "ir_util.h"
+#include "options.h"
 #include "twin_registration.h"
 #include "pygraph_abi.h"
 
@@ -131,8 +132,10 @@ static LLVMValueRef region_desc(LLVMModuleRef m, const pg_scope *s, const char *
   LLVMTypeRef i32 = i32_ty(m), i64 = ir_type(m, PG_IR_I64);
   LLVMValueRef vals[REGION_NFIELDS] = {0};
   vals[REGION_abi_version] = LLVMConstInt(i32, PYGRAPH_ABI_VERSION, 0);
-  vals[REGION_kind] =
-      LLVMConstInt(i32, s->loop ? PYGRAPH_REGION_LOOP : PYGRAPH_REGION_STRAIGHT, 0);
+  unsigned kind = !s->loop ? PYGRAPH_REGION_STRAIGHT
+                  : s->batch.ok ? PYGRAPH_REGION_BATCH
+                                : PYGRAPH_REGION_LOOP;
+  vals[REGION_kind] = LLVMConstInt(i32, kind, 0);
   vals[REGION_n_segments] = LLVMConstInt(i32, s->n_instrumented, 0);
   vals[REGION_n_static_launches] = LLVMConstInt(i32, n_launches, 0);
   vals[REGION_function] = cstring(m, fn_name);
@@ -141,7 +144,7 @@ static LLVMValueRef region_desc(LLVMModuleRef m, const pg_scope *s, const char *
   vals[REGION_line_end] = LLVMConstInt(i32, le, 0);
   vals[REGION_trip_count] =
       LLVMConstInt(i64, s->trip_count ? s->trip_count : (unsigned long long)-1LL, 1);
-  vals[REGION_batch_max] = LLVMConstInt(i32, 0, 0);
+  vals[REGION_batch_max] = LLVMConstInt(i32, s->batch.ok ? (unsigned)pg_opts()->batch : 0, 0);
   vals[REGION_state] = LLVMConstNull(ptr_ty(m));
   LLVMValueRef g = descriptor(m, kRegionKinds, vals, REGION_NFIELDS, ".pygraph.region");
   LLVMSetLinkage(g, LLVMInternalLinkage); /* written by the runtime: `state` */
@@ -158,38 +161,59 @@ static void call_before(LLVMBuilderRef b, LLVMValueRef before, LLVMTypeRef ty, L
     LLVMInstructionSetDebugLoc(call, loc);
 }
 
+/* The region descriptor of an instrumented scope. */
+static LLVMValueRef scope_desc(LLVMModuleRef m, const pg_scope *s, const char *fn_name) {
+  unsigned lb = s->line_begin, le = s->line_end, nl = 0, line;
+  const char *file = "";
+  for (unsigned i = 0; i < s->nsegs; ++i) {
+    pg_segment *seg = &s->segs[i];
+    if (seg->index < 0)
+      continue;
+    nl += seg->weight;
+    if (seg->first_launch) {
+      const char *f = pg_inst_file(seg->first_launch, &line, NULL);
+      if (!file[0]) file = f;
+      if (!s->loop && line && (!lb || line < lb)) lb = line;
+      if (!s->loop && line > le) le = line;
+    }
+  }
+  return region_desc(m, s, fn_name, file, lb, le, nl);
+}
+
+/* loop_enter(r, trips) last before the preheader's terminator, after the
+ * end of the function scope's region there: trips is counted at run time
+ * where ScalarEvolution can, -1 otherwise. */
+static void loop_enter(LLVMModuleRef m, LLVMBuilderRef b, pg_loop_info *li, const pg_scope *s,
+                       LLVMValueRef desc) {
+  LLVMValueRef term = LLVMGetBasicBlockTerminator(pg_loop_preheader(s->loop));
+  LLVMValueRef trips = pg_loop_expand_trip_count(li, s->loop, term);
+  LLVMValueRef args[2] = {desc, trips ? trips : LLVMConstInt(ir_type(m, PG_IR_I64), -1, 1)};
+  call_before(b, term, protocol_ty(m, PROTOCOL_region_loop_enter),
+              protocol_fn(m, PROTOCOL_region_loop_enter), args, 2);
+}
+
 void pg_instrument_function(LLVMModuleRef m, pg_function_plan *plan, const char *fn_name) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
   LLVMValueRef beginf = protocol_fn(m, PROTOCOL_region_begin);
   LLVMValueRef endf = protocol_fn(m, PROTOCOL_region_end);
   LLVMTypeRef begin_ty = protocol_ty(m, PROTOCOL_region_begin);
   LLVMTypeRef end_ty = protocol_ty(m, PROTOCOL_region_end);
-  LLVMValueRef *descs = calloc(plan->nscopes, sizeof *descs);
-  for (unsigned k = 0; k < plan->nscopes; ++k) {
-    pg_scope *s = &plan->scopes[k];
-    if (!s->n_instrumented)
-      continue;
-    unsigned lb = s->line_begin, le = s->line_end, nl = 0, line;
-    const char *file = "";
-    for (unsigned i = 0; i < s->nsegs; ++i) {
-      pg_segment *seg = &s->segs[i];
-      if (seg->index < 0)
-        continue;
-      nl += seg->weight;
-      if (seg->first_launch) {
-        const char *f = pg_inst_file(seg->first_launch, &line, NULL);
-        if (!file[0]) file = f;
-        if (!s->loop && line && (!lb || line < lb)) lb = line;
-        if (!s->loop && line > le) le = line;
-      }
-    }
-    descs[k] = region_desc(m, s, fn_name, file, lb, le, nl);
-  }
-  /* Order at a shared point: loop-exit ends, then begins, then the ends in
-   * front of barriers (so a begin never follows the end of its barrier). */
+  LLVMValueRef *descs = calloc(plan->nscopes ? plan->nscopes : 1, sizeof *descs);
+  if (!descs)
+    pg_out_of_memory();
   for (unsigned k = 0; k < plan->nscopes; ++k)
+    if (plan->scopes[k].n_instrumented)
+      descs[k] = scope_desc(m, &plan->scopes[k], fn_name);
+  /* Order at a shared point: loop-exit ends (exits for batchable loops),
+   * then begins, then the ends in front of barriers (so a begin never
+   * follows the end of its barrier), then loop enters. */
+  for (unsigned k = 0; k < plan->nscopes; ++k) {
+    int batch = plan->scopes[k].batch.ok;
+    enum protocol_index leave = batch ? PROTOCOL_region_exit : PROTOCOL_region_end;
     for (unsigned i = 0; descs[k] && i < plan->scopes[k].nentry_ends; ++i)
-      call_before(b, plan->scopes[k].entry_ends[i], end_ty, endf, &descs[k], 1);
+      call_before(b, plan->scopes[k].entry_ends[i], protocol_ty(m, leave),
+                  protocol_fn(m, leave), &descs[k], 1);
+  }
   for (unsigned k = 0; k < plan->nscopes; ++k)
     for (unsigned i = 0; descs[k] && i < plan->scopes[k].nsegs; ++i) {
       pg_segment *seg = &plan->scopes[k].segs[i];
@@ -201,6 +225,9 @@ void pg_instrument_function(LLVMModuleRef m, pg_function_plan *plan, const char 
   for (unsigned k = 0; k < plan->nscopes; ++k)
     for (unsigned i = 0; descs[k] && i < plan->scopes[k].nends; ++i)
       call_before(b, plan->scopes[k].ends[i], end_ty, endf, &descs[k], 1);
+  for (unsigned k = 0; k < plan->nscopes; ++k)
+    if (descs[k] && plan->scopes[k].batch.ok)
+      loop_enter(m, b, plan->loops, &plan->scopes[k], descs[k]);
   free(descs);
   LLVMDisposeBuilder(b);
 }

@@ -108,10 +108,17 @@ static char *eager_text(const pg_classifier *c, const pg_eager_reason *why) {
     return pg_strf("launch outside loops stays eager (straight-line=0)");
   case PG_EAGER_TOO_FEW: {
     char *origin = segment_origin(c, why);
+    /* A barrier is why there are segments at all; anything else kept a
+     * loop without one from batching. */
+    char *batch = why->batch.why > PG_BATCH_OK && why->batch.why != PG_BATCH_BARRIER
+                      ? pg_batch_why_text(c, &why->batch)
+                      : NULL;
     char *text = pg_strf("only %u launch site%s %s before the next barrier; a graph region "
-                         "needs at least %d (min-launches)",
+                         "needs at least %d (min-launches)%s%s",
                          why->weight, why->weight == 1 ? "" : "s", origin,
-                         pg_opts()->min_launches);
+                         pg_opts()->min_launches, batch ? "; loop not batchable: " : "",
+                         batch ? batch : "");
+    free(batch);
     free(origin);
     return text;
   }

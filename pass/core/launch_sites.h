@@ -9,6 +9,7 @@
 #ifndef PYGRAPH_LAUNCH_SITES_H
 #define PYGRAPH_LAUNCH_SITES_H
 
+#include "batchable.h"
 #include "call_classifier.h"
 
 typedef enum pg_eager_kind {
@@ -25,6 +26,7 @@ typedef struct pg_eager_reason {
   unsigned weight;            /* TOO_FEW: launch sites of the segment */
   const pg_call_info *after;  /* TOO_FEW: barrier the segment starts after, or NULL */
   int in_loop;                /* TOO_FEW: the segment is part of a loop iteration */
+  pg_batch_verdict batch;     /* TOO_FEW in a loop: why the loop is not batchable */
 } pg_eager_reason;
 
 typedef struct pg_launch_sites pg_launch_sites;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static pg_options g_opts = {0, 0, 2, 1, 1, {0}};
+static pg_options g_opts = {0, 0, 2, 1, 1, 32, {0}};
 
 const pg_options *pg_opts(void) { return &g_opts; }
 
@@ -42,6 +42,11 @@ int pg_options_parse(const char *arg, char *err, size_t errlen) {
     snprintf(err, errlen, "indirection needs 0 or 1, got '%s'", val);
     return 0;
   }
+  if (IS("batch") && val) {
+    if (parse_int(val, 0, 1000000, &g_opts.batch)) return 1;
+    snprintf(err, errlen, "batch needs a non-negative integer (0: no batching), got '%s'", val);
+    return 0;
+  }
   if (IS("allow") && val) {
     size_t used = strlen(g_opts.allow);
     if (used + strlen(val) + 2 >= sizeof g_opts.allow) {
@@ -54,7 +59,8 @@ int pg_options_parse(const char *arg, char *err, size_t errlen) {
   }
 #undef IS
   snprintf(err, errlen, "unknown option '%.*s'; known: disable, analyze-only, "
-           "min-launches=N, straight-line=0|1, indirection=0|1, allow=f,g", (int)nlen, arg);
+           "min-launches=N, straight-line=0|1, indirection=0|1, batch=N, allow=f,g",
+           (int)nlen, arg);
   return 0;
 }
 

@@ -8,6 +8,7 @@ typedef struct pg_options {
   int min_launches;     /* min-launches=N: fewest launch sites a region needs (2) */
   int straight_line;    /* straight-line=0|1: form regions outside loops (1) */
   int indirection;      /* indirection=0|1: indirect twins of kernels (1) */
+  int batch;            /* batch=N: most iterations of a batchable loop per graph (32); 0: off */
   char allow[1024];     /* allow=f,g: extra external functions known harmless */
 } pg_options;
 

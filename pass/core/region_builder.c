@@ -42,6 +42,7 @@ typedef struct walk_ctx {
   pg_function_plan *plan;
   pg_scope *scope;
   pg_launch_sites *sites;
+  pg_batch_memo *memo;
   LLVMBasicBlockRef *visited;
   unsigned nvisited, capvisited;
   struct loop_fact {        /* loop_launches() per loop of the function, so */
@@ -241,6 +242,7 @@ static void report_launch(walk_ctx *w, const pg_scope *s, const pg_segment *seg,
     why.weight = seg->weight;
     why.after = seg->after ? pg_call_at(w->calls, seg->after) : NULL;
     why.in_loop = s->loop != NULL;
+    why.batch = s->batch;
   }
   pg_sites_keep_eager(w->sites, ci, &why);
 }
@@ -249,12 +251,16 @@ static void plan_scope(walk_ctx *w, pg_scope *s) {
   const pg_options *o = pg_opts();
   w->scope = s;
   collect_scope(w, s);
+  if (s->loop && o->batch > 0)
+    pg_batch_judge(w->memo, s->loop, &s->batch);
+  /* a batched graph holds many iterations: one launch each is enough */
+  unsigned need = s->batch.ok ? 1 : (unsigned)o->min_launches;
   for (unsigned k = 0; k < s->nsegs; ++k) {
     pg_segment *seg = &s->segs[k];
     const pg_call_info **reached = NULL;
     unsigned nreached = 0, capreached = 0;
     walk_segment(w, seg, &reached, &nreached, &capreached);
-    int ok = (unsigned)o->min_launches <= seg->weight && (s->loop || o->straight_line) &&
+    int ok = need <= seg->weight && (s->loop || o->straight_line) &&
              !pg_capture_begun_at(&w->c->captures, seg->begin_before);
     if (ok)
       seg->index = (int)s->n_instrumented++;
@@ -335,7 +341,7 @@ static void choose_region_loops(const pg_call_map *c, pg_function_plan *plan, pg
 }
 
 void pg_plan_function(const pg_call_map *calls, LLVMValueRef fn, pg_launch_sites *sites,
-                      pg_function_plan *plan) {
+                      pg_batch_memo *memo, pg_function_plan *plan) {
   memset(plan, 0, sizeof *plan);
   plan->loops = pg_loops_compute(fn);
   unsigned ntop = pg_loops_num_top_level(plan->loops);
@@ -349,7 +355,7 @@ void pg_plan_function(const pg_call_map *calls, LLVMValueRef fn, pg_launch_sites
   pg_scope *fs = &plan->scopes[plan->nscopes++];
   memset(fs, 0, sizeof *fs);
   fs->fn = fn;
-  walk_ctx w = {calls, calls->cls, plan, NULL, sites, NULL, 0, 0, NULL, 0, 0};
+  walk_ctx w = {calls, calls->cls, plan, NULL, sites, memo, NULL, 0, 0, NULL, 0, 0};
   for (unsigned i = 0; i < plan->nscopes; ++i)
     plan_scope(&w, &plan->scopes[i]);
   free(w.visited);

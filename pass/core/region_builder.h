@@ -4,12 +4,14 @@
  * iteration) or the part of the function outside such loops (straight-line
  * runs).  Barriers (calls that may synchronize or observe the device) split
  * a scope into segments; a segment with enough launch sites becomes one
- * runtime region segment.  The plan records where begin/end calls go; the
- * instrumenter applies it.
+ * runtime region segment.  A loop without barriers whose iterations may
+ * run late (batchable.h) is one segment that needs one launch site.  The
+ * plan records where begin/end calls go; the instrumenter applies it.
  */
 #ifndef PYGRAPH_REGION_BUILDER_H
 #define PYGRAPH_REGION_BUILDER_H
 
+#include "batchable.h"
 #include "call_map.h"
 #include "launch_sites.h"
 #include "../shim/pygraph_shim.h"
@@ -29,11 +31,12 @@ typedef struct pg_scope {
   unsigned nsegs, capsegs;
   LLVMValueRef *ends;        /* end(r) goes right before each of these */
   unsigned nends, capends;
-  LLVMValueRef *entry_ends;  /* end(r) at the top of loop exit blocks */
+  LLVMValueRef *entry_ends;  /* at the top of loop exit blocks: end(r), exit(r) if batchable */
   unsigned nentry_ends, capentry_ends;
   unsigned n_instrumented;
   unsigned line_begin, line_end;
   unsigned trip_count;       /* constant trip count of the loop, 0 if unknown */
+  pg_batch_verdict batch;    /* loops with batch=N > 0: batch.ok makes it PYGRAPH_REGION_BATCH */
 } pg_scope;
 
 typedef struct pg_function_plan {
@@ -44,9 +47,9 @@ typedef struct pg_function_plan {
 
 /* Plans fn and tells sites which of its launch sites the plan covers and
  * why the others stay eager.  Loops that become regions are put in
- * simplified form. */
+ * simplified form; memo keeps the verdicts on callees of batchable loops. */
 void pg_plan_function(const pg_call_map *calls, LLVMValueRef fn, pg_launch_sites *sites,
-                      pg_function_plan *plan);
+                      pg_batch_memo *memo, pg_function_plan *plan);
 void pg_plan_free(pg_function_plan *plan);
 
 #endif

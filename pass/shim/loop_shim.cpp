@@ -1,4 +1,5 @@
-// loop_shim.cpp - LoopInfo/DominatorTree and loop canonicalisation for the C core.
+// loop_shim.cpp - LoopInfo/DominatorTree, loop canonicalisation and trip counts
+// (ScalarEvolution, SCEVExpander) for the C core.
 #include "pygraph_shim.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -11,6 +12,7 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
+#include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 #include <algorithm>
 
@@ -94,17 +96,51 @@ void pg_loop_lines(pg_loop *l, unsigned *first, unsigned *last) {
   *last = hi;
 }
 
+} // extern "C"
+
+namespace {
+// ScalarEvolution of l's function, with what it needs alive beside it.
+struct LoopSCEV {
+  TargetLibraryInfoImpl TLII;
+  TargetLibraryInfo TLI;
+  AssumptionCache AC;
+  ScalarEvolution SE;
+  LoopSCEV(pg_loop_info *li, Function &F)
+      : TLII(F.getParent()->getTargetTriple()), TLI(TLII, &F), AC(F),
+        SE(F, TLI, AC, li->DT, li->LI) {}
+};
+} // namespace
+
 static unsigned tripCount(pg_loop_info *li, pg_loop *l, bool Max) {
-  Function &F = *L(l)->getHeader()->getParent();
-  TargetLibraryInfoImpl TLII(F.getParent()->getTargetTriple());
-  TargetLibraryInfo TLI(TLII, &F);
-  AssumptionCache AC(F);
-  ScalarEvolution SE(F, TLI, AC, li->DT, li->LI);
-  return Max ? SE.getSmallConstantMaxTripCount(L(l)) : SE.getSmallConstantTripCount(L(l));
+  LoopSCEV S(li, *L(l)->getHeader()->getParent());
+  return Max ? S.SE.getSmallConstantMaxTripCount(L(l)) : S.SE.getSmallConstantTripCount(L(l));
 }
+
+extern "C" {
 
 unsigned pg_loop_trip_count(pg_loop_info *li, pg_loop *l) { return tripCount(li, l, false); }
 unsigned pg_loop_max_trip_count(pg_loop_info *li, pg_loop *l) { return tripCount(li, l, true); }
+
+LLVMValueRef pg_loop_expand_trip_count(pg_loop_info *li, pg_loop *l, LLVMValueRef before) {
+  Loop *Lp = L(l);
+  auto *At = cast<Instruction>(unwrap(before));
+  LoopSCEV S(li, *Lp->getHeader()->getParent());
+  // A loop with an exit SCEV cannot count (a `break` on data) still has a
+  // computable bound when its counted exits limit it: the runtime reads
+  // the value as "at most".
+  const SCEV *Taken = S.SE.getBackedgeTakenCount(Lp);
+  if (isa<SCEVCouldNotCompute>(Taken))
+    Taken = S.SE.getSymbolicMaxBackedgeTakenCount(Lp);
+  if (isa<SCEVCouldNotCompute>(Taken) || Taken->getType()->getScalarSizeInBits() > 64)
+    return nullptr;
+  Type *I64 = Type::getInt64Ty(At->getContext());
+  // taken + 1, widened first when narrower than i64 (so it cannot wrap)
+  const SCEV *Trips = S.SE.getTripCountFromExitCount(Taken, I64, Lp);
+  SCEVExpander Expander(S.SE, "pygraph.trips", /*PreserveLCSSA=*/false);
+  if (!Expander.isSafeToExpandAt(Trips, At))
+    return nullptr;
+  return wrap(Expander.expandCodeFor(Trips, I64, At));
+}
 
 unsigned pg_loop_num_subloops(pg_loop *l) {
   return static_cast<unsigned>(L(l)->getSubLoops().size());

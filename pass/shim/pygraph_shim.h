@@ -42,6 +42,13 @@ void pg_loop_lines(pg_loop *l, unsigned *first, unsigned *last);
 unsigned pg_loop_trip_count(pg_loop_info *li, pg_loop *l);
 /* Constant upper bound of the trip count (early exits allowed), 0 if none. */
 unsigned pg_loop_max_trip_count(pg_loop_info *li, pg_loop *l);
+/* An i64 computed right before `before` (in the preheader) holding the
+ * number of iterations the loop runs once entered there: its exact trip
+ * count, or else an upper bound when there are early exits
+ * (llvm::SCEVExpander over the backedge-taken count, exact or symbolic
+ * maximum, plus one).  NULL when ScalarEvolution cannot express it or it is
+ * not safe to compute there; nothing is inserted then. */
+LLVMValueRef pg_loop_expand_trip_count(pg_loop_info *li, pg_loop *l, LLVMValueRef before);
 /* Number of immediate subloops, and the i-th one. */
 unsigned pg_loop_num_subloops(pg_loop *l);
 pg_loop *pg_loop_subloop(pg_loop *l, unsigned i);
@@ -71,6 +78,21 @@ const char *pg_user_loc(LLVMValueRef inst, unsigned *line, unsigned *col);
 /* 1 when ptr points into a stack slot of its function whose address never
  * escapes: memory nothing else (no kernel, no other thread) can see. */
 int pg_is_private_stack_slot(LLVMValueRef ptr);
+/* 1 when `user` (an instruction using the slot's address, or a pointer
+ * derived from it, as operand number `operand`) hands the address to no one
+ * that keeps it, although LLVM's capture tracking says it may. */
+typedef int (*pg_use_filter)(LLVMValueRef user, unsigned operand, void *ctx);
+/* pg_is_private_stack_slot, where the uses `ok` accepts are no escapes. */
+int pg_is_private_stack_slot_except(LLVMValueRef ptr, pg_use_filter ok, void *ctx);
+/* The object ptr points into (casts, GEPs stripped): an alloca, a global,
+ * an argument, a loaded pointer, ... */
+LLVMValueRef pg_underlying_object(LLVMValueRef ptr);
+
+/* ---- calls (llvm::CallBase attributes, call site and callee) ----------- */
+/* 1 when the call or invoke may unwind (no nounwind on it or its callee). */
+int pg_call_may_unwind(LLVMValueRef call);
+/* 1 when it writes no memory (memory(none) or memory(read)). */
+int pg_call_only_reads_memory(LLVMValueRef call);
 
 /* ---- misc -------------------------------------------------------------- */
 /* Demangled name (Itanium), malloc'd; the input copied when it isn't mangled. */

@@ -1,5 +1,6 @@
-// value_shim.cpp - what a pointer may point to, for the C core
-// (llvm::getUnderlyingObject and llvm::PointerMayBeCaptured).
+// value_shim.cpp - what a pointer may point to and what a call may do, for
+// the C core (llvm::getUnderlyingObject, llvm::PointerMayBeCaptured and the
+// memory/unwind attributes of llvm::CallBase).
 #include "pygraph_shim.h"
 
 #include "llvm/Analysis/CaptureTracking.h"
@@ -12,9 +13,13 @@ namespace {
 // PointerMayBeCaptured's own tracker counts a volatile access as a capture
 // (the address of memory-mapped I/O is observable); an access *through* the
 // pointer to a stack slot hands its address to no one, so only that is let
-// pass here.  Anything else LLVM sees capturing the slot is an escape.
+// pass here, and any use the caller's filter accepts.  Anything else LLVM
+// sees capturing the slot is an escape.
 struct EscapeTracker : CaptureTracker {
+  pg_use_filter Filter;
+  void *Ctx;
   bool Escaped = false;
+  EscapeTracker(pg_use_filter F, void *C) : Filter(F), Ctx(C) {}
   void tooManyUses() override { Escaped = true; }
   Action captured(const Use *U, UseCaptureInfo) override {
     const User *I = U->getUser();
@@ -24,17 +29,41 @@ struct EscapeTracker : CaptureTracker {
         (isa<AtomicCmpXchgInst>(I) && Op == AtomicCmpXchgInst::getPointerOperandIndex()) ||
         (isa<AtomicRMWInst>(I) && Op == AtomicRMWInst::getPointerOperandIndex()))
       return Continue;
+    if (Filter && Filter(wrap(const_cast<User *>(I)), Op, Ctx))
+      return Continue;
     Escaped = true;
     return Stop;
   }
 };
 } // namespace
 
-extern "C" int pg_is_private_stack_slot(LLVMValueRef ptr) {
+extern "C" {
+
+LLVMValueRef pg_underlying_object(LLVMValueRef ptr) {
+  return wrap(getUnderlyingObject(unwrap(ptr)));
+}
+
+int pg_is_private_stack_slot_except(LLVMValueRef ptr, pg_use_filter ok, void *ctx) {
   const Value *obj = getUnderlyingObject(unwrap(ptr));
   if (!isa<AllocaInst>(obj))
     return 0;
-  EscapeTracker T;
+  EscapeTracker T(ok, ctx);
   PointerMayBeCaptured(obj, &T);
   return !T.Escaped;
 }
+
+int pg_is_private_stack_slot(LLVMValueRef ptr) {
+  return pg_is_private_stack_slot_except(ptr, nullptr, nullptr);
+}
+
+int pg_call_may_unwind(LLVMValueRef call) {
+  auto *CB = dyn_cast<CallBase>(unwrap(call));
+  return CB && !CB->doesNotThrow();
+}
+
+int pg_call_only_reads_memory(LLVMValueRef call) {
+  auto *CB = dyn_cast<CallBase>(unwrap(call));
+  return CB && CB->onlyReadsMemory();
+}
+
+} // extern "C"

@@ -5,7 +5,7 @@
 // RUN: %cuda_host -O2 -fplugin=%plugin -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONCE
 // RUN: %cuda_host -O2 -fpass-plugin=%plugin -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONCE
 // RUN: %cuda_host -O2 -fplugin=%plugin -fpass-plugin=%plugin -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONCE
-// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-min-launches=3 -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ARGS
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-min-launches=3 -fplugin-arg-pygraph-batch=0 -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ARGS
 // RUN: llvm-nm -D --defined-only %plugin | FileCheck %s --check-prefix=EXPORTS
 #include <cuda_runtime.h>
 __global__ void k(float *p) {}

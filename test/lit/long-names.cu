@@ -1,7 +1,8 @@
 // Remarks print names of any length in full: a kernel of a 32-deep nested
 // template type has a name of more than 512 bytes (remark texts were cut
 // at 512).
-// RUN: %cuda_host -O2 -fplugin=%plugin -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s
+// (batch=0: batched, the one-launch loop would form a region)
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-batch=0 -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: %cuda_host -O2 -fplugin=%plugin -Rpass-analysis=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ANALYSIS
 #include <cuda_runtime.h>
 template <typename T> struct LongWrapperName { T value; };

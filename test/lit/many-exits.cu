@@ -1,7 +1,8 @@
 // A loop region with more exits than any fixed array held (70 switch cases
 // that each return after a synchronous copy, plus the default and the loop's
 // own exit): every exit ends the region, so no copy runs before the deferred
-// launches.  Each exit block starts with __pygraph_region_end.
+// launches.  Each exit block starts with __pygraph_region_end, or, the copies
+// being outside the loop (which makes it batchable), __pygraph_region_exit.
 // RUN: %cuda_host -O0 -fplugin=%plugin -S -emit-llvm %s -o - | awk -f %S/Inputs/guarded-copies.awk | FileCheck %s --check-prefix=O0
 // RUN: %cuda_host -O2 -fplugin=%plugin -S -emit-llvm %s -o - | awk -f %S/Inputs/guarded-copies.awk | FileCheck %s --check-prefix=O2
 // (With the former 64-exit array, 7 of the 70 copies at -O0 had no end.)

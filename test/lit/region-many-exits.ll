@@ -3,13 +3,19 @@
 ; cudaMemcpy after the loop, two plain returns, a goto out of the loop) plus
 ; the loop's own exit.  The iteration is one region: it begins at the header
 ; and ends at the latch and at the top of every exit block, so that no copy
-; and no return runs with launches still deferred.
-; RUN: opt -load-pass-plugin %plugin -passes=pygraph -S %s -o - | FileCheck %s
-; RUN: opt -load-pass-plugin %plugin -passes=pygraph -S %s -o - | grep -c 'call void @__pygraph_region_end(' | FileCheck %s --check-prefix=ENDS
+; and no return runs with launches still deferred.  That is with batch=0;
+; batched (the default: the copies are outside the loop, so it is
+; batchable), every exit block starts with region_exit instead, and the
+; preheader enters the loop with n as the most iterations it runs.
+; RUN: opt -load-pass-plugin %plugin '-passes=pygraph<batch=0>' -S %s -o - | FileCheck %s
+; RUN: opt -load-pass-plugin %plugin '-passes=pygraph<batch=0>' -S %s -o - | grep -c 'call void @__pygraph_region_end(' | FileCheck %s --check-prefix=ENDS
+; RUN: opt -load-pass-plugin %plugin -passes=pygraph -S %s -o - | FileCheck %s --check-prefix=BATCH
+; RUN: opt -load-pass-plugin %plugin -passes=pygraph -S %s -o - | grep -c 'call void @__pygraph_region_exit(' | FileCheck %s --check-prefix=EXITS
+; RUN: opt -load-pass-plugin %plugin -passes=pygraph -S %s -o - | opt -passes=verify -disable-output
 ; RUN: opt -load-pass-plugin %plugin -passes=pygraph %opt_remarks -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
 ; The pass's options as pipeline parameters:
 ; RUN: opt -load-pass-plugin %plugin '-passes=pygraph<analyze-only>' %opt_remarks -S %s -o - 2>&1 | FileCheck %s --check-prefix=ANALYZE
-; RUN: opt -load-pass-plugin %plugin '-passes=pygraph<min-launches=3>' %opt_remarks -S %s -o - 2>&1 | FileCheck %s --check-prefix=MIN3
+; RUN: opt -load-pass-plugin %plugin '-passes=pygraph<min-launches=3;batch=0>' %opt_remarks -S %s -o - 2>&1 | FileCheck %s --check-prefix=MIN3
 ; RUN: not opt -load-pass-plugin %plugin '-passes=pygraph<bogus>' -disable-output %s 2>&1 | FileCheck %s --check-prefix=BAD
 
 ; CHECK-LABEL: define {{.*}}i32 @_Z10many_exitsPfS_PKii(
@@ -47,6 +53,23 @@
 ;
 ; latch + 5 exit blocks
 ; ENDS: {{^6$}}
+;
+; BATCH:       @.pygraph.region = internal global {{.*}} { i32 2, i32 2, i32 1, i32 2, {{.*}}, i64 -1, i32 32, ptr null }
+; BATCH-LABEL: define {{.*}}i32 @_Z10many_exitsPfS_PKii(
+; BATCH:       [[N:%[0-9]+]] = zext nneg i32 %3 to i64
+; BATCH-NEXT:  call void @__pygraph_region_loop_enter(ptr @.pygraph.region, i64 [[N]])
+; BATCH-NEXT:  br label %[[HEADER:[0-9]+]]
+; BATCH:       {{^}}[[HEADER]]:
+; BATCH-NEXT:  phi i64
+; BATCH-NEXT:  call void @__pygraph_region_begin(ptr @.pygraph.region, i32 0)
+; BATCH:       call void @__pygraph_region_end(ptr @.pygraph.region)
+; BATCH-NEXT:  br i1 %{{[0-9]+}}, label %.loopexit2, label %[[HEADER]], {{.*}}!llvm.loop
+; BATCH:       {{^}}.loopexit2:
+; BATCH-NEXT:  call void @__pygraph_region_exit(ptr @.pygraph.region)
+; BATCH-NOT:   call void @__pygraph_region_end(
+; BATCH-DAG:   declare void @__pygraph_region_loop_enter(ptr, i64)
+; BATCH-DAG:   declare void @__pygraph_region_exit(ptr)
+; EXITS: {{^5$}}
 ;
 ; REMARK: remark: exits.cu:6:5: launch of 'k(float*)' grid=(1,1,1) block=(32,1,1)
 ; REMARK: remark: exits.cu:7:5: launch of 'k2(float*)'

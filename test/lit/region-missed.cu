@@ -12,7 +12,7 @@ extern void (*hook)(void);
 void one_per_iteration(float *p, int n) {
   for (int i = 0; i < n; ++i)
     k<<<1, 32>>>(p);
-  // CHECK: region-missed.cu:[[@LINE-1]]:5: remark: launch of 'k(float*)' stays eager: only 1 launch site at the start of the loop iteration before the next barrier; a graph region needs at least 2 (min-launches)
+  // NOBATCH: region-missed.cu:[[@LINE-1]]:5: remark: launch of 'k(float*)' stays eager: only 1 launch site at the start of the loop iteration before the next barrier; a graph region needs at least 2 (min-launches) [-Rpass-missed=pygraph]
 }
 
 void split_by_copy(float *p, float *h, int n) {
@@ -53,3 +53,12 @@ void straight(float *p) {
   // PASS: region-missed.cu:[[@LINE-3]]:3: remark: formed graph region in 'straight(float*)': straight-line run, segment 0 of 1, 3 launch sites
   // NOSTRAIGHT: region-missed.cu:[[@LINE-4]]:3: remark: launch of 'k(float*)' stays eager: launch outside loops stays eager (straight-line=0)
 }
+
+// A loop of one launch and nothing else is batchable: a region of one
+// launch site, many iterations per graph.  With batch=0 it stays eager, as
+// before batching, and the remark says no more than it did then.
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-batch=0 -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOBATCH
+// RUN: %cuda_host -O2 -fplugin=%plugin -Rpass=pygraph -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=BATCH
+// BATCH: region-missed.cu:14:5: remark: formed graph region in 'one_per_iteration(float*, int)': loop iteration (lines 13-14), segment 0 of 1, 1 launch site
+// BATCH: region-missed.cu:14:5: remark: batchable loop (lines 13-14): up to 32 iterations per graph
+// BATCH-NOT: region-missed.cu:14:5: remark: launch of

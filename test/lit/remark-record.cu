@@ -20,5 +20,8 @@ void regions(float *p, float *h, int n) {
 // CHECK-NEXT: Name: Region
 // CHECK: String: 'formed graph region in ''regions(float*, float*, int)'': loop iteration
 // CHECK: Pass: pygraph
+// CHECK-NEXT: Name: NotBatchable
+// CHECK: String: 'loop (lines 12-17) not batchable: barrier ''cudaMemcpy'' in the loop'
+// CHECK: Pass: pygraph
 // CHECK-NEXT: Name: Eager
 // CHECK: String: 'launch of ''k(float*)'' stays eager: only 1 launch site after cudaMemcpy synchronizes at remark-record.cu:15
