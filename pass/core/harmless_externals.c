@@ -22,7 +22,9 @@ static const char *const kExact[] = {
     "sqrt", "sqrtf", "sin", "sinf", "cos", "cosf", "tan", "tanf", "exp", "expf", "log",
     "logf", "log2", "log2f", "pow", "powf", "fabs", "fabsf", "floor", "floorf", "ceil",
     "ceilf", "fmin", "fminf", "fmax", "fmaxf", "fmod", "fmodf", "tanh", "tanhf",
-    "round", "roundf", "lround", "lroundf",
+    "round", "roundf", "lround", "lroundf", "exp2", "exp2f", "log10", "log10f", "atan",
+    "atanf", "atan2", "atan2f", "asin", "asinf", "acos", "acosf", "sinh", "sinhf", "cosh",
+    "coshf", "trunc", "truncf", "cbrt", "cbrtf", "hypot", "hypotf", "erf", "erff",
     /* C++ allocation */
     "_Znwm", "_Znam", "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm",
     /* catching, and the terminate path of every noexcept function at -O0 */
