@@ -296,7 +296,7 @@ REMARK = re.compile(r"^(.*?):(\d+):(\d+): remark: (.*) \[-R(pass|pass-missed|pas
 def parse_remarks(text):
     """The plugin's remarks, by kind: 'site' (every launch site, host
     compile), 'region', 'eager' (each with its text and location)."""
-    out = {"site": [], "region": [], "eager": [], "sync_in_loop": 0}
+    out = {"site": [], "region": [], "batchable": [], "eager": [], "sync_in_loop": 0}
     for line in text.splitlines():
         m = REMARK.match(line)
         if not m:
@@ -306,6 +306,8 @@ def parse_remarks(text):
             out["site"].append(loc)
         elif flag == "pass-analysis" and " inside a loop " in msg:
             out["sync_in_loop"] += 1
+        elif flag == "pass" and msg.startswith("batchable loop ("):
+            out["batchable"].append({"loc": loc, "msg": msg})
         elif flag == "pass":
             out["region"].append({"loc": loc, "msg": msg})
         elif flag == "pass-missed":

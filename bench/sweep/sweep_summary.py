@@ -10,12 +10,22 @@ import statistics
 
 # "launch of 'K' stays eager: only 1 launch site after X before the next barrier; ..."
 ALONE = re.compile(r"stays eager: only (\d+) launch sites? (.*) before the next barrier; "
-                   r"a graph region needs at least \d+ \(min-launches\)$")
+                   r"a graph region needs at least \d+ \(min-launches\)(; loop not batchable: .*)?$")
 ALONE_CUT = re.compile(r"stays eager: only (\d+) launch sites? after (.*)$")
 CUT = "(remark text cut by the pass) "
 REGION = re.compile(r"graph region in .*: (loop iteration|straight-line run).*, "
                     r"segment \d+ of \d+, (\d+) launch sites?$")
 USER_FN = "call of a user function that may synchronize"
+# A batchable loop's own -Rpass remark, beside its region's (same location).
+BATCHABLE = "batchable loop ("
+
+
+def split_regions(remarks):
+    """Region remarks and batchable-loop remarks apart (sweeps before the
+    runner knew the latter filed both under 'region')."""
+    every = remarks.get("region", []) + remarks.get("batchable", [])
+    batch = [g for g in every if g["msg"].startswith(BATCHABLE)]
+    return [g for g in every if not g["msg"].startswith(BATCHABLE)], batch
 AT_LOC = re.compile(r" at (<unknown location>|[^ ,()]+:\d+)")
 
 
@@ -98,7 +108,7 @@ def per_file_row(r):
     return [r["app"], r["file"], r["plain"]["kind"], str(r["plain"]["cpu"]),
             plug.get("kind", "-"), str(plug.get("cpu", "")), ratio, str(sites),
             str(sites - eager if plug.get("kind") == "ok" else ""), str(eager),
-            str(len(rm.get("region", []))),
+            str(len(split_regions(rm)[0])),
             (r["plain"].get("error") or plug.get("error") or "").replace("\t", " ")]
 
 
@@ -191,8 +201,15 @@ def compile_time_lines(ok):
 def coverage_lines(ok):
     sites = sum(len(r["remarks"]["site"]) for r in ok)
     eager = [(r, e) for r in ok for e in r["remarks"]["eager"]]
-    regions = [g for r in ok for g in r["remarks"]["region"]]
+    regions, batch = [], []
+    for r in ok:
+        g, b = split_regions(r["remarks"])
+        regions += [dict(x, file=r["app"] + "/" + r["file"]) for x in g]
+        batch += [dict(x, file=r["app"] + "/" + r["file"]) for x in b]
     region_sites = sum(int(m.group(2)) for g in regions for m in [REGION.search(g["msg"])] if m)
+    batch_at = {(b["file"], b["loc"]) for b in batch}
+    batch_sites = sum(int(m.group(2)) for g in regions if (g["file"], g["loc"]) in batch_at
+                      for m in [REGION.search(g["msg"])] if m)
     files_with = sum(1 for r in ok if r["remarks"]["site"])
     md = ["## Launch sites", ""]
     md += table([["launch sites (IR call sites, host compile; a template launch counts once "
@@ -204,6 +221,8 @@ def coverage_lines(ok):
                   region_sites],
                  ["regions formed (segments)", len(regions)],
                  ["of them loop iterations", sum("loop iteration" in g["msg"] for g in regions)],
+                 ["of them batchable loops (several iterations per graph)", len(batch)],
+                 ["region remarks' launch counts in batchable loops", batch_sites],
                  ["eager", "%d (%s)" % (len(eager), pct(len(eager), sites))],
                  ["synchronizing/uncapturable calls inside loops (analysis)",
                   sum(r["remarks"]["sync_in_loop"] for r in ok)]], ["", "count"])

@@ -22,6 +22,12 @@ class EagerReasons(unittest.TestCase):
         self.assertEqual(self.reason("at the start of the loop iteration"),
                          ("alone at the start of a loop iteration", "-", 1))
 
+    def test_not_batchable_suffix(self):
+        why = ss.eager_reason("launch of 'k(float*)' stays eager: only 1 launch site at the start "
+                              "of the loop iteration" + TAIL + "; loop not batchable: stores to "
+                              "memory a kernel may read (store to 'g')")
+        self.assertEqual(why, ("alone at the start of a loop iteration", "-", 1))
+
     def test_cuda_api_barrier(self):
         self.assertEqual(self.reason("after cudaMemcpy synchronizes at lulesh.cu:2621", 2),
                          ("after CUDA API: synchronizes", "cudaMemcpy", 2))
@@ -74,6 +80,20 @@ class Remarks(unittest.TestCase):
         self.assertEqual(ss.REGION.search(r["region"][0]["msg"]).group(2), "2")
         self.assertEqual([e["loc"] for e in r["eager"]], ["m.cu:20:5"])
         self.assertEqual(r["sync_in_loop"], 1)
+
+    def test_batchable_loop_is_not_a_region(self):
+        text = "\n".join([
+            "m.cu:13:5: remark: formed graph region in 'f(float*, int)': loop iteration "
+            "(lines 11-14), segment 0 of 1, 1 launch site [-Rpass=pygraph]",
+            "m.cu:13:5: remark: batchable loop (lines 11-14): up to 32 iterations per graph "
+            "[-Rpass=pygraph]",
+        ])
+        r = run_sweep.parse_remarks(text)
+        self.assertEqual(len(r["region"]), 1)
+        self.assertEqual(len(r["batchable"]), 1)
+        # Older results filed both under 'region': the summary splits them.
+        regions, batch = ss.split_regions({"region": r["region"] + r["batchable"]})
+        self.assertEqual((len(regions), len(batch)), (1, 1))
 
 
 class Failures(unittest.TestCase):
