@@ -37,6 +37,8 @@ while [[ $# -gt 0 ]]; do
 done
 build=$(cd "$build" && pwd)
 out=${out:-$build/apps-gpu}
+# Absolute: build_one.sh works inside each app's source folder.
+mkdir -p "$out" && out=$(cd "$out" && pwd)
 export PG_CXX=${PYGRAPH_CLANG:-clang++-22}
 export PG_CUDA=${PYGRAPH_CUDA_PATH:-/usr/local/cuda}
 export PG_ARCH=${PYGRAPH_CUDA_ARCH:-sm_90}
