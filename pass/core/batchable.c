@@ -183,13 +183,20 @@ static int judge_callee(pg_batch_memo *m, LLVMValueRef call, LLVMValueRef f,
   return 0;
 }
 
+/* A known harmless C function (libm, stdio): it cannot throw, though calls
+ * LLVM makes up (std::pow(2, n) becomes exp2) lack the nounwind. */
+static int is_c_harmless(LLVMValueRef f) {
+  const char *name = name_of(f);
+  return LLVMIsDeclaration(f) && strncmp(name, "_Z", 2) != 0 && pg_is_harmless_external(name);
+}
+
 /* A call that is no barrier.  Sets *unwinds when an exception may leave
  * the caller through it. */
 static int judge_call(pg_batch_memo *m, LLVMValueRef call, pg_batch_verdict *v, int *unwinds) {
   LLVMValueRef f = pg_called_function(call);
   if (!f || is_cuda(pg_call_at(m->calls, call), f))
     return 0; /* indirect calls and inline assembly are barriers */
-  *unwinds = !LLVMIsAInvokeInst(call) && pg_call_may_unwind(call);
+  *unwinds = !LLVMIsAInvokeInst(call) && pg_call_may_unwind(call) && !is_c_harmless(f);
   if (writer_verb(f)) {
     if (!is_private(LLVMGetOperand(call, 0)))
       return found(v, PG_BATCH_WRITE, call);
