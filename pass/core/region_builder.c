@@ -315,17 +315,62 @@ static int static_body(const pg_call_map *c, pg_loop_info *li, pg_loop *l) {
   return 1;
 }
 
-static void choose_region_loops(const pg_call_map *c, pg_function_plan *plan, pg_loop *l,
-                                LLVMValueRef fn) {
+/* 1 when a block of l itself (not of a subloop) launches. */
+static int launches_outside_subloops(const pg_call_map *c, pg_loop_info *li, pg_loop *l) {
+  for (unsigned b = 0; b < pg_loop_num_blocks(l); ++b) {
+    LLVMBasicBlockRef bb = pg_loop_block(l, b);
+    if (pg_loop_for_block(li, bb) != l)
+      continue;
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+      pg_call_kind kind = pg_call_at(c, i)->kind;
+      if (kind == PG_CALL_LAUNCH || kind == PG_CALL_LAUNCHING_CALLEE)
+        return 1;
+    }
+  }
+  return 0;
+}
+
+/* A loop that would be a region but not batch (convolution1D's block-size
+ * loop: a repeat loop of one launch, then a synchronize), whose launches
+ * all lie in batchable subloops of unknown or long trip count: those
+ * subloops become the regions.  Each batches many iterations per graph,
+ * where the loop as one region graphs one pass of its body, seen only as
+ * often as the loop iterates. */
+static int prefer_batchable_subloops(const pg_call_map *c, pg_batch_memo *memo,
+                                     pg_loop_info *li, pg_loop *l) {
+  if (pg_opts()->batch <= 0 || !memo || launches_outside_subloops(c, li, l))
+    return 0;
+  pg_batch_verdict v;
+  pg_batch_judge(memo, l, &v);
+  if (v.ok)
+    return 0;
+  int any = 0;
+  for (unsigned i = 0; i < pg_loop_num_subloops(l); ++i) {
+    pg_loop *sub = pg_loop_subloop(l, i);
+    if (!loop_launches(c, sub))
+      continue;
+    unsigned trip = pg_loop_max_trip_count(li, sub);
+    if (trip && trip <= kMaxStaticTrip)
+      return 0;                      /* part of the body's launch sequence */
+    pg_batch_judge(memo, sub, &v);
+    if (!v.ok)
+      return 0;
+    any = 1;
+  }
+  return any;
+}
+
+static void choose_region_loops(const pg_call_map *c, pg_batch_memo *memo,
+                                pg_function_plan *plan, pg_loop *l, LLVMValueRef fn) {
   if (!loop_launches(c, l))
     return;
-  if (!static_body(c, plan->loops, l)) {
+  if (!static_body(c, plan->loops, l) || prefer_batchable_subloops(c, memo, plan->loops, l)) {
     unsigned n = pg_loop_num_subloops(l);
     pg_loop **subs = malloc((n ? n : 1) * sizeof *subs);
     for (unsigned i = 0; i < n; ++i)
       subs[i] = pg_loop_subloop(l, i);
     for (unsigned i = 0; i < n; ++i)
-      choose_region_loops(c, plan, subs[i], fn);
+      choose_region_loops(c, memo, plan, subs[i], fn);
     free(subs);
     return;
   }
@@ -349,7 +394,7 @@ void pg_plan_function(const pg_call_map *calls, LLVMValueRef fn, pg_launch_sites
   for (unsigned i = 0; i < ntop; ++i)
     tops[i] = pg_loops_top_level(plan->loops, i);
   for (unsigned i = 0; i < ntop; ++i)
-    choose_region_loops(calls, plan, tops[i], fn);
+    choose_region_loops(calls, memo, plan, tops[i], fn);
   free(tops);
   plan->scopes = realloc(plan->scopes, (plan->nscopes + 1) * sizeof *plan->scopes);
   pg_scope *fs = &plan->scopes[plan->nscopes++];

@@ -36,6 +36,6 @@ void bitonic_steps(float *p, int n) {
 // CHECK-LABEL: define {{.*}}@_Z13bitonic_stepsPfi(
 // CHECK: call void @__pygraph_region_loop_enter(
 // CHECK: call {{.*}}@exp2(
-// REMARK: batchable-libm.cu:17:{{[0-9]+}}: remark: batchable loop (lines 15-18): up to 32 iterations per graph
-// REMARK: batchable-libm.cu:25:{{[0-9]+}}: remark: batchable loop (lines 22-27): up to 32 iterations per graph
+// REMARK: batchable-libm.cu:18:{{[0-9]+}}: remark: batchable loop (lines 16-19): up to 32 iterations per graph
+// REMARK: batchable-libm.cu:26:{{[0-9]+}}: remark: batchable loop (lines 23-28): up to 32 iterations per graph
 // REMARK-NOT: not batchable

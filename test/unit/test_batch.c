@@ -313,6 +313,42 @@ static void test_exit_forgets_nested_entries(void)
   CHECK(ran_eagerly(0) == 1 && ran_eagerly(1) == 1);
 }
 
+/* auto mode, K = 4: the fake GPU takes gpu_us per eager kernel while the
+ * host spends host_us issuing it; returns the segment after 200 loop
+ * iterations. */
+static struct pygraph_segment *timed_loop(const char *name, double gpu_us, double host_us)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
+  harness_measure(4, 3);
+  pygraph_region *r = harness_batch_region(name, 4);
+  fake_reset();
+  fake.timing = 1;
+  fake.eager_op_us = gpu_us;
+  fake.graph_launch_us = 2;
+  loop_enter(r, 100000);
+  for (int i = 0; i < 200; i++) {
+    fake_host_us += host_us;
+    iteration(r, i);
+  }
+  loop_exit(r);
+  fake.timing = 0;
+  return harness_segment(r, 0);
+}
+
+/* GPU-bound (adam: 10 us kernels): no graph speeds it up, so none is
+ * captured; host-bound (tiny kernels): the units are graphed. */
+static void test_auto_keeps_gpu_bound_loops_eager(void)
+{
+  struct pygraph_segment *gpu_bound = timed_loop("gpu_bound", 50, 4);
+  CHECK(gpu_bound->stats.captures == 0);
+  CHECK_STR(pygraph_segment_decision_name(gpu_bound), "eager");
+  CHECK(strstr(gpu_bound->auto_mode.why, "GPU-bound") != NULL);
+  CHECK(gpu_bound->host_period_us > 0);
+  struct pygraph_segment *host_bound = timed_loop("host_bound", 1, 5);
+  CHECK(host_bound->stats.captures >= 1);
+  CHECK(host_bound->stats.replays > 10);
+}
+
 /* A plain loop region (kind LOOP) ends its unit at every end, as before. */
 static void test_loop_regions_do_not_batch(void)
 {
@@ -342,5 +378,6 @@ int main(void)
   test_nested_batch_region();
   test_exit_forgets_nested_entries();
   test_loop_regions_do_not_batch();
+  test_auto_keeps_gpu_bound_loops_eager();
   return check_finish();
 }

@@ -609,6 +609,7 @@ static struct pygraph_decide_input capture_question(struct pygraph_segment *seg,
       .eager_us = s && s->eager.n ? pygraph_auto_cost_us(&s->eager) : 0.0,
       .capture_us = pygraph_capture_cost_us((unsigned long)seg->candidate->n_ops),
       .trip_count = pygraph_batch_unit_trips(&seg->batch, seg->region->trip_count),
+      .host_period_us = seg->host_period_us,
       .iters_observed = seg->stats.iters,
   };
   unsigned recent = it->back_to_back ? 0 : recent_sightings(seg, it->hash);
@@ -710,6 +711,20 @@ static void end_partial_unit(struct pygraph_segment *seg)
   pygraph_measure_break(&seg->auto_mode.measure);
 }
 
+/* Host time between consecutive recorded units of a batchable loop, read
+ * only while auto mode has not decided (a clock read can cost a syscall). */
+static void clock_unit_end(struct pygraph_segment *seg)
+{
+  if (!pygraph_batch_on(&seg->batch) || !auto_mode_on(seg) ||
+      seg->auto_mode.decision != PYGRAPH_UNDECIDED)
+    return;
+  double t = now_us(seg);
+  if (seg->unit_end_iter && seg->unit_end_iter + 1 == seg->stats.iters)
+    seg->host_period_us = t - seg->unit_end_us;
+  seg->unit_end_us = t;
+  seg->unit_end_iter = seg->stats.iters;
+}
+
 void pygraph_segment_end_iteration(struct pygraph_segment *seg)
 {
   seg->stats.iters++;
@@ -736,6 +751,7 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
   }
   if (seg->current->n_ops == 0)
     return;                                   /* empty iteration: nothing to do */
+  clock_unit_end(seg);
   struct iteration it;
   classify(seg, &it);
   start_timing(seg, &it, solo);

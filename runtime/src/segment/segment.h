@@ -115,6 +115,11 @@ struct pygraph_segment {
   double begin_us, timed_end_us;
   int begin_clocked;
   size_t too_long;                           /* ops recorded when PYGRAPH_MAX_OPS was crossed */
+  /* Batchable loops in auto mode, undecided: host clock at the last
+   * recorded unit's end, and the host time between two such ends in a row
+   * (decide.h: a GPU-bound loop).  0: not measured. */
+  double unit_end_us, host_period_us;
+  unsigned long long unit_end_iter;
 
   /* current = being recorded; candidate = the last missed iteration; each
    * variant's ref = what its graph holds.  A pool of lists whose pointers

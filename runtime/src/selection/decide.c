@@ -34,6 +34,15 @@ enum pygraph_decision pygraph_decide(const struct pygraph_settings *settings,
       in->eager_samples < pygraph_eager_before_capture(settings) &&
       in->backlog < PYGRAPH_BACKLOG_EVENTS)
     return PYGRAPH_KEEP_WARMING;
+  /* The GPU takes longer per iteration than the host needs to issue it
+   * eagerly (adam, gelu: 10 us kernels in batches of 8; 29% slower with
+   * their capture and deferral): a graph only saves host time, and the
+   * host already waits.  A probe looks again later. */
+  if (settings->mode == PYGRAPH_MODE_AUTO && in->host_period_us > 0 && in->eager_us > 0 &&
+      in->eager_us > PYGRAPH_GPU_BOUND_RATIO * in->host_period_us) {
+    *reason = "GPU-bound: the GPU takes longer than the host's eager launches";
+    return PYGRAPH_STAY_EAGER;
+  }
   /* Too few iterations left to win back the capture, whatever the graph
    * (no hits at all: whatever the eager cost, measured or not yet). */
   double hits = pygraph_expected_hits(in);

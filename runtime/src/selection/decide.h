@@ -52,7 +52,14 @@ struct pygraph_decide_input {
    * times in `recent_window` iterations: its graph is replayed that often,
    * not every iteration.  recent_window 0: it came back to back. */
   unsigned recent_sightings, recent_window;
+  /* Host time from one recorded iteration's end to the next one's (0: not
+   * measured; batchable loops only).  Beside eager_us, the GPU's period,
+   * it tells a GPU-bound loop, which no graph speeds up. */
+  double host_period_us;
 };
+
+/* eager_us beyond this many host periods: the GPU is the bottleneck. */
+#define PYGRAPH_GPU_BOUND_RATIO 1.25
 
 /* What a capture + instantiate is expected to cost before one was timed:
  * about 3 us per node on an H200 (bench/results.md) plus a fixed part of
