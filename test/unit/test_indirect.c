@@ -835,6 +835,34 @@ static void test_programmatic_edges_in_capture(void)
   fake.fail_occupancy = 0;
 }
 
+/* Auto mode measures an indirect graph against a direct rival, captured
+ * once, unless the indirect graph has more than PYGRAPH_RIVAL_MAX_INDIRECT
+ * nodes: the rival's replays would update each of them. */
+static unsigned long long captures_in_auto(int nodes)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
+  harness_measure(4, 3);
+  pygraph_region *r = harness_region("rival", 1);
+  fake_reset();
+  fake.timing = 1;
+  fake.eager_op_us = 10;
+  fake.graph_launch_us = 5;
+  for (int it = 0; it < 200; it++)
+    wide_iteration(r, nodes, it);
+  unsigned long long captures = harness_segment(r, 0)->stats.captures;
+  CHECK(harness_segment(r, 0)->cache.active != NULL);
+  fake.timing = 0;
+  return captures;
+}
+
+static void test_direct_rival_only_for_few_nodes(void)
+{
+  CHECK(captures_in_auto(4) == 2);
+  CHECK(captures_in_auto(PYGRAPH_RIVAL_MAX_INDIRECT) == 2);
+  CHECK(captures_in_auto(PYGRAPH_RIVAL_MAX_INDIRECT + 1) == 1);
+  CHECK(captures_in_auto(1024) == 1);
+}
+
 int main(void)
 {
   harness_indirect_default = 1;
@@ -857,5 +885,6 @@ int main(void)
   test_one_wave_rule();
   test_auto_node_rule();
   test_programmatic_edges_in_capture();
+  test_direct_rival_only_for_few_nodes();
   return check_finish();
 }

@@ -21,6 +21,14 @@
 
 #define PYGRAPH_SIG_STATS (PYGRAPH_MAX_VARIANTS + 4u)
 
+/* An indirect graph with more indirect nodes than this meets no direct
+ * rival.  On the H200 a chain of 16 changing nodes updated node by node
+ * costs 34 us a replay against 22 us through an argument block (NOTES.md's
+ * table of chain costs); tiny_chain's 31 indirect nodes measured 30.2 us
+ * indirect vs 34.0 us direct on an H100 (bench/results.md, 7298ca6's b0);
+ * with more nodes the direct graph only loses more. */
+#define PYGRAPH_RIVAL_MAX_INDIRECT 32u
+
 struct pygraph_sig_stats {
   unsigned long long hash;
   unsigned long long last_used;              /* 0 = free entry */
