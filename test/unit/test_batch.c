@@ -53,9 +53,15 @@ static void test_choose_k(void)
   in.max = 24;                                  /* a power of 2: even, period-2 swaps repeat */
   CHECK(pygraph_batch_choose_k(&in) == 16);
   in.max = 32;
-  in.ops_per_iter = 100;                        /* half the op cap: 4096 / 200 = 20 */
+  in.max_ops = 200;
+  in.ops_per_iter = 5;                          /* half the op cap: 200 / 10 = 20 */
   CHECK(pygraph_batch_choose_k(&in) == 16);
-  in.ops_per_iter = 3000;                       /* one iteration is already big */
+  in.max_ops = 4096;
+  in.ops_per_iter = PYGRAPH_BATCH_MAX_ITER_OPS - 1;
+  CHECK(pygraph_batch_choose_k(&in) == 32);
+  in.ops_per_iter = PYGRAPH_BATCH_MAX_ITER_OPS; /* its graph keeps the GPU busy already */
+  CHECK(pygraph_batch_choose_k(&in) == 1);
+  in.ops_per_iter = 3000;
   CHECK(pygraph_batch_choose_k(&in) == 1);
   in.ops_per_iter = 1;
   in.trips = 100;                               /* >= 8 full units: 12 -> 8 */

@@ -27,6 +27,8 @@ int pygraph_batch_on(const struct pygraph_batch *b)
 
 unsigned pygraph_batch_choose_k(const struct pygraph_batch_limits *in)
 {
+  if (in->ops_per_iter >= PYGRAPH_BATCH_MAX_ITER_OPS)
+    return 1;
   unsigned long long k = in->max;
   /* Half the op cap: a unit that grows a little (a rare extra op) still
    * fits rather than sending the segment eager for good. */

@@ -16,6 +16,7 @@
  *   - at most trips / PYGRAPH_BATCH_MIN_UNITS when the run's trip count is
  *     known (from the pass, else the previous run's), so the units of one
  *     run repay their capture and the eager tail stays short;
+ *   - 1 when an iteration has PYGRAPH_BATCH_MAX_ITER_OPS ops or more,
  *   - K < 2 means no batching: one iteration per unit, as for loop regions.
  * The iterations of a run after its last full unit (the tail, or a unit cut
  * short by a loop exit) run eagerly, exactly once. */
@@ -26,6 +27,13 @@
 
 /* Full units a known trip count must give, at least. */
 #define PYGRAPH_BATCH_MIN_UNITS 8u
+
+/* An iteration of this many ops is not batched.  Batching saves one graph
+ * launch per iteration, 2-5 us of host time; such an iteration's graph
+ * already keeps the GPU busy longer (~0.8 us a node on the H200), so the
+ * host does not wait for it.  tiny_chain (32 ops) lost batched (0.87x of
+ * one-iteration graphs on an H100), jacobi2d (4 ops) gained 1.21x. */
+#define PYGRAPH_BATCH_MAX_ITER_OPS 16u
 
 struct pygraph_batch {
   unsigned max;                       /* most iterations per unit; < 2: off */
