@@ -369,6 +369,31 @@ static void test_loop_regions_do_not_batch(void)
   CHECK(seg->stats.captures == 1 && seg->stats.replays == 2);
 }
 
+/* The host period is that of eager units: once a graph exists, a replayed
+ * unit costs the host one graph launch (here 0.1 us an iteration), which
+ * would make a host-bound loop look GPU-bound to a later capture question. */
+static void test_host_period_from_eager_units(void)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
+  harness_measure(4, 3);
+  pygraph_region *r = harness_batch_region("period", 4);
+  fake_reset();
+  fake.timing = 1;
+  fake.eager_op_us = 1;
+  fake.graph_launch_us = 2;
+  loop_enter(r, 100000);
+  for (int i = 0; i < 200; i++) {
+    struct pygraph_segment *seg = i ? harness_segment(r, 0) : NULL;
+    fake_host_us += seg && (seg->cache.n_variants || seg->capture_next) ? 0.1 : 5;
+    iteration(r, i);
+  }
+  loop_exit(r);
+  fake.timing = 0;
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->stats.captures >= 1);
+  CHECK(seg->host_period_us > 19.9 && seg->host_period_us < 20.1);   /* 4 x 5 us */
+}
+
 int main(void)
 {
   test_choose_k();
@@ -385,5 +410,6 @@ int main(void)
   test_exit_forgets_nested_entries();
   test_loop_regions_do_not_batch();
   test_auto_keeps_gpu_bound_loops_eager();
+  test_host_period_from_eager_units();
   return check_finish();
 }

@@ -712,12 +712,18 @@ static void end_partial_unit(struct pygraph_segment *seg)
 }
 
 /* Host time between consecutive recorded units of a batchable loop, read
- * only while auto mode has not decided (a clock read can cost a syscall). */
+ * only while auto mode has not decided (a clock read can cost a syscall)
+ * and no graph exists or is about to be captured: the period of eager
+ * units (a replayed or deferred unit's host time is one graph launch or a
+ * recording, which would make any loop look GPU-bound). */
 static void clock_unit_end(struct pygraph_segment *seg)
 {
   if (!pygraph_batch_on(&seg->batch) || !auto_mode_on(seg) ||
-      seg->auto_mode.decision != PYGRAPH_UNDECIDED)
+      seg->auto_mode.decision != PYGRAPH_UNDECIDED || seg->cache.n_variants ||
+      seg->capture_next) {
+    seg->unit_end_iter = 0;
     return;
+  }
   double t = now_us(seg);
   if (seg->unit_end_iter && seg->unit_end_iter + 1 == seg->stats.iters)
     seg->host_period_us = t - seg->unit_end_us;
