@@ -270,14 +270,19 @@ static void plan_scope(walk_ctx *w, pg_scope *s) {
   }
 }
 
+static int block_launches(const pg_call_map *calls, LLVMBasicBlockRef bb) {
+  for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
+    pg_call_kind kind = pg_call_at(calls, i)->kind;
+    if (kind == PG_CALL_LAUNCH || kind == PG_CALL_LAUNCHING_CALLEE)
+      return 1;
+  }
+  return 0;
+}
+
 static int loop_launches(const pg_call_map *calls, pg_loop *l) {
   for (unsigned b = 0; b < pg_loop_num_blocks(l); ++b)
-    for (LLVMValueRef i = LLVMGetFirstInstruction(pg_loop_block(l, b)); i;
-         i = LLVMGetNextInstruction(i)) {
-      pg_call_kind kind = pg_call_at(calls, i)->kind;
-      if (kind == PG_CALL_LAUNCH || kind == PG_CALL_LAUNCHING_CALLEE)
-        return 1;
-    }
+    if (block_launches(calls, pg_loop_block(l, b)))
+      return 1;
   return 0;
 }
 
@@ -319,13 +324,8 @@ static int static_body(const pg_call_map *c, pg_loop_info *li, pg_loop *l) {
 static int launches_outside_subloops(const pg_call_map *c, pg_loop_info *li, pg_loop *l) {
   for (unsigned b = 0; b < pg_loop_num_blocks(l); ++b) {
     LLVMBasicBlockRef bb = pg_loop_block(l, b);
-    if (pg_loop_for_block(li, bb) != l)
-      continue;
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i; i = LLVMGetNextInstruction(i)) {
-      pg_call_kind kind = pg_call_at(c, i)->kind;
-      if (kind == PG_CALL_LAUNCH || kind == PG_CALL_LAUNCHING_CALLEE)
-        return 1;
-    }
+    if (pg_loop_for_block(li, bb) == l && block_launches(c, bb))
+      return 1;
   }
   return 0;
 }

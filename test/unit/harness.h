@@ -25,6 +25,9 @@ void harness_indirect(int on);                         /* PYGRAPH_INDIRECT, same
 void harness_variants(unsigned n);                     /* PYGRAPH_VARIANTS, same scope */
 void harness_warmup_given(void);                       /* as if PYGRAPH_WARMUP was set */
 void harness_measure(unsigned iters, unsigned margin_pct);  /* PYGRAPH_MEASURE_ITERS, margin */
+/* The fake GPU times its work (after fake_reset): eager_op_us per eager op,
+ * graph_launch_us per graph launch. */
+void harness_fake_timing(double eager_op_us, double graph_launch_us);
 void harness_max_ops(unsigned n);                      /* PYGRAPH_MAX_OPS, same scope */
 void harness_min_ops(unsigned n);                      /* PYGRAPH_MIN_OPS (harness: 1) */
 void harness_eager_before_capture(unsigned n);         /* PYGRAPH_EAGER_BEFORE_CAPTURE */

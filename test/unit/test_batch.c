@@ -320,20 +320,21 @@ static void test_exit_forgets_nested_entries(void)
 }
 
 /* auto mode, K = 4: the fake GPU takes gpu_us per eager kernel while the
- * host spends host_us issuing it; returns the segment after 200 loop
+ * host spends host_us on an iteration, host_graphed_us once a graph exists
+ * or is about to be captured; returns the segment after 200 loop
  * iterations. */
-static struct pygraph_segment *timed_loop(const char *name, double gpu_us, double host_us)
+static struct pygraph_segment *timed_loop(const char *name, double gpu_us, double host_us,
+                                          double host_graphed_us)
 {
   harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
   harness_measure(4, 3);
   pygraph_region *r = harness_batch_region(name, 4);
   fake_reset();
-  fake.timing = 1;
-  fake.eager_op_us = gpu_us;
-  fake.graph_launch_us = 2;
+  harness_fake_timing(gpu_us, 2);
   loop_enter(r, 100000);
   for (int i = 0; i < 200; i++) {
-    fake_host_us += host_us;
+    struct pygraph_segment *seg = i ? harness_segment(r, 0) : NULL;
+    fake_host_us += seg && (seg->cache.n_variants || seg->capture_next) ? host_graphed_us : host_us;
     iteration(r, i);
   }
   loop_exit(r);
@@ -345,12 +346,12 @@ static struct pygraph_segment *timed_loop(const char *name, double gpu_us, doubl
  * captured; host-bound (tiny kernels): the units are graphed. */
 static void test_auto_keeps_gpu_bound_loops_eager(void)
 {
-  struct pygraph_segment *gpu_bound = timed_loop("gpu_bound", 50, 4);
+  struct pygraph_segment *gpu_bound = timed_loop("gpu_bound", 50, 4, 4);
   CHECK(gpu_bound->stats.captures == 0);
   CHECK_STR(pygraph_segment_decision_name(gpu_bound), "eager");
   CHECK(strstr(gpu_bound->auto_mode.why, "GPU-bound") != NULL);
   CHECK(gpu_bound->host_period_us > 0);
-  struct pygraph_segment *host_bound = timed_loop("host_bound", 1, 5);
+  struct pygraph_segment *host_bound = timed_loop("host_bound", 1, 5, 5);
   CHECK(host_bound->stats.captures >= 1);
   CHECK(host_bound->stats.replays > 10);
 }
@@ -374,22 +375,7 @@ static void test_loop_regions_do_not_batch(void)
  * would make a host-bound loop look GPU-bound to a later capture question. */
 static void test_host_period_from_eager_units(void)
 {
-  harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
-  harness_measure(4, 3);
-  pygraph_region *r = harness_batch_region("period", 4);
-  fake_reset();
-  fake.timing = 1;
-  fake.eager_op_us = 1;
-  fake.graph_launch_us = 2;
-  loop_enter(r, 100000);
-  for (int i = 0; i < 200; i++) {
-    struct pygraph_segment *seg = i ? harness_segment(r, 0) : NULL;
-    fake_host_us += seg && (seg->cache.n_variants || seg->capture_next) ? 0.1 : 5;
-    iteration(r, i);
-  }
-  loop_exit(r);
-  fake.timing = 0;
-  struct pygraph_segment *seg = harness_segment(r, 0);
+  struct pygraph_segment *seg = timed_loop("period", 1, 5, 0.1);
   CHECK(seg->stats.captures >= 1);
   CHECK(seg->host_period_us > 19.9 && seg->host_period_us < 20.1);   /* 4 x 5 us */
 }

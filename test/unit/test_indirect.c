@@ -844,9 +844,7 @@ static unsigned long long captures_in_auto(int nodes)
   harness_measure(4, 3);
   pygraph_region *r = harness_region("rival", 1);
   fake_reset();
-  fake.timing = 1;
-  fake.eager_op_us = 10;
-  fake.graph_launch_us = 5;
+  harness_fake_timing(10, 5);
   for (int it = 0; it < 200; it++)
     wide_iteration(r, nodes, it);
   unsigned long long captures = harness_segment(r, 0)->stats.captures;

@@ -233,13 +233,6 @@ static void test_behaviour_table(void)
 
 /* ---- end to end on the fake backend, with fake timings ---------------- */
 
-static void timed(double eager_op_us, double graph_launch_us)
-{
-  fake.timing = 1;
-  fake.eager_op_us = eager_op_us;
-  fake.graph_launch_us = graph_launch_us;
-}
-
 static void two(pygraph_region *r, int a)
 {
   begin(r, 0);
@@ -257,7 +250,7 @@ static void test_only_capturable_iterations_defer(void)
   harness_measure(4, 3);
   pygraph_region *r = harness_region("shadow", 1);
   fake_reset();
-  timed(10, 5);
+  harness_fake_timing(10, 5);
   struct pygraph_segment *seg = NULL;
   int deferred_at = -1;
   for (int i = 0; i < 8 && deferred_at < 0; i++) {
@@ -297,7 +290,7 @@ static void test_short_loop_does_not_capture(void)
   pygraph_region *r = harness_region("merge_shape", 1);
   r->trip_count = 30;
   fake_reset();
-  timed(10, 5);
+  harness_fake_timing(10, 5);
   for (int i = 0; i < 30; i++)
     two(r, i);
   struct pygraph_segment *seg = harness_segment(r, 0);
@@ -312,7 +305,7 @@ static void test_short_loop_does_not_capture(void)
   pygraph_region *r2 = harness_region("merge_shape_long", 1);
   r2->trip_count = 300;
   fake_reset();
-  timed(10, 5);
+  harness_fake_timing(10, 5);
   for (int i = 0; i < 30; i++)
     two(r2, i);
   CHECK(harness_segment(r2, 0)->stats.captures == 1);
@@ -328,7 +321,7 @@ static int timing_records_with_outside_work(double outside_us)
   harness_measure(12, 3);
   pygraph_region *r = harness_region("outside", 1);
   fake_reset();
-  timed(10, 19);                                   /* close: many turns */
+  harness_fake_timing(10, 19);                                   /* close: many turns */
   int records = fake_timing_records;
   for (int i = 0; i < 24; i++) {
     fake_host_us += outside_us;
@@ -354,7 +347,7 @@ static void test_graph_faster_is_kept(void)
   pygraph_region *r = harness_region("faster", 1);
   fake_reset();
   int events0 = fake_live_timing_events;
-  timed(10, 5);                                    /* eager 20 us, graph 5 us */
+  harness_fake_timing(10, 5);                                    /* eager 20 us, graph 5 us */
   for (int i = 0; i < 3; i++)
     two(r, 0);                                     /* warm-up, first 3 eager spans */
   struct pygraph_segment *seg = harness_segment(r, 0);
@@ -416,7 +409,7 @@ static void test_eager_samples_after_capture(void)
   harness_eager_before_capture(0);
   pygraph_region *r = harness_region("eager-after", 1);
   fake_reset();
-  timed(10, 12);                                   /* eager 20 us, graph 12 us */
+  harness_fake_timing(10, 12);                                   /* eager 20 us, graph 12 us */
   two(r, 0);                                       /* warm-up */
   fake.eager_op_us = 7;
   two(r, 0);
@@ -448,7 +441,7 @@ static void test_default_two_eager_iterations(void)
   harness_measure(12, 3);
   pygraph_region *r = harness_region("two-eager", 1);
   fake_reset();
-  timed(10, 5);                                    /* eager 20 us, graph 5 us */
+  harness_fake_timing(10, 5);                                    /* eager 20 us, graph 5 us */
   two(r, 0);
   two(r, 0);                                       /* warm-up: 2 eager samples */
   fake_log_clear();
@@ -473,7 +466,7 @@ static void test_cold_first_sample_is_not_clear(void)
   harness_measure(12, 3);
   pygraph_region *r = harness_region("cold-first", 1);
   fake_reset();
-  timed(110, 18);
+  harness_fake_timing(110, 18);
   two(r, 0);                                       /* 220 us */
   fake.eager_op_us = 10;
   two(r, 0);                                       /* 20 us */
@@ -499,7 +492,7 @@ static void test_close_call_interleaves(void)
   harness_measure(6, 3);
   pygraph_region *r = harness_region("close", 1);
   fake_reset();
-  timed(10, 19);
+  harness_fake_timing(10, 19);
   for (int i = 0; i < 4; i++)
     two(r, 0);                                     /* 3 eager spans, then the capture */
   struct pygraph_segment *seg = harness_segment(r, 0);
@@ -526,7 +519,7 @@ static void test_span_excludes_other_segments(void)
   harness_measure(4, 3);
   pygraph_region *r = harness_region("spans", 2);
   fake_reset();
-  timed(10, 5);
+  harness_fake_timing(10, 5);
   for (int i = 0; i < 30; i++) {
     begin(r, 0);                                   /* 2 ops: 20 us eager */
     kernel(1, 0);
@@ -561,7 +554,7 @@ static void test_direct_rival(double loader_us, const char *kept, const char *wh
   harness_measure(4, 3);
   pygraph_region *r = harness_region(kept, 1);
   fake_reset();
-  timed(10, 5);                                    /* eager 20 us */
+  harness_fake_timing(10, 5);                                    /* eager 20 us */
   fake.update_us = 2;                              /* direct: 5 + 2 x 2 = 9 us */
   fake.loader_us = loader_us;                      /* indirect: 5 + 2 + loader */
   int live = fake_live_graphs, a = 0;
@@ -602,7 +595,7 @@ static void test_close_rivals_without_eager_turns(void)
   harness_measure(6, 3);
   pygraph_region *r = harness_region("close_rivals", 1);
   fake_reset();
-  timed(10, 5);
+  harness_fake_timing(10, 5);
   fake.update_us = 2;
   fake.loader_us = 1.8;
   int a = 0;
@@ -630,7 +623,7 @@ static void test_drop_needs_every_sample(void)
   harness_measure(6, 3);
   pygraph_region *r = harness_region("drop-every-sample", 1);
   fake_reset();
-  timed(10, 30);                                   /* eager 20 us, graph 30 us */
+  harness_fake_timing(10, 30);                                   /* eager 20 us, graph 30 us */
   for (int i = 0; i < 3; i++)
     two(r, 0);                                     /* warm-up, capture */
   struct pygraph_segment *seg = harness_segment(r, 0);
@@ -656,7 +649,7 @@ static void test_graph_slower_goes_eager(void)
   pygraph_region *r = harness_region("slower", 1);
   fake_reset();
   int live = fake_live_graphs, events0 = fake_live_timing_events;
-  timed(1, 50);                                    /* eager 2 us, graph 50 us */
+  harness_fake_timing(1, 50);                                    /* eager 2 us, graph 50 us */
   /* (The capture, ~26 us, waits until 13 iterations were seen: 2 us each.) */
   for (int i = 0; i < 30; i++)
     two(r, 0);
@@ -690,7 +683,7 @@ static void test_capture_cost_is_sunk(void)
   harness_measure(4, 3);
   pygraph_region *r = harness_region("sunk_unknown", 1);
   fake_reset();
-  timed(10, 5);
+  harness_fake_timing(10, 5);
   fake.capture_host_us = 1000;
   for (int i = 0; i < 10; i++)
     two(r, 0);
@@ -758,7 +751,7 @@ static void test_period_six_auto(void)
   harness_variants(PYGRAPH_DEFAULT_VARIANTS);
   pygraph_region *r = harness_region("period_six", 1);
   fake_reset();
-  timed(10, 5);
+  harness_fake_timing(10, 5);
   int t = 0;
   for (; t < 600; t++)
     period_six_iteration(r, t);
@@ -789,7 +782,7 @@ static void test_cache_full_misses_keep_events_released(void)
   pygraph_region *r = harness_region("cycle_3_in_2_auto", 1);
   fake_reset();
   int events0 = fake_live_timing_events;
-  timed(10, 5);
+  harness_fake_timing(10, 5);
   for (unsigned i = 0; i < 600; i++)
     cycle_iteration(r, i, 3);
   struct pygraph_segment *seg = harness_segment(r, 0);
@@ -842,7 +835,7 @@ static void test_unpayable_candidate_gives_way(void)
   pygraph_region *r = harness_region("unpayable_pin", 1);
   r->trip_count = 300;
   fake_reset();
-  timed(0.5, 0.05);
+  harness_fake_timing(0.5, 0.05);
   for (int t = 0; t < 300; t++) {
     begin(r, 0);
     if (t % 2 == 0) {
@@ -884,7 +877,7 @@ static void test_rare_cycle_waits_for_hits(void)
   pygraph_region *r = harness_region("rare_cycle", 1);
   r->trip_count = 5;
   fake_reset();
-  timed(5, 50);
+  harness_fake_timing(5, 50);
   rare_cycle_entries(r, 4);
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK(seg->stats.captures == 0);
@@ -904,7 +897,7 @@ static void test_cycle_never_settles(void)
   pygraph_region *r = harness_region("cycle_too_cheap", 1);
   r->trip_count = -1;                              /* unknown: it may yet pay */
   fake_reset();
-  timed(0.001, 0.001);
+  harness_fake_timing(0.001, 0.001);
   for (unsigned i = 0; i < PYGRAPH_SETTLE_ITERS + 20; i++)
     cycle_iteration(r, i, 2);
   struct pygraph_segment *seg = harness_segment(r, 0);
@@ -922,7 +915,7 @@ static void test_events_not_ready_decided_later(void)
   harness_measure(4, 3);
   pygraph_region *r = harness_region("not_ready", 1);
   fake_reset();
-  timed(10, 5);
+  harness_fake_timing(10, 5);
   fake.events_pending = 1;
   for (int i = 0; i < 2; i++)
     two(r, 0);                                     /* 3 events, none readable */
@@ -954,7 +947,7 @@ static void test_far_behind_only_when_young(void)
   harness_measure(4, 3);
   pygraph_region *r = harness_region("old_and_behind", 1);
   fake_reset();
-  timed(10, 5);
+  harness_fake_timing(10, 5);
   fake.update_us = 2;
   fake.events_pending = 1;
   int a = 0;
@@ -994,7 +987,7 @@ static void test_gpu_behind_plans_turns(void)
   harness_measure(4, 3);
   pygraph_region *r = harness_region("steadily_behind", 1);
   fake_reset();
-  timed(10, 5);
+  harness_fake_timing(10, 5);
   fake.update_us = 2;
   fake.events_lag_us = 150;
   int a = 0;
@@ -1031,7 +1024,7 @@ static void test_rivals_do_not_count(void)
   harness_measure(4, 3);
   pygraph_region *r = harness_region("rival_budget", 1);
   fake_reset();
-  timed(10, 5);
+  harness_fake_timing(10, 5);
   fake.update_us = 2;
   int a = 0;
   for (int i = 0; i < 20; i++)
@@ -1055,7 +1048,7 @@ static void test_stale_variant_stops_timing(void)
   harness_measure(4, 3);
   pygraph_region *r = harness_region("stale", 1);
   fake_reset();
-  timed(10, 5);
+  harness_fake_timing(10, 5);
   for (int i = 0; i < 4; i++)
     two(r, 0);                                     /* X: 3 eager samples, capture */
   struct pygraph_segment *seg = harness_segment(r, 0);
@@ -1081,7 +1074,7 @@ static void test_timing_lost_after_capture(void)
   harness_measure(4, 3);
   pygraph_region *r = harness_region("timing_lost", 1);
   fake_reset();
-  timed(10, 5);
+  harness_fake_timing(10, 5);
   for (int i = 0; i < 4; i++)
     two(r, 0);
   struct pygraph_segment *seg = harness_segment(r, 0);
@@ -1142,7 +1135,7 @@ static void test_alternating_signatures_become_two_variants(void)
   harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
   harness_measure(4, 3);
   r = harness_region("rebuild_auto", 1);
-  timed(10, 5);
+  harness_fake_timing(10, 5);
   for (int t = 0; t < 400; t++)
     rebuild_iteration(r, t);
   seg = harness_segment(r, 0);
@@ -1178,7 +1171,7 @@ static void test_variant_that_never_pays_is_dropped(void)
   harness_indirect(0);                             /* direct updates: 100 us each */
   pygraph_region *r = harness_region("rebuild_mixed", 1);
   fake_reset();
-  timed(10, 5);
+  harness_fake_timing(10, 5);
   fake.update_us = 100;                            /* B: 5 + 100 us vs 30 us eager */
   for (int t = 0; t < 400; t++)
     costly_rebuild_iteration(r, t);
@@ -1299,7 +1292,7 @@ static void test_reevaluation_is_bounded(void)
   harness_measure(4, 3);
   pygraph_region *r = harness_region("flipflop", 1);
   fake_reset();
-  timed(10, 5);
+  harness_fake_timing(10, 5);
   fake.update_us = 30;               /* args moving: graph 5 + 2*30 us vs eager 20 us */
   struct pygraph_segment *seg = NULL;
   unsigned flips_at_end_of_phase[12];

@@ -23,9 +23,7 @@ static void sort_settings(void)
 static void sort_timing(double lag_us)
 {
   fake_reset();
-  fake.timing = 1;
-  fake.eager_op_us = 37.6;
-  fake.graph_launch_us = 23.6;
+  harness_fake_timing(37.6, 23.6);
   fake.events_lag_us = lag_us;
 }
 
