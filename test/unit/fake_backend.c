@@ -6,9 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture_cost.h"
-#include "graph_plan.h"
-#include "indirect.h"
+#include "selection/capture_cost.h"
+#include "graphs/graph_plan.h"
+#include "graphs/indirect.h"
+#include "recording/param_cache.h"
 #include "pygraph_layout_tag.h"
 
 struct fake_config fake;

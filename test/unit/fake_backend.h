@@ -21,7 +21,7 @@
 #ifndef PYGRAPH_TEST_FAKE_BACKEND_H
 #define PYGRAPH_TEST_FAKE_BACKEND_H
 
-#include "backend.h"
+#include "port/backend.h"
 
 struct fake_config {
   int fail_build;                 /* graph_build returns cudaErrorInvalidValue */

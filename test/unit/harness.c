@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "record.h"
+#include "abi/record.h"
 
 int harness_indirect_default = -1;
 int harness_eager_before_capture_default = -1;

@@ -6,9 +6,9 @@
 
 #include "fake_backend.h"
 #include "pygraph_rt.h"
-#include "region_stack.h"
-#include "region_state.h"
-#include "settings.h"
+#include "abi/region_stack.h"
+#include "abi/region_state.h"
+#include "common/settings.h"
 
 #define S1 FAKE_STREAM(1)
 #define S2 FAKE_STREAM(2)

@@ -2,7 +2,7 @@
  * stdout, so that ctest can have ptxas assemble it (loader_ptx_assembles). */
 #include <stdio.h>
 
-#include "arg_loader.h"
+#include "graphs/arg_loader.h"
 
 int main(void)
 {

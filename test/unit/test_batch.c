@@ -3,10 +3,10 @@
  * tails, exits, flushes and faults running every op exactly once. */
 #include <stdlib.h>
 
-#include "batch.h"
+#include "segment/batch.h"
 #include "check.h"
 #include "harness.h"
-#include "report.h"
+#include "abi/report.h"
 
 /* Occurrences of `token` (a whole word) in the fake log. */
 static int count(const char *token)

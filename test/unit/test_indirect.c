@@ -4,9 +4,10 @@
 
 #include "check.h"
 #include "harness.h"
-#include "indirect.h"
-#include "report.h"
-#include "arg_loader.h"
+#include "graphs/indirect.h"
+#include "abi/report.h"
+#include "graphs/arg_loader.h"
+#include "recording/param_cache.h"
 #include "pygraph_layout_tag.h"
 
 #define TWIN_BAD 15                      /* only ever used as the rejected twin */

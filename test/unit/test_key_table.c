@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "key_table.h"
+#include "common/key_table.h"
 
 struct entry {
   struct pygraph_table_key key;

@@ -3,7 +3,7 @@
  * no work of pygraph's own. */
 #include "check.h"
 #include "harness.h"
-#include "report.h"
+#include "abi/report.h"
 
 #define CAPTURE(id) (1u << (id))
 

@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture_cost.h"
+#include "selection/capture_cost.h"
 #include "check.h"
-#include "decide.h"
+#include "selection/decide.h"
 #include "harness.h"
-#include "report.h"
+#include "abi/report.h"
 
 static struct pygraph_settings auto_settings(void)
 {

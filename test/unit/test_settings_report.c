@@ -1,9 +1,9 @@
 /* test_settings_report.c - PYGRAPH_* parsing, the capture policy, and the
  * exact report text. */
 #include "check.h"
-#include "decide.h"
-#include "report.h"
-#include "settings.h"
+#include "selection/decide.h"
+#include "abi/report.h"
+#include "common/settings.h"
 
 static const char *const *env;   /* NAME, VALUE, NAME, VALUE, ..., NULL */
 

@@ -3,9 +3,10 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "graph_plan.h"
-#include "record.h"
-#include "signature.h"
+#include "graphs/graph_plan.h"
+#include "abi/record.h"
+#include "recording/param_cache.h"
+#include "recording/signature.h"
 
 static struct pygraph_param_layout *layout;   /* (int, long long) */
 

@@ -8,8 +8,8 @@
 
 #include "check.h"
 #include "harness.h"
-#include "op_list.h"
-#include "report.h"
+#include "recording/op_list.h"
+#include "abi/report.h"
 
 #define ITERS 6
 

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "decide.h"
+#include "selection/decide.h"
 #include "harness.h"
-#include "report.h"
+#include "abi/report.h"
 
 static void sort_settings(void)
 {

@@ -1,6 +1,6 @@
 /* capture_check.c - per-iteration cache of streams the program is not
  * capturing (see capture_check.h for why once per iteration suffices). */
-#include "capture_check.h"
+#include "abi/capture_check.h"
 
 struct clear_streams {
   cudaStream_t stream[PYGRAPH_CAPTURE_CACHE];

@@ -25,7 +25,7 @@
 #ifndef PYGRAPH_CAPTURE_CHECK_H
 #define PYGRAPH_CAPTURE_CHECK_H
 
-#include "backend.h"
+#include "port/backend.h"
 
 /* Streams found clear in this many (per thread) are remembered; beyond,
  * a stream is simply asked again at each of its ops (slower, never wrong). */

@@ -3,7 +3,7 @@
  * A shared atomic would bounce a cache line between launching threads; a
  * thread-local counter costs nothing.  Counters outlive their threads (a
  * few bytes each) so the exit report still sees their launches. */
-#include "launch_counter.h"
+#include "abi/launch_counter.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -1,9 +1,9 @@
 /* region_stack.c - begin/end protocol of the ABI, per thread. */
-#include "region_stack.h"
+#include "abi/region_stack.h"
 
-#include "capture_check.h"
-#include "region_state.h"
-#include "report.h"
+#include "abi/capture_check.h"
+#include "abi/region_state.h"
+#include "abi/report.h"
 
 /* Deeper nesting than this is not tracked (begins beyond it are ignored
  * outright); the pass only nests regions through known callees. */

@@ -6,9 +6,9 @@
 #ifndef PYGRAPH_REGION_STACK_H
 #define PYGRAPH_REGION_STACK_H
 
-#include "backend.h"
+#include "port/backend.h"
 #include "pygraph_rt.h"
-#include "segment.h"
+#include "segment/segment.h"
 
 void pygraph_region_begin_with(const struct pygraph_backend *backend, pygraph_region *region,
                                unsigned segment);

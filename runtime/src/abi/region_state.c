@@ -1,7 +1,7 @@
 /* region_state.c - lazy, race-free creation of region states, and the
  * registry of them that the report walks.  It knows nothing of the report:
  * the ABI entry (region_stack.c) arms it before a region's first state. */
-#include "region_state.h"
+#include "abi/region_state.h"
 
 #include <pthread.h>
 #include <stdlib.h>

@@ -15,7 +15,7 @@
 #ifndef PYGRAPH_REGION_STATE_H
 #define PYGRAPH_REGION_STATE_H
 
-#include "segment.h"
+#include "segment/segment.h"
 
 #define PYGRAPH_THREAD_STATES 8u
 

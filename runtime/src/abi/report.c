@@ -1,12 +1,12 @@
 /* report.c - summary lines, one per region segment, then a total. */
-#include "report.h"
+#include "abi/report.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "launch_counter.h"
-#include "region_state.h"
+#include "abi/launch_counter.h"
+#include "abi/region_state.h"
 
 /* Why the segment runs as it does: never empty once graphs ran (a
  * decision sets its own reason; these cover a segment with none). */

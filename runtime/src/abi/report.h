@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "segment.h"
+#include "segment/segment.h"
 
 /* One line (with '\n') for a segment; returns snprintf's length.
  * indirect=<n> block=<bytes>B describe the graph in use (else the last one

@@ -1,7 +1,7 @@
 /* debug_log.c - one line per message, prefixed so it greps well, stamped
  * with the milliseconds since the process's first debug line (so the cost
  * of a step shows as the gap between two lines). */
-#include "debug_log.h"
+#include "common/debug_log.h"
 
 #include <stdarg.h>
 #include <stdatomic.h>

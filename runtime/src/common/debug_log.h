@@ -2,7 +2,7 @@
 #ifndef PYGRAPH_DEBUG_LOG_H
 #define PYGRAPH_DEBUG_LOG_H
 
-#include "settings.h"
+#include "common/settings.h"
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))

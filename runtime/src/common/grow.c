@@ -1,5 +1,5 @@
 /* grow.c - see grow.h. */
-#include "grow.h"
+#include "common/grow.h"
 
 #include <stdlib.h>
 

@@ -1,5 +1,5 @@
 /* key_table.c - open addressing for the runtime's caches (key_table.h). */
-#include "key_table.h"
+#include "common/key_table.h"
 
 #include <stdint.h>
 #include <stdlib.h>

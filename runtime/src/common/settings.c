@@ -1,5 +1,5 @@
 /* settings.c - environment parsing. */
-#include "settings.h"
+#include "common/settings.h"
 
 #include <pthread.h>
 #include <stdio.h>

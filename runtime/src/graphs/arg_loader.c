@@ -1,5 +1,5 @@
 /* arg_loader.c - loader classes, chunking, the host image, and the PTX. */
-#include "arg_loader.h"
+#include "graphs/arg_loader.h"
 
 #include <stdlib.h>
 #include <string.h>

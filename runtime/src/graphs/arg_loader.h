@@ -18,7 +18,7 @@
 #ifndef PYGRAPH_ARG_LOADER_H
 #define PYGRAPH_ARG_LOADER_H
 
-#include "backend.h"
+#include "port/backend.h"
 
 #define PYGRAPH_LOADER_CLASSES 5u
 #define PYGRAPH_LOADER_MAX_BYTES 32752u      /* 32764 minus dst and word count */

@@ -1,6 +1,6 @@
 /* graph_plan.c - per-stream chains plus event edges, forwarded past ops
  * that only order. */
-#include "graph_plan.h"
+#include "graphs/graph_plan.h"
 
 #include <stdlib.h>
 #include <string.h>

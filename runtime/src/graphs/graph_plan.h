@@ -17,7 +17,7 @@
 #ifndef PYGRAPH_GRAPH_PLAN_H
 #define PYGRAPH_GRAPH_PLAN_H
 
-#include "op_list.h"
+#include "recording/op_list.h"
 
 /* A node's dependencies after forwarding: its two (stream order, event)
  * each stand for at most PYGRAPH_PLAN_FORWARD_MAX nodes. */

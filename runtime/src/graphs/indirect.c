@@ -1,9 +1,9 @@
 /* indirect.c - choosing indirect nodes, packing their arguments, and the
  * per-twin usability cache. */
-#include "graph_plan.h"
-#include "grow.h"
-#include "indirect.h"
-#include "key_table.h"
+#include "graphs/graph_plan.h"
+#include "common/grow.h"
+#include "graphs/indirect.h"
+#include "common/key_table.h"
 #include "pygraph_layout_tag.h"
 
 #include <pthread.h>

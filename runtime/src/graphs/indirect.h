@@ -15,8 +15,8 @@
 #ifndef PYGRAPH_INDIRECT_H
 #define PYGRAPH_INDIRECT_H
 
-#include "arg_loader.h"
-#include "backend.h"
+#include "graphs/arg_loader.h"
+#include "port/backend.h"
 
 /* Slices start at a multiple of 16, or of the largest power of two that
  * divides a parameter's size when that is larger (up to 256, cudaMalloc's

@@ -2,12 +2,12 @@
  * instantiate), updated, replayed and evicted; variant_cache.h says what
  * it owns.  Errors go back to the caller with the failing step: the cache
  * never decides what a failure means. */
-#include "variant_cache.h"
+#include "graphs/variant_cache.h"
 
 #include <string.h>
 
-#include "debug_log.h"
-#include "signature.h"
+#include "common/debug_log.h"
+#include "recording/signature.h"
 
 void pygraph_variant_cache_init(struct pygraph_variant_cache *cache,
                                 const struct pygraph_backend *backend,

@@ -11,12 +11,11 @@
 #ifndef PYGRAPH_VARIANT_CACHE_H
 #define PYGRAPH_VARIANT_CACHE_H
 
-#include "backend.h"
-#include "indirect.h"
-#include "measure.h"
-#include "op_list.h"
+#include "port/backend.h"
+#include "graphs/indirect.h"
+#include "recording/op_list.h"
 #include "pygraph_rt.h"
-#include "settings.h"
+#include "common/settings.h"
 
 /* Periods measured for one signature (the first measure_iters of each). */
 struct pygraph_samples {

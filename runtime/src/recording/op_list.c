@@ -1,6 +1,6 @@
 /* op_list.c - growable, reusable storage for one iteration's ops. */
-#include "grow.h"
-#include "op_list.h"
+#include "common/grow.h"
+#include "recording/op_list.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
 #ifndef PYGRAPH_OP_LIST_H
 #define PYGRAPH_OP_LIST_H
 
-#include "op.h"
+#include "recording/op.h"
 
 struct pygraph_op_list {
   struct pygraph_op *ops;

@@ -4,9 +4,9 @@
  * mutex) is only consulted when a kernel shows up at a new position, so the
  * lock is off the hot path.  Layouts are never freed: kernels live as long
  * as the process. */
-#include "param_cache.h"
+#include "recording/param_cache.h"
 
-#include "key_table.h"
+#include "common/key_table.h"
 
 #include <pthread.h>
 #include <stdlib.h>

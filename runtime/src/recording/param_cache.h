@@ -2,7 +2,13 @@
 #ifndef PYGRAPH_PARAM_CACHE_H
 #define PYGRAPH_PARAM_CACHE_H
 
-#include "backend.h"
+#include <stddef.h>
+
+#include "port/backend.h"
+#include "recording/op.h"
+
+/* For backends: a layout with room for n parameters (malloc'ed). */
+struct pygraph_param_layout *pygraph_param_layout_alloc(size_t n_params);
 
 /* `hint` is a layout the caller saw for this kernel before (typically the
  * op at the same index last iteration); when it matches, no lock is taken.

@@ -1,5 +1,5 @@
 /* signature.c - topology comparison and parameter-change detection. */
-#include "signature.h"
+#include "recording/signature.h"
 
 #include <string.h>
 

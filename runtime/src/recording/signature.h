@@ -8,7 +8,7 @@
 #ifndef PYGRAPH_SIGNATURE_H
 #define PYGRAPH_SIGNATURE_H
 
-#include "op_list.h"
+#include "recording/op_list.h"
 
 /* A hash of exactly what pygraph_same_signature compares (equal signatures
  * hash equal; use same_signature to confirm a match). */

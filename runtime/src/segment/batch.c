@@ -1,5 +1,5 @@
 /* batch.c - K per loop run and the unit bookkeeping of batchable loops. */
-#include "batch.h"
+#include "segment/batch.h"
 
 #include <string.h>
 

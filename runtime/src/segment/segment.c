@@ -3,15 +3,15 @@
  * capture candidate and warm-up, faults and the one way into eager.  The
  * graphs are built and replayed by the variant cache (variant_cache.c);
  * what auto mode measures and decides is in selection.c. */
-#include "segment.h"
+#include "segment/segment.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture_cost.h"
-#include "debug_log.h"
-#include "signature.h"
+#include "selection/capture_cost.h"
+#include "common/debug_log.h"
+#include "recording/signature.h"
 
 static void clamp_settings(struct pygraph_settings *settings)
 {

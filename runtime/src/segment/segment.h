@@ -37,14 +37,14 @@
 
 #include <stdatomic.h>
 
-#include "backend.h"
-#include "batch.h"
-#include "decide.h"
-#include "measure.h"
+#include "port/backend.h"
+#include "segment/batch.h"
+#include "selection/decide.h"
+#include "selection/measure.h"
 #include "pygraph_rt.h"
-#include "selection.h"
-#include "settings.h"
-#include "variant_cache.h"
+#include "selection/selection.h"
+#include "common/settings.h"
+#include "graphs/variant_cache.h"
 
 enum pygraph_phase {
   PYGRAPH_PHASE_WARMUP,

@@ -1,5 +1,5 @@
 /* decide.c - the capture policy and the graph-vs-eager cost model. */
-#include "decide.h"
+#include "selection/decide.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#include "settings.h"
+#include "common/settings.h"
 
 enum pygraph_decision {
   PYGRAPH_KEEP_WARMING,

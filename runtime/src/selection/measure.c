@@ -1,5 +1,5 @@
 /* measure.c - a FIFO of timing events, read without blocking. */
-#include "measure.h"
+#include "selection/measure.h"
 
 #include <string.h>
 

@@ -13,7 +13,7 @@
 #ifndef PYGRAPH_MEASURE_H
 #define PYGRAPH_MEASURE_H
 
-#include "backend.h"
+#include "port/backend.h"
 
 #define PYGRAPH_MEASURE_RING 32u       /* events recorded and not yet read */
 

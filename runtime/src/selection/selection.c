@@ -4,15 +4,15 @@
  * indirect graph and its direct rival, or run eagerly; hysteresis and what
  * probes show.  It owns struct pygraph_auto_mode (selection.h) and never
  * writes the segment's state.  The policy's pure parts are in decide.c. */
-#include "selection.h"
+#include "selection/selection.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture_cost.h"
-#include "debug_log.h"
-#include "signature.h"
+#include "selection/capture_cost.h"
+#include "common/debug_log.h"
+#include "recording/signature.h"
 
 void pygraph_auto_init(struct pygraph_auto_mode *am, const struct pygraph_backend *backend,
                        const struct pygraph_settings *settings, const pygraph_region *region,

@@ -12,12 +12,12 @@
 #ifndef PYGRAPH_SELECTION_H
 #define PYGRAPH_SELECTION_H
 
-#include "backend.h"
-#include "decide.h"
-#include "measure.h"
+#include "port/backend.h"
+#include "selection/decide.h"
+#include "selection/measure.h"
 #include "pygraph_rt.h"
-#include "settings.h"
-#include "variant_cache.h"
+#include "common/settings.h"
+#include "graphs/variant_cache.h"
 
 #define PYGRAPH_SIG_STATS (PYGRAPH_MAX_VARIANTS + 4u)
 

@@ -2,16 +2,17 @@
  *
  * Graphs are built node by node (never by stream capture) so that a user's
  * stream need not be capturable; graph_plan.c decides the edges. */
-#include "backend_cuda.h"
+#include "cuda/backend_cuda.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
 
-#include "arg_loader.h"
-#include "driver_api.h"
-#include "graph_plan.h"
-#include "indirect.h"
+#include "graphs/arg_loader.h"
+#include "cuda/driver_api.h"
+#include "graphs/graph_plan.h"
+#include "graphs/indirect.h"
+#include "recording/param_cache.h"
 #include "pygraph_layout_tag.h"
 
 struct cuda_graph {

@@ -1,10 +1,10 @@
 /* capture_cost.c - the capture cost learned process-wide (capture_cost.h). */
-#include "capture_cost.h"
+#include "selection/capture_cost.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 
-#include "decide.h"
+#include "selection/decide.h"
 
 /* Sum of measured capture times and of the prior's estimates for the same
  * captures: their ratio scales the prior.  Written under the lock; the

@@ -1,6 +1,6 @@
 /* driver_api.c - lazy driver entry point lookup.  Racing first calls may
  * both look a symbol up; they store the same pointer, so no lock. */
-#include "driver_api.h"
+#include "cuda/driver_api.h"
 
 #include <cuda_runtime_api.h>
 

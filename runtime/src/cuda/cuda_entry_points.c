@@ -5,12 +5,12 @@
  * or (when it cannot be) the segment flushes and the call goes to CUDA. */
 #include "pygraph_rt.h"
 
-#include "backend_cuda.h"
-#include "cuda_ptsz.h"
-#include "driver_api.h"
-#include "launch_counter.h"
-#include "record.h"
-#include "region_stack.h"
+#include "cuda/backend_cuda.h"
+#include "cuda/cuda_ptsz.h"
+#include "cuda/driver_api.h"
+#include "abi/launch_counter.h"
+#include "abi/record.h"
+#include "abi/region_stack.h"
 
 #define PYGRAPH_EXPORT __attribute__((visibility("default")))
 

@@ -1,11 +1,11 @@
 /* record.c - deferral rules for each kind of routed op. */
-#include "record.h"
+#include "abi/record.h"
 
 #include <limits.h>
 
-#include "capture_check.h"
-#include "param_cache.h"
-#include "region_stack.h"
+#include "abi/capture_check.h"
+#include "recording/param_cache.h"
+#include "abi/region_stack.h"
 
 cudaStream_t pygraph_normalize_stream(cudaStream_t stream, int per_thread_default)
 {

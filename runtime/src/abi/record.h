@@ -8,7 +8,7 @@
 #ifndef PYGRAPH_RECORD_H
 #define PYGRAPH_RECORD_H
 
-#include "segment.h"
+#include "segment/segment.h"
 
 enum pygraph_record_result {
   PYGRAPH_DEFERRED,             /* taken: deferred, or (a shadowed iteration)

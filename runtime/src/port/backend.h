@@ -7,8 +7,14 @@
 #ifndef PYGRAPH_BACKEND_H
 #define PYGRAPH_BACKEND_H
 
-#include "op_list.h"
+#include <stddef.h>
 
+#include <cuda_runtime_api.h>
+
+/* The port knows the logic's types only by name (it is below them). */
+struct pygraph_op;
+struct pygraph_op_list;
+struct pygraph_param_layout;
 struct pygraph_indirect_graph;
 struct pygraph_arg_block;
 
@@ -29,7 +35,7 @@ struct pygraph_backend {
   cudaError_t (*execute)(const struct pygraph_op *op);
 
   /* Parameter layout of a kernel (host stub), malloc'ed with
-   * pygraph_param_layout_alloc; NULL when it cannot be determined. */
+   * pygraph_param_layout_alloc (recording/param_cache.h); NULL when it cannot be determined. */
   struct pygraph_param_layout *(*param_layout)(const void *func);
 
   /* For cudaMemcpyDefault: are both pointers plain device memory? */
@@ -121,8 +127,5 @@ struct pygraph_backend {
 
   const char *(*error_name)(cudaError_t err);
 };
-
-/* Helper for backends: a layout with room for n parameters. */
-struct pygraph_param_layout *pygraph_param_layout_alloc(size_t n_params);
 
 #endif /* PYGRAPH_BACKEND_H */

@@ -2,7 +2,7 @@
 #ifndef PYGRAPH_BACKEND_CUDA_H
 #define PYGRAPH_BACKEND_CUDA_H
 
-#include "backend.h"
+#include "port/backend.h"
 
 extern const struct pygraph_backend pygraph_cuda_backend;
 

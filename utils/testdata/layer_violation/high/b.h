@@ -1,0 +1,2 @@
+/* the upper layer */
+#include "low/a.h"
