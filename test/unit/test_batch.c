@@ -334,7 +334,7 @@ static struct pygraph_segment *timed_loop(const char *name, double gpu_us, doubl
   loop_enter(r, 100000);
   for (int i = 0; i < 200; i++) {
     struct pygraph_segment *seg = i ? harness_segment(r, 0) : NULL;
-    fake_host_us += seg && (seg->cache.n_variants || seg->capture_next) ? host_graphed_us : host_us;
+    fake_host_us += seg && (seg->cache.n_variants || seg->cand.capture_next) ? host_graphed_us : host_us;
     iteration(r, i);
   }
   loop_exit(r);
@@ -349,8 +349,8 @@ static void test_auto_keeps_gpu_bound_loops_eager(void)
   struct pygraph_segment *gpu_bound = timed_loop("gpu_bound", 50, 4, 4);
   CHECK(gpu_bound->stats.captures == 0);
   CHECK_STR(pygraph_segment_decision_name(gpu_bound), "eager");
-  CHECK(strstr(gpu_bound->auto_mode.why, "GPU-bound") != NULL);
-  CHECK(gpu_bound->host_period_us > 0);
+  CHECK(strstr(gpu_bound->sel.why, "GPU-bound") != NULL);
+  CHECK(gpu_bound->sel.host_period_us > 0);
   struct pygraph_segment *host_bound = timed_loop("host_bound", 1, 5, 5);
   CHECK(host_bound->stats.captures >= 1);
   CHECK(host_bound->stats.replays > 10);
@@ -377,7 +377,7 @@ static void test_host_period_from_eager_units(void)
 {
   struct pygraph_segment *seg = timed_loop("period", 1, 5, 0.1);
   CHECK(seg->stats.captures >= 1);
-  CHECK(seg->host_period_us > 19.9 && seg->host_period_us < 20.1);   /* 4 x 5 us */
+  CHECK(seg->sel.host_period_us > 19.9 && seg->sel.host_period_us < 20.1);   /* 4 x 5 us */
 }
 
 int main(void)

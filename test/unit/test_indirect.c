@@ -502,9 +502,9 @@ static void test_recapture_replaces_block(void)
    * replaces it once stale. */
   int a = 2;
   struct pygraph_segment *seg = harness_segment(r, 0);
-  for (unsigned i = 0; i < 2 * PYGRAPH_BEHAVIOUR_BLOCK && !seg->capture_next; i++)
+  for (unsigned i = 0; i < 2 * PYGRAPH_BEHAVIOUR_BLOCK && !seg->cand.capture_next; i++)
     wide_iteration(r, 3, a++);
-  CHECK(seg->capture_next && seg->stats.captures == 1);
+  CHECK(seg->cand.capture_next && seg->stats.captures == 1);
   CHECK(a >= 2 + (int)PYGRAPH_BEHAVIOUR_BLOCK);
   CHECK(fake_live_allocs == allocs + 1);           /* block A kept with the old graph */
   fake_log_clear();

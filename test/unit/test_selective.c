@@ -295,10 +295,10 @@ static void test_short_loop_does_not_capture(void)
     two(r, i);
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK(seg->stats.captures == 0);
-  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_EAGER);
-  CHECK_STR(seg->auto_mode.why, "capture cannot pay back in the iterations left");
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_EAGER);
+  CHECK_STR(seg->sel.why, "capture cannot pay back in the iterations left");
   CHECK(seg->stats.eager_iters <= PYGRAPH_DEFAULT_WARMUP + 2);   /* then passed through */
-  CHECK(seg->stats.timed <= PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE + 1);
+  CHECK(seg->sel.timed <= PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE + 1);
   CHECK(strstr(fake_log(), "build") == NULL);
   fake.timing = 0;
   /* The same loop run 300 times pays: it is captured. */
@@ -328,7 +328,7 @@ static int timing_records_with_outside_work(double outside_us)
     two(r, 0);
   }
   fake.timing = 0;
-  CHECK(harness_segment(r, 0)->stats.timed == 24);   /* every iteration timed */
+  CHECK(harness_segment(r, 0)->sel.timed == 24);   /* every iteration timed */
   return fake_timing_records - records;
 }
 
@@ -356,15 +356,15 @@ static void test_graph_faster_is_kept(void)
   fake_log_clear();
   two(r, 0);
   CHECK_STR(fake_log(), "build(0 1<0) inst launch");
-  CHECK(seg->auto_mode.decision == PYGRAPH_UNDECIDED);
+  CHECK(seg->sel.decision == PYGRAPH_UNDECIDED);
   /* A run of graph turns: the first starts the chain, then 3 periods; the
    * case is clear, so the eager window need not be filled. */
   fake_log_clear();
   for (int i = 0; i < 4; i++)
     two(r, 0);
   CHECK_STR(fake_log(), "launch launch launch launch");
-  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK_STR(seg->auto_mode.why, "graph faster (5.0 us vs 20.0 us per iteration)");
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK_STR(seg->sel.why, "graph faster (5.0 us vs 20.0 us per iteration)");
   /* Measuring stops once decided: no events, not even a host clock read. */
   int records = fake_timing_records, reads = fake_clock_reads;
   for (int i = 0; i < 20; i++)
@@ -379,7 +379,7 @@ static void test_graph_faster_is_kept(void)
   for (unsigned i = 0; i < PYGRAPH_BEHAVIOUR_BLOCK; i++)
     two(r, 0);
   CHECK(fake_live_timing_events == events0);
-  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
   char line[1024];
   pygraph_report_format_segment(line, sizeof line, seg);
   CHECK(strstr(line, " fallback=\"-\" decision=graph eager_us=20.0 graph_us=5.0 variants=1 "
@@ -418,15 +418,15 @@ static void test_eager_samples_after_capture(void)
   two(r, 0);
   CHECK_STR(fake_log(), "build(0 1<0) inst launch");
   struct pygraph_segment *seg = harness_segment(r, 0);
-  CHECK(seg->auto_mode.decision == PYGRAPH_UNDECIDED);
+  CHECK(seg->sel.decision == PYGRAPH_UNDECIDED);
   fake_log_clear();
-  for (int i = 0; i < 12 && seg->auto_mode.decision == PYGRAPH_UNDECIDED; i++)
+  for (int i = 0; i < 12 && seg->sel.decision == PYGRAPH_UNDECIDED; i++)
     two(r, 0);
   /* A run of graph turns, then eager ones until eager has its third
    * sample (the run's first iteration starts the chain): the medians. */
   CHECK_STR(fake_log(), "launch launch launch launch k1(0) k2(0) k1(0) k2(0)");
-  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK_STR(seg->auto_mode.why, "graph faster (12.0 us vs 20.0 us per iteration)");
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK_STR(seg->sel.why, "graph faster (12.0 us vs 20.0 us per iteration)");
   CHECK(seg->stats.eager_iters == 4);
   harness_eager_before_capture(PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE);
 }
@@ -449,11 +449,11 @@ static void test_default_two_eager_iterations(void)
   CHECK_STR(fake_log(), "build(0 1<0) inst launch");
   struct pygraph_segment *seg = harness_segment(r, 0);
   fake_log_clear();
-  for (int i = 0; i < 12 && seg->auto_mode.decision == PYGRAPH_UNDECIDED; i++)
+  for (int i = 0; i < 12 && seg->sel.decision == PYGRAPH_UNDECIDED; i++)
     two(r, 0);
   CHECK_STR(fake_log(), "launch launch launch launch");
-  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK_STR(seg->auto_mode.why, "graph faster (5.0 us vs 20.0 us per iteration)");
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK_STR(seg->sel.why, "graph faster (5.0 us vs 20.0 us per iteration)");
   CHECK(seg->stats.eager_iters == 2);
 }
 
@@ -477,11 +477,11 @@ static void test_cold_first_sample_is_not_clear(void)
   for (int i = 0; i < 6; i++)
     two(r, 0);
   CHECK_STR(fake_log(), "launch launch launch launch k1(0) k2(0) k1(0) k2(0)");
-  CHECK(seg->auto_mode.decision == PYGRAPH_UNDECIDED);
-  for (int i = 0; i < 80 && seg->auto_mode.decision == PYGRAPH_UNDECIDED; i++)
+  CHECK(seg->sel.decision == PYGRAPH_UNDECIDED);
+  for (int i = 0; i < 80 && seg->sel.decision == PYGRAPH_UNDECIDED; i++)
     two(r, 0);
-  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);   /* full windows: 18 vs 20 us */
-  CHECK(seg->auto_mode.eager_us == 20.0 && seg->auto_mode.graph_us == 18.0);
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);   /* full windows: 18 vs 20 us */
+  CHECK(seg->sel.eager_us == 20.0 && seg->sel.graph_us == 18.0);
 }
 
 /* Close call: graph 19 us vs eager 20 us.  No verdict on the first samples;
@@ -501,13 +501,13 @@ static void test_close_call_interleaves(void)
     two(r, 0);                                     /* runs of 4: graph, then eager */
   CHECK_STR(fake_log(), "launch launch launch launch k1(0) k2(0) k1(0) k2(0) k1(0) k2(0) "
                         "k1(0) k2(0)");
-  CHECK(seg->auto_mode.decision == PYGRAPH_UNDECIDED);       /* 6 eager, 3 graph: not yet */
+  CHECK(seg->sel.decision == PYGRAPH_UNDECIDED);       /* 6 eager, 3 graph: not yet */
   fake_log_clear();
   for (int i = 0; i < 4; i++)
     two(r, 0);
   CHECK_STR(fake_log(), "launch launch launch launch");   /* eager window full */
-  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK_STR(seg->auto_mode.why, "graph faster (19.0 us vs 20.0 us per iteration)");
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK_STR(seg->sel.why, "graph faster (19.0 us vs 20.0 us per iteration)");
   CHECK(seg->stats.captures == 1);
 }
 
@@ -531,8 +531,8 @@ static void test_span_excludes_other_segments(void)
     end(r);
   }
   struct pygraph_segment *seg = harness_segment(r, 0);
-  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK(seg->auto_mode.eager_us == 20.0 && seg->auto_mode.graph_us == 5.0);
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(seg->sel.eager_us == 20.0 && seg->sel.graph_us == 5.0);
 }
 
 /* Two kernels with twins built for sm_90 whose args change every iteration. */
@@ -574,8 +574,8 @@ static void test_direct_rival(double loader_us, const char *kept, const char *wh
            "upd0 upd1 launch upd0 upd1 launch upd0 upd1 launch upd0 upd1 launch %s",
            strcmp(kept, "direct") == 0 ? "gsync destroy" : "destroy");  /* the loser goes */
   CHECK_STR(fake_log(), expect);
-  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK_STR(seg->auto_mode.why, why);
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK_STR(seg->sel.why, why);
   CHECK(pygraph_segment_variants(seg) == 1 && fake_live_graphs == live + 1);
   CHECK(seg->cache.active->direct_only == (strcmp(kept, "direct") == 0));
   fake_log_clear();                                /* decided: the winner only */
@@ -603,11 +603,11 @@ static void test_close_rivals_without_eager_turns(void)
     twins_iteration(r, a++);                       /* 3 eager spans, capture, rival */
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK(seg->stats.captures == 2 && seg->stats.eager_iters == 3);
-  for (int i = 0; i < 40 && seg->auto_mode.decision == PYGRAPH_UNDECIDED; i++)
+  for (int i = 0; i < 40 && seg->sel.decision == PYGRAPH_UNDECIDED; i++)
     twins_iteration(r, a++);
-  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK(strstr(seg->auto_mode.why, "; indirect graph 8.8 us vs direct 9.0 us") != NULL);
-  CHECK(seg->cache.variants[0].samples.n >= 6);          /* full windows for the pair */
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(strstr(seg->sel.why, "; indirect graph 8.8 us vs direct 9.0 us") != NULL);
+  CHECK(seg->sel.graphs[0].samples.n >= 6);          /* full windows for the pair */
   CHECK(seg->stats.eager_iters == 3);              /* no eager turns */
   fake.loader_us = 0;
   fake.update_us = 0;
@@ -634,11 +634,11 @@ static void test_drop_needs_every_sample(void)
   two(r, 0);                                       /* 16 */
   fake.graph_launch_us = 30;
   two(r, 0);                                       /* 30: medians 30 vs 20 */
-  CHECK(seg->auto_mode.decision == PYGRAPH_UNDECIDED);
-  for (int i = 0; i < 60 && seg->auto_mode.decision == PYGRAPH_UNDECIDED; i++)
+  CHECK(seg->sel.decision == PYGRAPH_UNDECIDED);
+  for (int i = 0; i < 60 && seg->sel.decision == PYGRAPH_UNDECIDED; i++)
     two(r, 0);
-  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_EAGER);
-  CHECK_STR(seg->auto_mode.why, "graph slower (30.0 us vs 20.0 us per iteration)");
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_EAGER);
+  CHECK_STR(seg->sel.why, "graph slower (30.0 us vs 20.0 us per iteration)");
   CHECK(seg->stats.eager_iters >= 6);              /* the eager window was filled */
 }
 
@@ -654,8 +654,8 @@ static void test_graph_slower_goes_eager(void)
   for (int i = 0; i < 30; i++)
     two(r, 0);
   struct pygraph_segment *seg = harness_segment(r, 0);
-  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_EAGER);
-  CHECK_STR(seg->auto_mode.why, "graph slower (50.0 us vs 2.0 us per iteration)");
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_EAGER);
+  CHECK_STR(seg->sel.why, "graph slower (50.0 us vs 2.0 us per iteration)");
   CHECK_STR(seg->fallback, "");                    /* a decision, not a fault */
   CHECK_STR(pygraph_segment_mode_name(seg), "eager");
   CHECK(fake_live_graphs == live);                 /* the graph is gone */
@@ -669,7 +669,7 @@ static void test_graph_slower_goes_eager(void)
   /* Probes (2 recorded iterations of 64) see nothing new: stays eager. */
   for (int i = 0; i < 200; i++)
     two(r, 1);
-  CHECK(seg->auto_mode.reevaluations == 0 && seg->phase == PYGRAPH_PHASE_EAGER);
+  CHECK(seg->sel.reevaluations == 0 && seg->phase == PYGRAPH_PHASE_EAGER);
   CHECK(fake_live_timing_events == events0);       /* a probe released the events */
 }
 
@@ -688,8 +688,8 @@ static void test_capture_cost_is_sunk(void)
   for (int i = 0; i < 10; i++)
     two(r, 0);
   struct pygraph_segment *seg = harness_segment(r, 0);
-  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK_STR(seg->auto_mode.why, "graph faster (5.0 us vs 20.0 us per iteration)");
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK_STR(seg->sel.why, "graph faster (5.0 us vs 20.0 us per iteration)");
 }
 
 /* A b c a b c ...: every signature recurs, never twice in a row; each is
@@ -757,9 +757,9 @@ static void test_period_six_auto(void)
     period_six_iteration(r, t);
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK(pygraph_segment_variants(seg) == 4 && seg->stats.captures == 4);
-  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
   for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++)
-    CHECK(!seg->cache.variants[i].graph || seg->cache.variants[i].decided);
+    CHECK(!seg->cache.variants[i].graph || seg->sel.graphs[i].decided);
   fake_log_clear();
   int records = fake_timing_records;
   for (; t < 660; t++)
@@ -786,7 +786,7 @@ static void test_cache_full_misses_keep_events_released(void)
   for (unsigned i = 0; i < 600; i++)
     cycle_iteration(r, i, 3);
   struct pygraph_segment *seg = harness_segment(r, 0);
-  CHECK(pygraph_segment_variants(seg) == 2 && seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(pygraph_segment_variants(seg) == 2 && seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
   int alive = 0;
   for (unsigned i = 600; i < 900; i++) {
     cycle_iteration(r, i, 3);
@@ -808,11 +808,11 @@ static void test_capture_rechecks_room(void)
     for (int i = 0; i < 3; i++)
       one(r, f);                                   /* X = 1, Y = 2 captured */
   struct pygraph_segment *seg = harness_segment(r, 0);
-  for (int i = 0; i < 200 && !seg->capture_next; i++) {
+  for (int i = 0; i < 200 && !seg->cand.capture_next; i++) {
     one(r, 2);                                     /* Y and C alternate; X goes stale */
     one(r, 3);
   }
-  CHECK(seg->capture_next && seg->stats.captures == 2);
+  CHECK(seg->cand.capture_next && seg->stats.captures == 2);
   one(r, 1);                                       /* X is back (a hit) ... */
   one(r, 2);
   fake_log_clear();
@@ -930,12 +930,12 @@ static void test_events_not_ready_decided_later(void)
   CHECK(strstr(fake_log(), "sync") == NULL);       /* never waited */
   CHECK(fake_timing_records <= (int)PYGRAPH_MEASURE_RING);   /* bounded ring */
   CHECK(fake_timing_queries > 0);
-  CHECK(seg->auto_mode.decision == PYGRAPH_UNDECIDED);       /* nothing read yet */
+  CHECK(seg->sel.decision == PYGRAPH_UNDECIDED);       /* nothing read yet */
   CHECK_STR(pygraph_segment_mode_name(seg), "graph");
   fake.events_pending = 0;
   for (int i = 0; i < 8; i++)
     two(r, 0);
-  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
 }
 
 /* Far behind only matters while the segment is young: a long GPU-bound loop
@@ -970,10 +970,10 @@ static void test_far_behind_only_when_young(void)
   CHECK(fake_timing_records == records && fake_clock_reads == reads);
   CHECK(fake_timing_queries - queries <= 40 / (int)(PYGRAPH_POLL_BACKOFF + 1) + 1);
   fake.events_pending = 0;
-  for (int i = 0; i < 40 && seg->auto_mode.decision == PYGRAPH_UNDECIDED; i++)
+  for (int i = 0; i < 40 && seg->sel.decision == PYGRAPH_UNDECIDED; i++)
     twins_iteration(r, a++);
-  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK(strstr(seg->auto_mode.why, "; indirect graph 7.0 us vs direct 9.0 us") != NULL);
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(strstr(seg->sel.why, "; indirect graph 7.0 us vs direct 9.0 us") != NULL);
   fake.update_us = 0;
 }
 
@@ -991,12 +991,12 @@ static void test_gpu_behind_plans_turns(void)
   fake.update_us = 2;
   fake.events_lag_us = 150;
   int a = 0;
-  for (int i = 0; i < 400 && (a < 80 || harness_segment(r, 0)->auto_mode.decision == PYGRAPH_UNDECIDED);
+  for (int i = 0; i < 400 && (a < 80 || harness_segment(r, 0)->sel.decision == PYGRAPH_UNDECIDED);
        i++)
     twins_iteration(r, a++);
   struct pygraph_segment *seg = harness_segment(r, 0);
-  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK(strstr(seg->auto_mode.why, "; indirect graph 7.0 us vs direct 9.0 us") != NULL);
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(strstr(seg->sel.why, "; indirect graph 7.0 us vs direct 9.0 us") != NULL);
   int eager_iters = 0;
   for (const char *p = fake_log(); (p = strstr(p, " k1(")) != NULL; p++)
     eager_iters++;
@@ -1031,7 +1031,7 @@ static void test_rivals_do_not_count(void)
     twins_iteration(r, a++);                       /* captured, rival, decided */
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK(seg->stats.captures == 2 && seg->stats.rivals == 1);
-  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
   for (int i = 0; i < 20; i++)
     other_signature(r);                            /* another signature */
   CHECK(seg->stats.captures == 3);
@@ -1052,11 +1052,11 @@ static void test_stale_variant_stops_timing(void)
   for (int i = 0; i < 4; i++)
     two(r, 0);                                     /* X: 3 eager samples, capture */
   struct pygraph_segment *seg = harness_segment(r, 0);
-  CHECK(seg->stats.captures == 1 && seg->auto_mode.decision == PYGRAPH_UNDECIDED);
+  CHECK(seg->stats.captures == 1 && seg->sel.decision == PYGRAPH_UNDECIDED);
   for (int i = 0; i < 150; i++)
     other_signature(r);                            /* then only Y */
   CHECK(seg->stats.captures == 2);
-  CHECK(!seg->cache.variants[0].decided);                /* X: never measured */
+  CHECK(!seg->sel.graphs[0].decided);                /* X: never measured */
   int records = fake_timing_records, reads = fake_clock_reads;
   for (int i = 0; i < 20; i++)
     other_signature(r);
@@ -1078,11 +1078,11 @@ static void test_timing_lost_after_capture(void)
   for (int i = 0; i < 4; i++)
     two(r, 0);
   struct pygraph_segment *seg = harness_segment(r, 0);
-  CHECK(seg->auto_mode.decision == PYGRAPH_UNDECIDED);
-  seg->auto_mode.measure.state = -1;                         /* as after a failed event call */
+  CHECK(seg->sel.decision == PYGRAPH_UNDECIDED);
+  seg->sel.measure.state = -1;                         /* as after a failed event call */
   two(r, 0);
-  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK_STR(seg->auto_mode.why, "unmeasured: no timing events");
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK_STR(seg->sel.why, "unmeasured: no timing events");
 }
 
 static void test_no_timing_keeps_old_policy(void)
@@ -1093,9 +1093,9 @@ static void test_no_timing_keeps_old_policy(void)
   for (int i = 0; i < 3; i++)
     two(r, 0);
   struct pygraph_segment *seg = harness_segment(r, 0);
-  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK_STR(seg->auto_mode.why, "unmeasured: no timing events");
-  CHECK(seg->auto_mode.measure.state == -1);
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK_STR(seg->sel.why, "unmeasured: no timing events");
+  CHECK(seg->sel.measure.state == -1);
 }
 
 /* ---- variants ---------------------------------------------------------- */
@@ -1140,8 +1140,8 @@ static void test_alternating_signatures_become_two_variants(void)
     rebuild_iteration(r, t);
   seg = harness_segment(r, 0);
   CHECK(pygraph_segment_variants(seg) == 2);
-  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK(seg->cache.variants[0].decided && seg->cache.variants[1].decided);
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(seg->sel.graphs[0].decided && seg->sel.graphs[1].decided);
   int records = fake_timing_records;
   unsigned long long mism = seg->stats.mismatches;
   for (int t = 400; t < 500; t++)
@@ -1177,7 +1177,7 @@ static void test_variant_that_never_pays_is_dropped(void)
     costly_rebuild_iteration(r, t);
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK(pygraph_segment_variants(seg) == 1);
-  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
   CHECK_STR(pygraph_segment_mode_name(seg), "graph");
   unsigned long long captures = seg->stats.captures;
   fake_log_clear();
@@ -1249,7 +1249,7 @@ static void test_never_repeating_goes_eager(void)
   CHECK_STR(fake_log(), expect);                   /* each ran once, eagerly */
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK_STR(seg->fallback, "signature never repeats");
-  CHECK_STR(seg->auto_mode.why, "signature never repeats");
+  CHECK_STR(seg->sel.why, "signature never repeats");
   CHECK(seg->stats.captures == 0);
   fake_log_clear();
   one(r, 1);
@@ -1300,12 +1300,12 @@ static void test_reevaluation_is_bounded(void)
     for (int i = 0; i < 300; i++)
       two(r, phase % 2 ? i : 0);     /* even phases: constant args; odd: moving */
     seg = harness_segment(r, 0);
-    flips_at_end_of_phase[phase] = seg->auto_mode.flips;
-    CHECK(seg->auto_mode.reevaluations <= PYGRAPH_MAX_FLIPS);
-    CHECK(seg->auto_mode.flips <= PYGRAPH_MAX_FLIPS);
+    flips_at_end_of_phase[phase] = seg->sel.flips;
+    CHECK(seg->sel.reevaluations <= PYGRAPH_MAX_FLIPS);
+    CHECK(seg->sel.flips <= PYGRAPH_MAX_FLIPS);
   }
-  CHECK(seg->auto_mode.reevaluations == PYGRAPH_MAX_FLIPS);  /* it did re-evaluate ... */
-  CHECK(seg->auto_mode.flips >= 1);                           /* ... and did change its mind */
+  CHECK(seg->sel.reevaluations == PYGRAPH_MAX_FLIPS);  /* it did re-evaluate ... */
+  CHECK(seg->sel.flips >= 1);                           /* ... and did change its mind */
   /* graph; args move: eager (re-evaluation 1); args still: graph (probe,
    * re-evaluation 2); args move: eager (3) - and that is final. */
   CHECK(flips_at_end_of_phase[0] == 0 && flips_at_end_of_phase[1] == 1);

@@ -146,7 +146,8 @@ static void test_report_lines(void)
   seg.phase = PYGRAPH_PHASE_REPLAY;
   seg.stats = (struct pygraph_segment_stats){.iters = 100, .replays = 97, .captures = 1,
                                              .updates = 40, .flushes = 0, .mismatches = 0,
-                                             .eager_iters = 2, .timed = 5};
+                                             .eager_iters = 2};
+  seg.sel.timed = 5;
   char buf[512];
   pygraph_report_format_segment(buf, sizeof buf, &seg);
   CHECK_STR(buf, "pygraph: region run(int) src/a.cu:12-30 seg 1: mode=graph iters=100 "

@@ -166,7 +166,7 @@ static void test_mismatch_runs_recorded_ops_then_recaptures(void)
    * run for PYGRAPH_BEHAVIOUR_BLOCK iterations the new signature replaces it. */
   fake.exec_update_ok = 1;
   int k = 0;
-  while (!seg->capture_next && k < 200) {
+  while (!seg->cand.capture_next && k < 200) {
     begin(r, 0);
     kernel(1, k);
     kernel(2, k);

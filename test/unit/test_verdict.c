@@ -65,13 +65,13 @@ static void test_sort_benchmark_reaches_a_verdict(void)
   for (int i = 1; i < 253; i++) {
     one_kernel(r, a++, 1);
     seg = harness_segment(r, 0);
-    if (!decided_at && seg->auto_mode.decision != PYGRAPH_UNDECIDED)
+    if (!decided_at && seg->sel.decision != PYGRAPH_UNDECIDED)
       decided_at = (unsigned)i + 1;
   }
   CHECK(seg->stats.captures == 2);                 /* the graph and its rival */
   CHECK(decided_at > 0 && decided_at <= 3 + PYGRAPH_VERDICT_ITERS + 1);
-  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_EAGER);
-  CHECK(seg->auto_mode.eager_us > 18.25 && seg->auto_mode.eager_us < 18.35);   /* the trusted figure */
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_EAGER);
+  CHECK(seg->sel.eager_us > 18.25 && seg->sel.eager_us < 18.35);   /* the trusted figure */
   char line[1024];
   pygraph_report_format_segment(line, sizeof line, seg);
   CHECK(strstr(line, "decision=eager eager_us=18.3 ") != NULL);
@@ -106,10 +106,10 @@ static void test_slower_graph_stops_running_while_undecided(void)
   CHECK(count(log, "launch") <= 8);
   const char *tail = log + strlen(log) - 40;
   CHECK(strstr(tail, "launch") == NULL);
-  for (unsigned i = 0; i < PYGRAPH_VERDICT_ITERS && seg->auto_mode.decision == PYGRAPH_UNDECIDED; i++)
+  for (unsigned i = 0; i < PYGRAPH_VERDICT_ITERS && seg->sel.decision == PYGRAPH_UNDECIDED; i++)
     one_kernel(r, a++, 0);
-  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_EAGER);
-  CHECK(strncmp(seg->auto_mode.why, "graph slower (23.6 us vs 18.3 us per iteration)", 47) == 0);
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_EAGER);
+  CHECK(strncmp(seg->sel.why, "graph slower (23.6 us vs 18.3 us per iteration)", 47) == 0);
   fake.events_lag_us = 0;
 }
 
@@ -133,11 +133,11 @@ static void test_lone_first_sample_is_not_trusted(void)
   fake_log_clear();
   for (int i = 0; i < 20; i++)
     one_kernel(r, a++, 0);
-  if (seg->auto_mode.decision != PYGRAPH_UNDECIDED || getenv("DBG"))
-    fprintf(stderr, "%s\n%s\n", seg->auto_mode.why, fake_log());
-  CHECK(seg->auto_mode.decision == PYGRAPH_UNDECIDED);
+  if (seg->sel.decision != PYGRAPH_UNDECIDED || getenv("DBG"))
+    fprintf(stderr, "%s\n%s\n", seg->sel.why, fake_log());
+  CHECK(seg->sel.decision == PYGRAPH_UNDECIDED);
   CHECK(count(fake_log(), "k1(") == 0);            /* the graph ran: nothing says slower */
-  CHECK(seg->cache.variants[0].samples.n >= 2);
+  CHECK(seg->sel.graphs[0].samples.n >= 2);
   char line[1024];
   pygraph_report_format_segment(line, sizeof line, seg);
   CHECK(strstr(line, "decision=graph eager_us=15.0 graph_us=23.6 ") != NULL);
@@ -145,10 +145,10 @@ static void test_lone_first_sample_is_not_trusted(void)
   /* At the bound the lone eager sample is still not enough for a graph:
    * (eager turns come once the segment is no longer young, so here the
    * verdict rests on trusted samples and is eager). */
-  for (unsigned i = 0; i < PYGRAPH_VERDICT_ITERS && seg->auto_mode.decision == PYGRAPH_UNDECIDED; i++)
+  for (unsigned i = 0; i < PYGRAPH_VERDICT_ITERS && seg->sel.decision == PYGRAPH_UNDECIDED; i++)
     one_kernel(r, a++, 0);
-  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_EAGER);
-  CHECK(seg->auto_mode.eager_us > 0 && seg->auto_mode.graph_us > 0);
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_EAGER);
+  CHECK(seg->sel.eager_us > 0 && seg->sel.graph_us > 0);
   harness_eager_before_capture(PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE);
   fake.events_lag_us = 0;
 }
@@ -168,11 +168,11 @@ static void test_unmeasured_graph_goes_at_the_bound(void)
   CHECK(seg->stats.captures == 1);
   fake.events_pending = 1;
   unsigned i = 0;
-  for (; i < 2 * PYGRAPH_VERDICT_ITERS && seg->auto_mode.decision == PYGRAPH_UNDECIDED; i++)
+  for (; i < 2 * PYGRAPH_VERDICT_ITERS && seg->sel.decision == PYGRAPH_UNDECIDED; i++)
     one_kernel(r, a++, 0);
   CHECK(i == PYGRAPH_VERDICT_ITERS);
-  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_EAGER);
-  CHECK_STR(seg->auto_mode.why, "no verdict in 128 iterations (eager 18.3 us x2, graph 0.0 us x0)");
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_EAGER);
+  CHECK_STR(seg->sel.why, "no verdict in 128 iterations (eager 18.3 us x2, graph 0.0 us x0)");
   fake.events_pending = 0;
 }
 
@@ -203,12 +203,12 @@ static void test_one_op_iterations_stay_eager(void)
     one_kernel(r, i, 0);
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK(seg->stats.captures == 0);
-  CHECK(seg->auto_mode.decision == PYGRAPH_DECIDED_EAGER);
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_EAGER);
   /* Its probes must not re-evaluate: a 1-op signature can never be
    * captured, and each re-evaluation warms up and times iterations again
    * (bitonic-sort in the field corpus: auto +6% over plain, eager +1.7%). */
-  CHECK(seg->auto_mode.reevaluations == 0);
-  CHECK(strstr(seg->auto_mode.why, "PYGRAPH_MIN_OPS") != NULL);
+  CHECK(seg->sel.reevaluations == 0);
+  CHECK(strstr(seg->sel.why, "PYGRAPH_MIN_OPS") != NULL);
   pygraph_region *r2 = harness_region("two_ops", 1);
   for (int i = 0; i < 40; i++) {
     begin(r2, 0);

@@ -10,10 +10,11 @@
 
 /* Why the segment runs as it does: never empty once graphs ran (a
  * decision sets its own reason; these cover a segment with none). */
-static const char *why_text(const struct pygraph_segment *seg)
+static const char *why_text(const struct pygraph_segment *seg,
+                            const struct pygraph_selection_summary *sum)
 {
-  if (seg->auto_mode.why[0])
-    return seg->auto_mode.why;
+  if (sum->why[0])
+    return sum->why;
   if (seg->stats.replays == 0)
     return "-";
   if (seg->fallback[0])
@@ -54,6 +55,8 @@ int pygraph_report_format_segment_thread(char *buf, size_t cap,
 {
   const pygraph_region *r = seg->region;
   const struct pygraph_segment_stats *s = &seg->stats;
+  struct pygraph_selection_summary sum;
+  pygraph_selection_summarize(&seg->sel, &sum);
   /* Indirection of the graph in use (the last one captured when none). */
   unsigned long long ind_nodes = seg->cache.active ? seg->cache.active->indirect.n_nodes : s->indirect_nodes;
   unsigned long long ind_bytes = seg->cache.active ? seg->cache.active->indirect.block_size : s->indirect_bytes;
@@ -66,9 +69,9 @@ int pygraph_report_format_segment_thread(char *buf, size_t cap,
                    r->line_end, seg->index, pygraph_segment_mode_name(seg), s->iters,
                    s->replays, s->captures, s->updates, s->flushes, s->mismatches,
                    ind_nodes, ind_bytes, fallback_text(seg),
-                   pygraph_segment_decision_name(seg), seg->auto_mode.eager_us, seg->auto_mode.graph_us,
-                   pygraph_segment_variants(seg), why_text(seg),
-                   s->eager_iters, s->timed);
+                   pygraph_segment_decision_name(seg), sum.eager_us, sum.graph_us,
+                   pygraph_segment_variants(seg), why_text(seg, &sum),
+                   s->eager_iters, sum.timed);
   /* Flushes are worth a reason too; kept after the fixed fields. */
   if (n >= 0 && (size_t)n < cap && s->flushes > 0 && seg->last_flush_reason)
     n += snprintf(buf + n, cap - (size_t)n, " last_flush=\"%s\"", seg->last_flush_reason);

@@ -2,6 +2,8 @@
 #ifndef PYGRAPH_SETTINGS_H
 #define PYGRAPH_SETTINGS_H
 
+#include "common/policy.h"
+
 enum pygraph_mode {
   PYGRAPH_MODE_AUTO,
   PYGRAPH_MODE_EAGER,
@@ -61,27 +63,10 @@ struct pygraph_settings {
 #define PYGRAPH_DEFAULT_MAX_CAPTURES 16u
 #define PYGRAPH_DEFAULT_MAX_OPS 4096u
 #define PYGRAPH_DEFAULT_VARIANTS 8u
-#define PYGRAPH_MAX_VARIANTS 16u
 #define PYGRAPH_DEFAULT_MEASURE_ITERS 12u
-#define PYGRAPH_MAX_MEASURE_ITERS 64u
 #define PYGRAPH_DEFAULT_MARGIN_PCT 3u
 #define PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE 2u
 #define PYGRAPH_DEFAULT_MIN_OPS 2u
-
-/* Not settings: fixed bounds of the online decision. */
-#define PYGRAPH_MAX_FLIPS 3u          /* re-evaluations (hence decision flips) per segment */
-#define PYGRAPH_NEVER_REPEATS 16u     /* distinct signatures in a row: eager for good */
-#define PYGRAPH_BEHAVIOUR_BLOCK 64u   /* iterations per behaviour sample (hysteresis) */
-#define PYGRAPH_PROBE_INTERVAL 64u    /* decided-eager segments record 2 of every N */
-#define PYGRAPH_BACKLOG_EVENTS 3u     /* unread timing events: the GPU is far behind */
-#define PYGRAPH_YOUNG_ITERS 64u       /* ... which matters in a segment's first N */
-#define PYGRAPH_POLL_BACKOFF 3u      /* iterations skipped after an event not done */
-#define PYGRAPH_TURN_RUN 4u           /* measuring: iterations in a row per side */
-#define PYGRAPH_MEASURE_MIN 3u        /* samples per side before a verdict by
-                                         medians; a clear one (pygraph_clear_verdict)
-                                         needs no more; a close one the full window */
-#define PYGRAPH_CLEAR_MIN 2u          /* samples per side before a clear verdict
-                                         by extremes (pygraph_clear_verdict_bounds) */
 
 /* Fills in the defaults of every field (mode auto). */
 void pygraph_settings_defaults(struct pygraph_settings *out);

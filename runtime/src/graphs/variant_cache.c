@@ -69,8 +69,6 @@ void pygraph_variant_cache_drop(struct pygraph_variant_cache *cache, struct pygr
     v->graph = NULL;
     cache->n_variants--;
   }
-  v->decided = 0;
-  memset(&v->samples, 0, sizeof v->samples);
   if (cache->active == v) {
     cache->active = NULL;
     for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++)
@@ -230,13 +228,9 @@ static void install(struct pygraph_variant_cache *cache, struct pygraph_variant 
   v->args = *ab;
   v->hash = request->hash;
   v->last_used = ++cache->clock;
-  v->decided = request->decided;
-  v->changed_ops = -1;
   v->id = ++cache->variant_ids;
   v->seen_iter = request->iter;
   v->direct_only = request->direct_only;
-  v->rival[0] = '\0';
-  memset(&v->samples, 0, sizeof v->samples);
   cache->n_variants++;
   cache->active = v;
 }
@@ -281,7 +275,7 @@ void pygraph_variant_cache_discard_failed(struct pygraph_variant_cache *cache)
 
 cudaError_t pygraph_variant_cache_update(struct pygraph_variant_cache *cache,
                                          struct pygraph_variant *v,
-                                         const struct pygraph_op_list *cur,
+                                         const struct pygraph_op_list *cur, int count_all,
                                          struct pygraph_update_counts *counts, const char **step)
 {
   const struct pygraph_op_list *ref = v->ref;
@@ -290,8 +284,7 @@ cudaError_t pygraph_variant_cache_update(struct pygraph_variant_cache *cache,
   *counts = (struct pygraph_update_counts){0};
   for (size_t i = 0; i < cur->n_ops; i++) {
     if (ind->n_nodes && ind->node_of_op[i] >= 0) {
-      /* Once decided, the first change is enough (one refresh for all). */
-      if ((!refresh || !v->decided) &&
+      if ((!refresh || count_all) &&
           pygraph_op_params_differ(cur, &cur->ops[i], ref, &ref->ops[i])) {
         refresh = 1;
         counts->changed_ops++;

@@ -17,19 +17,8 @@
 #include "pygraph_rt.h"
 #include "common/settings.h"
 
-/* Periods measured for one signature (the first measure_iters of each). */
-struct pygraph_samples {
-  float us[PYGRAPH_MAX_MEASURE_ITERS];
-  unsigned n;
-  double host_sum;                           /* host time inside the runtime */
-  unsigned iters;                            /* a graph's: iterations of its signature
-                                                while undecided (PYGRAPH_VERDICT_ITERS) */
-};
-
-/* One cached graph, for one signature.  The cache writes the graph's own
- * fields; `decided`, `samples`, `rival` and `changed_ops` are auto mode's
- * verdict on it (selection.c), which the cache only clears when a slot is
- * filled or freed. */
+/* One cached graph, for one signature (what selection decides about it is
+ * selection's own, keyed by the slot and `id`). */
 struct pygraph_variant {
   void *graph;                               /* NULL = free slot */
   struct pygraph_op_list *ref;               /* exactly what the graph's nodes hold */
@@ -40,12 +29,6 @@ struct pygraph_variant {
   unsigned long long id;                     /* capture number (samples name it) */
   unsigned long long seen_iter;              /* iteration its signature last came */
   int direct_only;                           /* captured without indirection (the rival) */
-  /* auto mode's */
-  int decided;                               /* 0: still measuring; 1: keeps its graph */
-  struct pygraph_samples samples;            /* its graph samples while undecided */
-  char rival[80];                            /* "; indirect graph x us vs direct y us"
-                                                once it beat its rival, else "" */
-  long changed_ops;                          /* ops updated by the last measured replay */
 };
 
 struct pygraph_variant_cache {
@@ -102,7 +85,6 @@ struct pygraph_capture_request {
   const unsigned char *arg_changed;          /* per op: did its kernel arguments move */
   size_t n_arg_changed;
   unsigned long long iter;                   /* the iteration, for staleness */
-  int decided;                               /* the new variant needs no measuring */
 };
 
 /* Captures `cur` into a new variant (a free slot, else the stale one's:
@@ -126,10 +108,12 @@ struct pygraph_update_counts {
 };
 
 /* Brings v's nodes to `cur`'s parameters (nodes updated, or its argument
- * block refreshed), without launching.  Counts are filled on failure too. */
+ * block refreshed), without launching.  `count_all`: count every changed
+ * op of an indirect node (measured graphs), else the first is enough (one
+ * refresh for all).  Counts are filled on failure too. */
 cudaError_t pygraph_variant_cache_update(struct pygraph_variant_cache *cache,
                                          struct pygraph_variant *v,
-                                         const struct pygraph_op_list *cur,
+                                         const struct pygraph_op_list *cur, int count_all,
                                          struct pygraph_update_counts *counts, const char **step);
 
 /* Launches v's graph; *ran: the graph ran the iteration's work even though

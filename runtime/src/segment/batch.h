@@ -25,15 +25,7 @@
 
 #include <stddef.h>
 
-/* Full units a known trip count must give, at least. */
-#define PYGRAPH_BATCH_MIN_UNITS 8u
-
-/* An iteration of this many ops is not batched.  Batching saves one graph
- * launch per iteration, 2-5 us of host time; such an iteration's graph
- * already keeps the GPU busy longer (~0.8 us a node on the H200), so the
- * host does not wait for it.  tiny_chain (32 ops) lost batched (0.87x of
- * one-iteration graphs on an H100), jacobi2d (4 ops) gained 1.21x. */
-#define PYGRAPH_BATCH_MAX_ITER_OPS 16u
+#include "common/policy.h"
 
 struct pygraph_batch {
   unsigned max;                       /* most iterations per unit; < 2: off */

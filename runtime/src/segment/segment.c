@@ -1,15 +1,17 @@
 /* segment.c - the state machine of a region segment, the only writer of
  * its phase: what each iteration's end does (hit, miss or capture), the
- * capture candidate and warm-up, faults and the one way into eager.  The
- * graphs are built and replayed by the variant cache (variant_cache.c);
- * what auto mode measures and decides is in selection.c. */
+ * warm-up, faults and the one way into eager.  The graphs are built and
+ * replayed by the variant cache (variant_cache.c); what runs a recorded
+ * iteration and what its outcome decides is selection's (selection.h),
+ * asked twice per iteration: pygraph_selection_plan before the iteration
+ * runs (at the first op of a shadowed one), and pygraph_selection_outcome
+ * after it, on every path; the segment applies the reply itself. */
 #include "segment/segment.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "selection/capture_cost.h"
 #include "common/debug_log.h"
 #include "recording/signature.h"
 
@@ -38,14 +40,12 @@ void pygraph_segment_init(struct pygraph_segment *seg, const struct pygraph_back
   seg->candidate = &seg->lists[1];
   pygraph_variant_cache_init(&seg->cache, backend, &seg->settings, region, index,
                              &seg->lists[2]);
-  pygraph_auto_init(&seg->auto_mode, backend, &seg->settings, region, index, &seg->cache,
-                    &seg->stats.iters);
+  pygraph_selection_init(&seg->sel, backend, &seg->settings, region, index, &seg->cache);
   pygraph_batch_init(&seg->batch, region->kind == PYGRAPH_REGION_BATCH ? region->batch_max : 0,
                      seg->settings.batch);
   if (settings->mode == PYGRAPH_MODE_EAGER) {
     seg->phase = PYGRAPH_PHASE_EAGER;
     seg->final = 1;
-    pygraph_auto_set_decision(&seg->auto_mode, PYGRAPH_DECIDED_EAGER, "PYGRAPH_MODE=eager");
   } else {
     seg->phase = PYGRAPH_PHASE_WARMUP;
   }
@@ -59,11 +59,6 @@ int pygraph_segment_try_acquire(struct pygraph_segment *seg)
 void pygraph_segment_release(struct pygraph_segment *seg)
 {
   atomic_flag_clear_explicit(&seg->busy, memory_order_release);
-}
-
-static int auto_mode_on(const struct pygraph_segment *seg)
-{
-  return pygraph_auto_enabled(&seg->settings);
 }
 
 static double now_us(const struct pygraph_segment *seg)
@@ -111,19 +106,17 @@ int pygraph_segment_begin_iteration(struct pygraph_segment *seg)
   seg->flushed = 0;
   seg->too_long = 0;
   seg->iter_updates = 0;
-  seg->shadow_timed = 0;
+  seg->eager_for_good = NULL;
+  seg->stopped_batching = 0;
   pygraph_op_list_reset(seg->current);
   pygraph_batch_unit_begin(&seg->batch);
   int records = records_iteration(seg);
-  seg->begin_clocked = records && auto_mode_on(seg) &&
-                       seg->auto_mode.decision == PYGRAPH_UNDECIDED && seg->stats.iters > 0 &&
-                       seg->auto_mode.timed_iter == seg->stats.iters;   /* the previous one was timed */
-  if (seg->begin_clocked)
-    seg->begin_us = now_us(seg);
+  seg->clocked = records && seg->clock_next_begin;
+  seg->begin_us = seg->clocked ? now_us(seg) : 0.0;
   /* With no graph to replay and no capture planned, deferring would only
    * hold the GPU back while the host records (convolution1D: 5% slower
    * than plain while auto warmed up): the ops run as they come. */
-  seg->shadowed = records && seg->cache.n_variants == 0 && !seg->capture_next;
+  seg->shadowed = records && seg->cache.n_variants == 0 && !seg->cand.capture_next;
   return records;
 }
 
@@ -142,14 +135,10 @@ int pygraph_segment_loop_iteration_end(struct pygraph_segment *seg)
 void pygraph_segment_run_shadowed(struct pygraph_segment *seg, const struct pygraph_op *op,
                                   void **args)
 {
-  struct pygraph_measure *measure = &seg->auto_mode.measure;
-  if (seg->current->n_ops == 1 && auto_mode_on(seg) &&
-      seg->phase != PYGRAPH_PHASE_EAGER &&        /* probes time nothing */
-      pygraph_measure_possible(measure, seg->backend)) {
-    struct pygraph_sample_tag start = {.kind = PYGRAPH_SAMPLE_NONE};
-    pygraph_measure_break(measure);
-    pygraph_measure_record(measure, seg->backend, op->stream, &start);
-    seg->shadow_timed = 1;
+  if (seg->current->n_ops == 1) {             /* the first op: its timing span starts */
+    struct pygraph_iteration_facts f = {.shadowed = 1, .stream = op->stream,
+                                        .phase_eager = seg->phase == PYGRAPH_PHASE_EAGER};
+    (void)pygraph_selection_plan(&seg->sel, &f);
   }
   struct pygraph_op now = *op;
   if (now.kind == PYGRAPH_OP_KERNEL)
@@ -174,26 +163,21 @@ enum eager_kind {
   EAGER_BY_DECISION    /* no graph pays: pass through, probed now and then */
 };
 
-/* Drops every graph and passes through from the next iteration. */
+/* Drops every graph and passes through from the next iteration.  Selection
+ * hears of it in the iteration's outcome (or decided it there). */
 static void go_eager(struct pygraph_segment *seg, enum eager_kind kind, const char *why)
 {
-  if (kind == EAGER_FOR_GOOD)
-    snprintf(seg->fallback, sizeof seg->fallback, "%s", why);
   pygraph_variant_cache_drop_all(&seg->cache);
-  if (kind == EAGER_FOR_GOOD)
-    pygraph_auto_stop(&seg->auto_mode);
   seg->phase = PYGRAPH_PHASE_EAGER;
   if (kind == EAGER_FOR_GOOD) {
+    snprintf(seg->fallback, sizeof seg->fallback, "%s", why);
+    seg->eager_for_good = seg->fallback;
     seg->final = 1;
   } else {
-    seg->final = seg->auto_mode.reevaluations >= PYGRAPH_MAX_FLIPS;
     seg->probe_countdown = 0;
     seg->probe = PYGRAPH_PROBE_OFF;
-    seg->has_candidate = 0;
-    seg->capture_next = 0;
-    pygraph_measure_break(&seg->auto_mode.measure);
+    pygraph_candidate_forget(&seg->cand);
   }
-  pygraph_auto_set_decision(&seg->auto_mode, PYGRAPH_DECIDED_EAGER, why);
   pygraph_debug_log(&seg->settings, SEG_FMT ": %s: %s", SEG_ARGS(seg),
                     kind == EAGER_FOR_GOOD ? "eager for good" : "eager by decision", why);
 }
@@ -230,13 +214,9 @@ static void stop_batching(struct pygraph_segment *seg, const char *why)
   pygraph_batch_give_up(&seg->batch);
   pygraph_variant_cache_drop_all(&seg->cache);
   seg->phase = PYGRAPH_PHASE_WARMUP;
-  seg->stable_iterations = 0;
-  seg->has_candidate = 0;
-  seg->pinned = 0;
-  seg->capture_next = 0;
-  seg->n_recent = seg->distinct_streak = 0;
+  pygraph_candidate_start_over(&seg->cand);
   seg->n_arg_changed = 0;
-  pygraph_measure_break(&seg->auto_mode.measure);
+  seg->stopped_batching = 1;
   pygraph_debug_log(&seg->settings, SEG_FMT ": one iteration per graph from now on: %s",
                     SEG_ARGS(seg), why);
 }
@@ -271,27 +251,6 @@ static void note_arg_changes(struct pygraph_segment *seg, const struct pygraph_o
       seg->arg_changed[i] = 1;
 }
 
-/* How often `hash` is among the last PYGRAPH_NEVER_REPEATS misses noted. */
-static unsigned recent_sightings(const struct pygraph_segment *seg, unsigned long long hash)
-{
-  unsigned n = 0;
-  for (unsigned i = 0; i < seg->n_recent; i++)
-    n += seg->recent[i] == hash;
-  return n;
-}
-
-/* Notes a miss.  Signature never repeats: PYGRAPH_NEVER_REPEATS misses in a
- * row, each with a signature not among the last PYGRAPH_NEVER_REPEATS seen. */
-static int never_repeats(struct pygraph_segment *seg, unsigned long long hash)
-{
-  seg->distinct_streak = recent_sightings(seg, hash) ? 0 : seg->distinct_streak + 1;
-  seg->recent[seg->recent_next] = hash;
-  seg->recent_next = (seg->recent_next + 1) % PYGRAPH_NEVER_REPEATS;
-  if (seg->n_recent < PYGRAPH_NEVER_REPEATS)
-    seg->n_recent++;
-  return seg->distinct_streak >= PYGRAPH_NEVER_REPEATS;
-}
-
 /* ---- graphs --------------------------------------------------------- */
 
 /* Returns 1 when the graph ran the iteration's work. */
@@ -319,18 +278,26 @@ static void count_capture(struct pygraph_segment *seg, const struct pygraph_vari
   seg->stats.indirect_bytes = v->indirect.block_size;
 }
 
+/* One recorded iteration at its end: what it is, what the plan runs, and
+ * what it tells selection afterwards. */
+struct iteration {
+  struct pygraph_op_list *cur;
+  struct pygraph_variant *hit;                /* its graph, or NULL */
+  struct pygraph_plan plan;
+  struct pygraph_iteration_outcome out;       /* filled as it runs */
+};
+
 /* The current iteration becomes a new variant and is launched.  Returns
  * the variant, or NULL after a fault (the ops then ran exactly once
  * anyway). */
-static struct pygraph_variant *capture(struct pygraph_segment *seg, unsigned long long hash,
+static struct pygraph_variant *capture(struct pygraph_segment *seg, struct iteration *it,
                                        int direct_only)
 {
   struct pygraph_op_list *cur = seg->current;
   double t0 = now_us(seg);
   struct pygraph_capture_request request = {
-      .hash = hash, .direct_only = direct_only, .arg_changed = seg->arg_changed,
-      .n_arg_changed = seg->n_arg_changed, .iter = seg->stats.iters,
-      .decided = !auto_mode_on(seg) || seg->auto_mode.measure.state < 0};
+      .hash = it->out.hash, .direct_only = direct_only, .arg_changed = seg->arg_changed,
+      .n_arg_changed = seg->n_arg_changed, .iter = seg->stats.iters};
   struct pygraph_variant *v = NULL;
   const char *step = NULL;
   cudaError_t err = pygraph_variant_cache_capture(&seg->cache, cur, &request, &v, &step);
@@ -342,7 +309,10 @@ static struct pygraph_variant *capture(struct pygraph_segment *seg, unsigned lon
   }
   count_capture(seg, v);
   double us = now_us(seg) - t0;
-  pygraph_auto_note_capture(&seg->auto_mode, hash, (unsigned long)cur->n_ops, us, v->decided);
+  it->out.captured = 1;
+  it->out.rival_capture = direct_only;
+  it->out.capture_us = us;
+  it->out.ran = v;
   pygraph_debug_log(&seg->settings,
                     SEG_FMT ": captured graph #%llu with %zu ops in %.1f us (%u variants)",
                     SEG_ARGS(seg), seg->stats.captures, cur->n_ops, us, seg->cache.n_variants);
@@ -355,12 +325,13 @@ static struct pygraph_variant *capture(struct pygraph_segment *seg, unsigned lon
 }
 
 /* Returns 1 when the variant ran the iteration. */
-static int replay(struct pygraph_segment *seg, struct pygraph_variant *v)
+static int replay(struct pygraph_segment *seg, struct iteration *it, struct pygraph_variant *v)
 {
   struct pygraph_op_list *cur = seg->current;
   struct pygraph_update_counts counts;
   const char *step = NULL;
-  cudaError_t err = pygraph_variant_cache_update(&seg->cache, v, cur, &counts, &step);
+  cudaError_t err =
+      pygraph_variant_cache_update(&seg->cache, v, cur, it->plan.count_changes, &counts, &step);
   seg->stats.updates += counts.node_updates;
   seg->stats.refreshes += counts.refreshes;
   seg->iter_updates += counts.node_updates + counts.refreshes;
@@ -371,8 +342,8 @@ static int replay(struct pygraph_segment *seg, struct pygraph_variant *v)
   }
   if (!launch_variant(seg, v, cur))
     return 0;
-  if (!v->decided)
-    pygraph_auto_note_changed_ops(v, counts.changed_ops);
+  it->out.ran = v;
+  it->out.changed_ops = counts.changed_ops;
   seg->stats.replays++;
   pygraph_variant_cache_touch(&seg->cache, v);
   pygraph_variant_cache_adopt(&seg->cache, v, &seg->current);
@@ -382,298 +353,199 @@ static int replay(struct pygraph_segment *seg, struct pygraph_variant *v)
 
 /* ---- the end of an iteration ------------------------------------------ */
 
-/* One recorded iteration at its end: what it is, what runs it, how it is
- * timed, and what it leaves to decide. */
-struct iteration {
-  struct pygraph_op_list *cur;
-  unsigned long long hash;
-  cudaStream_t stream;
-  struct pygraph_variant *v;                  /* its graph (a hit), or NULL */
-  enum pygraph_turn turn;
-  int same;                                   /* a miss like the candidate */
-  int back_to_back;                           /* ... which came the iteration before too */
-  int auto_mode, timing, miss, decide_capture;
-  double t0;                                  /* host clock at the timing's start */
-  struct pygraph_sample_tag tag;              /* what it is sampled as */
-};
-
-/* What the iteration will be sampled as (NONE: a capture). */
-static struct pygraph_sample_tag planned_sample(const struct pygraph_segment *seg,
-                                                const struct iteration *it)
-{
-  struct pygraph_sample_tag planned = {.hash = it->hash, .kind = PYGRAPH_SAMPLE_EAGER};
-  if (it->v && it->turn == TURN_GRAPH && !it->v->decided) {
-    planned.kind = PYGRAPH_SAMPLE_GRAPH;
-    planned.variant = it->v->id;
-  } else if ((it->v && it->turn != TURN_EAGER) || (!it->v && seg->capture_next && it->same)) {
-    planned.kind = PYGRAPH_SAMPLE_NONE;
-  }
-  return planned;
-}
-
-/* Only a timed iteration reads the host clock (in a VM a clock read can
- * cost a syscall) or records an event: not a decided segment, nor one
- * waiting for the samples it planned.  Its host time starts here: the
- * recording and hashing before are the same whatever runs. */
-static void start_timing(struct pygraph_segment *seg, struct iteration *it, int solo)
-{
-  it->timing = it->auto_mode && it->turn != TURN_WAIT &&
-               pygraph_auto_wants_timing(&seg->auto_mode, it->hash, it->v);
-  /* A shadowed iteration's span began at its first op, or it has none. */
-  if (seg->shadowed && !seg->shadow_timed)
-    it->timing = 0;
-  it->t0 = it->timing ? now_us(seg) : 0.0;
-  if (!it->timing) {
-    pygraph_measure_break(&seg->auto_mode.measure);
-    return;
-  }
-  if (seg->shadowed)
-    return;                                   /* the span goes on: its end comes later */
-  struct pygraph_sample_tag planned = planned_sample(seg, it);
-  if (solo && seg->begin_clocked && seg->begin_us - seg->timed_end_us > it->t0 - seg->begin_us)
-    solo = 0;                                 /* the host works outside: a span */
-  pygraph_auto_start_timing(&seg->auto_mode, it->stream, solo, &planned);
-}
-
-/* Hash, graph, turn and candidate of the iteration about to end. */
+/* Facts of the iteration about to end, and selection's plan for it. */
 static void classify(struct pygraph_segment *seg, struct iteration *it)
 {
   struct pygraph_op_list *cur = seg->current;
   pygraph_op_list_materialize(cur);
-  *it = (struct iteration){.cur = cur, .auto_mode = auto_mode_on(seg)};
-  it->hash = pygraph_signature_hash(cur);
-  it->stream = cur->ops[0].stream;
-  it->tag = (struct pygraph_sample_tag){.hash = it->hash, .kind = PYGRAPH_SAMPLE_NONE};
-  it->v = pygraph_variant_cache_find(&seg->cache, it->hash, cur);
-  if (it->v)
-    pygraph_variant_cache_saw(&seg->cache, it->hash, seg->stats.iters);   /* its rival too */
-  it->turn = it->v ? pygraph_auto_measuring_turn(&seg->auto_mode, &it->v, it->auto_mode, it->hash)
-                   : TURN_GRAPH;
-  it->same = !it->v && seg->has_candidate && pygraph_same_signature(cur, seg->candidate);
+  *it = (struct iteration){.cur = cur};
+  struct pygraph_iteration_outcome *o = &it->out;
+  o->end = seg->shadowed ? PYGRAPH_END_SHADOWED : PYGRAPH_END_RAN;
+  o->iters = seg->stats.iters;
+  o->hash = pygraph_signature_hash(cur);
+  o->stream = cur->ops[0].stream;
+  o->n_ops = (unsigned long)cur->n_ops;
+  o->batch = pygraph_batch_on(&seg->batch);
+  it->hit = pygraph_variant_cache_find(&seg->cache, o->hash, cur);
+  if (it->hit)
+    pygraph_variant_cache_saw(&seg->cache, o->hash, seg->stats.iters);   /* its rival too */
+  struct pygraph_candidate_facts *c = &o->candidate;
+  c->same = !it->hit && seg->cand.present && pygraph_same_signature(cur, seg->candidate);
   /* The candidate came in the iteration before this one too (else, if it
    * came before, it recurs apart: a cycle). */
-  it->back_to_back = it->same && seg->stats.iters - seg->candidate_seen <= 1;
+  c->back_to_back = c->same && seg->stats.iters - seg->cand.seen <= 1;
+  if (seg->shadowed)
+    return;                                   /* planned at its first op */
+  struct pygraph_iteration_facts f = {
+      .iters = seg->stats.iters, .hash = o->hash, .stream = o->stream, .hit = it->hit,
+      .capture_planned = !it->hit && seg->cand.capture_next && c->same,
+      .clocked = seg->clocked, .begin_us = seg->begin_us};
+  it->plan = pygraph_selection_plan(&seg->sel, &f);
 }
 
 /* Returns 0 after a fault (eager for good, the ops ran once). */
 static int run_hit(struct pygraph_segment *seg, struct iteration *it)
 {
-  struct pygraph_variant *v = it->v;
-  seg->distinct_streak = 0;
-  switch (it->turn) {
+  struct pygraph_variant *v = it->plan.variant;
+  pygraph_candidate_note_hit(&seg->cand);
+  switch (it->plan.turn) {
   case TURN_EAGER:
     /* The graphs' nodes keep what their ref lists hold. */
     pygraph_variant_cache_touch(&seg->cache, v);   /* being measured: not the LRU victim */
     execute_all(seg, it->cur);
     seg->stats.eager_iters++;
-    it->tag.kind = PYGRAPH_SAMPLE_EAGER;
     return 1;
   case TURN_RIVAL:
-    return capture(seg, it->hash, 1) != NULL;      /* its span is not counted */
+    return capture(seg, it, 1) != NULL;
   case TURN_GRAPH:
   case TURN_WAIT:
-    if (!replay(seg, v))
-      return 0;
-    if (!v->decided && it->turn == TURN_GRAPH) {
-      it->tag.kind = PYGRAPH_SAMPLE_GRAPH;
-      it->tag.variant = v->id;
-    }
-    return 1;
+    return replay(seg, it, v);
   }
   return 1;
 }
 
 /* A miss that runs eagerly (a mismatch when graphs exist). */
-static void run_miss_eagerly(struct pygraph_segment *seg, struct iteration *it, int had_variants,
-                             enum pygraph_sample_kind sample)
+static void run_miss_eagerly(struct pygraph_segment *seg, struct iteration *it)
 {
-  seg->stats.mismatches += (unsigned long long)had_variants;
+  seg->stats.mismatches += (unsigned long long)(seg->cache.n_variants != 0);
   execute_all(seg, it->cur);
   seg->stats.eager_iters++;
-  it->tag.kind = sample;
 }
 
-/* A miss that may become (or be) the capture candidate.  A signature that
- * recurs, though not back to back (a cycle of launch sequences), becomes
- * the candidate on its second sighting among the last PYGRAPH_NEVER_REPEATS
- * misses, and keeps that place while others come in between.  Returns 0
- * after a fault. */
-static int miss_as_candidate(struct pygraph_segment *seg, struct iteration *it, int had_variants)
+/* Signatures that never repeat, or recur without ever being captured:
+ * recording stops paying (units give up batching first).  Returns 1 when
+ * that is the case (the ops ran). */
+static int hopeless_miss(struct pygraph_segment *seg, struct iteration *it)
 {
-  /* (never_repeats() noted this miss: at least 1 sighting.) */
-  unsigned sightings = it->same ? seg->stable_iterations + 1 : recent_sightings(seg, it->hash);
-  if (!it->same)
-    seg->pinned = sightings >= 2;
-  seg->stable_iterations = sightings;
-  if (seg->settings.indirect)
-    note_arg_changes(seg, it->cur, it->same);
-  if (seg->capture_next && it->same &&
-      pygraph_variant_cache_has_room(&seg->cache, seg->stats.iters)) {
-    seg->capture_next = 0;
-    seg->has_candidate = 0;
-    seg->pinned = 0;
-    seg->stable_iterations = 0;
-    it->v = capture(seg, it->hash, 0);        /* its span is not counted */
-    return it->v != NULL;
-  }
-  seg->capture_next = 0;
-  run_miss_eagerly(seg, it, had_variants, PYGRAPH_SAMPLE_EAGER);
-  keep_as_candidate(seg);
-  seg->has_candidate = 1;
-  seg->candidate_seen = seg->stats.iters;
-  it->decide_capture = 1;
-  return 1;
-}
-
-/* Returns 0 when the segment went eager (for good): nothing more to do. */
-static int run_miss(struct pygraph_segment *seg, struct iteration *it)
-{
-  it->miss = 1;
-  /* A mismatch: graphs exist, none fits, and this iteration runs eagerly
-   * (a capture is not counted). */
   int had_variants = seg->cache.n_variants != 0;
   const char *hopeless = NULL;
-  if (never_repeats(seg, it->hash))
+  if (pygraph_candidate_note_miss(&seg->cand, it->out.hash))
     hopeless = "signature never repeats";
-  /* Nothing captured after PYGRAPH_SETTLE_ITERS iterations (signatures
-   * that recur but whose graphs could never pay, say): stop paying for
-   * recording. */
   else if (!had_variants && seg->stats.captures == 0 && seg->stats.iters >= PYGRAPH_SETTLE_ITERS)
     hopeless = "launch sequence never settles";
-  if (hopeless) {
-    seg->stats.mismatches += (unsigned long long)had_variants;   /* (0 when never settled) */
-    execute_all(seg, it->cur);
-    if (pygraph_batch_on(&seg->batch))
-      stop_batching(seg, hopeless);
-    else
-      go_eager(seg, EAGER_FOR_GOOD, hopeless);
+  if (!hopeless)
     return 0;
-  }
-  struct pygraph_sig_stats *s = it->auto_mode ? pygraph_auto_sig_get(&seg->auto_mode, it->hash)
-                                              : NULL;
-  int rejected = s && s->rejected;
-  if (it->same && s)
-    pygraph_auto_note_miss_changes(s, pygraph_count_changed_params(it->cur, seg->candidate));
-  /* Another signature between two sightings of a recurring candidate:
-   * the candidate keeps its place unless it stopped coming. */
-  int keep_candidate = !it->same && seg->pinned && seg->has_candidate &&
-                       seg->stats.iters - seg->candidate_seen <= PYGRAPH_PIN_PATIENCE;
-  if (rejected || keep_candidate)             /* known not to pay, or waits its turn */
-    run_miss_eagerly(seg, it, had_variants,
-                     rejected ? PYGRAPH_SAMPLE_NONE : PYGRAPH_SAMPLE_EAGER);
-  else if (!miss_as_candidate(seg, it, had_variants))
-    return 0;                                 /* fault: eager for good, ops ran once */
-  if (rejected && !keep_candidate) {
-    keep_as_candidate(seg);                   /* keeps the pool a permutation */
-    seg->has_candidate = 0;
-    seg->stable_iterations = 0;
-  }
+  seg->stats.mismatches += (unsigned long long)had_variants;   /* (0 when never settled) */
+  execute_all(seg, it->cur);
+  if (pygraph_batch_on(&seg->batch))
+    stop_batching(seg, hopeless);
+  else
+    go_eager(seg, EAGER_FOR_GOOD, hopeless);
   return 1;
 }
 
-/* Auto mode's part of the end: the timing's end, samples read, verdicts.
- * Returns 0 when a verdict left the segment eager. */
-static int end_measuring(struct pygraph_segment *seg, struct iteration *it)
+/* A miss: captured when its capture was planned and a slot takes it, else
+ * run eagerly.  Whether it becomes the candidate is settled after the
+ * outcome (apply_miss).  Returns 0 when the segment went eager or stopped
+ * batching (the ops ran once). */
+static int run_miss(struct pygraph_segment *seg, struct iteration *it)
 {
-  struct pygraph_auto_mode *am = &seg->auto_mode;
-  if (it->timing) {
-    seg->stats.timed++;
-    seg->timed_end_us = now_us(seg);
-    it->tag.host_us = (float)(seg->timed_end_us - it->t0);
-    pygraph_auto_end_timing(am, it->stream, &it->tag);
-  }
-  pygraph_auto_poll(am);
-  const char *eager_why = pygraph_auto_decide_variants(am);
-  if (eager_why) {
-    go_eager(seg, EAGER_BY_DECISION, eager_why);
+  struct pygraph_candidate_facts *c = &it->out.candidate;
+  it->out.miss = 1;
+  if (hopeless_miss(seg, it))
     return 0;
+  c->keep_other = pygraph_candidate_keeps_place(&seg->cand, c->same, seg->stats.iters);
+  c->sightings = pygraph_candidate_sightings(&seg->cand, c->same, it->out.hash);
+  if (c->same && seg->settings.mode == PYGRAPH_MODE_AUTO)
+    c->changed_vs_candidate = pygraph_count_changed_params(it->cur, seg->candidate);
+  c->recent_sightings = c->back_to_back ? 0 : pygraph_candidate_recent(&seg->cand, it->out.hash);
+  c->recent_window = seg->cand.n_recent;
+  c->captures = (unsigned)(seg->stats.captures - seg->stats.rivals);   /* rivals bound nothing */
+  c->n_ops = (unsigned long)it->cur->n_ops;
+  c->trip_count = pygraph_batch_unit_trips(&seg->batch, seg->region->trip_count);
+  if (!c->keep_other && seg->cand.capture_next && c->same &&
+      pygraph_variant_cache_has_room(&seg->cache, seg->stats.iters)) {
+    if (seg->settings.indirect)
+      note_arg_changes(seg, it->cur, 1);
+    pygraph_candidate_forget(&seg->cand);
+    return capture(seg, it, 0) != NULL;       /* its span is not counted */
   }
-  pygraph_auto_release_idle(am, it->timing);
+  run_miss_eagerly(seg, it);
   return 1;
 }
 
-/* What decides whether the candidate is captured next. */
-static struct pygraph_decide_input capture_question(struct pygraph_segment *seg,
-                                                    const struct iteration *it,
-                                                    struct pygraph_sig_stats *s)
-{
-  struct pygraph_auto_mode *am = &seg->auto_mode;
-  struct pygraph_decide_input in = {
-      .stable_iterations = seg->stable_iterations,
-      /* Rivals do not use up PYGRAPH_MAX_CAPTURES: that bounds signatures. */
-      .captures = (unsigned)(seg->stats.captures - seg->stats.rivals),
-      .n_ops = (unsigned long)seg->candidate->n_ops,
-      .timing = it->auto_mode && pygraph_measure_possible(&am->measure, seg->backend),
-      .eager_samples = s ? pygraph_auto_eager_planned(am, it->hash) : 0,
-      .backlog = pygraph_auto_far_behind(am) ? am->measure.count : 0,
-      .eager_us = s && s->eager.n ? pygraph_auto_cost_us(&s->eager) : 0.0,
-      .capture_us = pygraph_capture_cost_us((unsigned long)seg->candidate->n_ops),
-      .trip_count = pygraph_batch_unit_trips(&seg->batch, seg->region->trip_count),
-      .host_period_us = seg->host_period_us,
-      .iters_observed = seg->stats.iters,
-  };
-  unsigned recent = it->back_to_back ? 0 : recent_sightings(seg, it->hash);
-  if (recent >= 2) {                          /* recurs apart: a cycle */
-    in.recent_sightings = recent;
-    in.recent_window = seg->n_recent;
-  }
-  return in;
-}
+/* ---- selection's reply -------------------------------------------------- */
 
 /* The candidate's capture is planned for its next sighting, if a slot
  * can take it. */
 static void plan_capture(struct pygraph_segment *seg)
 {
   if (!pygraph_variant_cache_has_room(&seg->cache, seg->stats.iters)) {
-    seg->pinned = 0;                          /* others may take the place */
+    pygraph_candidate_unpin(&seg->cand);      /* others may take the place */
     pygraph_debug_log(&seg->settings, SEG_FMT ": variant cache full, %u in use: eager",
                       SEG_ARGS(seg), seg->cache.n_variants);
     return;
   }
-  seg->capture_next = 1;
+  seg->cand.capture_next = 1;
   if (!seg->cache.n_variants)
     seg->phase = PYGRAPH_PHASE_CAPTURE;
   pygraph_debug_log(&seg->settings, SEG_FMT ": stable after %u iterations, capturing next",
-                    SEG_ARGS(seg), seg->stable_iterations);
+                    SEG_ARGS(seg), seg->cand.stable);
 }
 
-/* Returns 0 when the segment went eager. */
-static int decide_capture(struct pygraph_segment *seg, const struct iteration *it)
+/* A miss run eagerly after the outcome: it becomes the candidate unless
+ * its signature is known not to pay or a pinned candidate keeps its place. */
+static void apply_miss(struct pygraph_segment *seg, struct iteration *it,
+                       const struct pygraph_selection_reply *reply)
 {
-  struct pygraph_sig_stats *s =
-      it->auto_mode ? pygraph_auto_sig_find(&seg->auto_mode, it->hash) : NULL;
-  struct pygraph_decide_input in = capture_question(seg, it, s);
-  const char *reason = NULL;
-  switch (pygraph_decide(&seg->settings, &in, &reason)) {
-  case PYGRAPH_KEEP_WARMING:
-    if (reason)
-      seg->pinned = 0;                        /* put off, not just warming: others may
-                                                 take the place */
-    if (s)
-      pygraph_auto_note_put_off(s, reason != NULL);
-    return 1;
-  case PYGRAPH_CAPTURE_NEXT:
-    plan_capture(seg);
-    return 1;
-  case PYGRAPH_GO_EAGER:
-    go_eager(seg, EAGER_FOR_GOOD, reason);
-    return 0;
-  case PYGRAPH_STAY_EAGER:
-    go_eager(seg, EAGER_BY_DECISION, reason);
-    return 0;
+  const struct pygraph_candidate_facts *c = &it->out.candidate;
+  if (reply->rejected || c->keep_other) {
+    if (reply->rejected && !c->keep_other) {
+      keep_as_candidate(seg);                 /* keeps the pool a permutation */
+      pygraph_candidate_reject(&seg->cand);
+    }
+    return;
   }
-  return 1;
+  if (seg->settings.indirect)
+    note_arg_changes(seg, it->cur, c->same);
+  pygraph_candidate_take(&seg->cand, c->same, c->sightings, seg->stats.iters);
+  keep_as_candidate(seg);
+  if (reply->capture == PYGRAPH_CAPTURE_WAIT_UNPIN)
+    pygraph_candidate_unpin(&seg->cand);
+  else if (reply->capture == PYGRAPH_CAPTURE_PLAN)
+    plan_capture(seg);
+}
+
+/* Applies what selection returned: graphs to drop, eager from now on, the
+ * candidate's fate, a probe's restart. */
+static void apply_reply(struct pygraph_segment *seg, struct iteration *it,
+                        const struct pygraph_selection_reply *reply)
+{
+  seg->clock_next_begin = reply->clock_next_begin;
+  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++)
+    if (reply->drop & (1u << i))
+      pygraph_variant_cache_drop(&seg->cache, &seg->cache.variants[i]);
+  if (it && it->out.miss && !it->out.captured && !seg->eager_for_good && !seg->stopped_batching)
+    apply_miss(seg, it, reply);
+  if (reply->go_eager && !seg->eager_for_good) {   /* (a fault: the segment went already) */
+    go_eager(seg, reply->for_good ? EAGER_FOR_GOOD : EAGER_BY_DECISION, reply->go_eager);
+    seg->final = reply->final;
+  }
+}
+
+/* Tells selection how the iteration ended (every path ends here once) and
+ * applies its reply. */
+static struct pygraph_selection_reply end_with(struct pygraph_segment *seg, struct iteration *it,
+                                               struct pygraph_iteration_outcome *o)
+{
+  o->iters = seg->stats.iters;
+  o->eager_for_good = seg->eager_for_good;
+  o->stopped_batching = seg->stopped_batching;
+  struct pygraph_selection_reply reply = pygraph_selection_outcome(&seg->sel, o);
+  apply_reply(seg, it, &reply);
+  return reply;
 }
 
 /* A probe of a decided-eager segment: its two iterations run as recorded;
  * the second is compared with the first, and a change in behaviour starts
- * measuring (and the warm-up) again. */
+ * the warm-up again. */
 static void end_probe(struct pygraph_segment *seg)
 {
-  pygraph_auto_end_probe_timing(&seg->auto_mode);
   struct pygraph_op_list *cur = seg->current;
+  struct pygraph_iteration_outcome o = {.end = PYGRAPH_END_PROBE};
   if (cur->n_ops == 0) {
     seg->probe = PYGRAPH_PROBE_OFF;           /* nothing to look at */
+    end_with(seg, NULL, &o);
     return;
   }
   pygraph_op_list_materialize(cur);
@@ -681,19 +553,19 @@ static void end_probe(struct pygraph_segment *seg)
   if (seg->probe == PYGRAPH_PROBE_FIRST) {
     keep_as_candidate(seg);
     seg->probe = PYGRAPH_PROBE_SECOND_NEXT;
+    end_with(seg, NULL, &o);
     return;
   }
   seg->probe = PYGRAPH_PROBE_OFF;
-  const char *what = pygraph_auto_probe_change(&seg->auto_mode, cur, seg->candidate);
+  o.probe_second = 1;
+  o.cur = cur;
+  o.prev = seg->candidate;
+  struct pygraph_selection_reply reply = end_with(seg, NULL, &o);
   keep_as_candidate(seg);
-  if (!what || seg->auto_mode.reevaluations >= PYGRAPH_MAX_FLIPS)
+  if (!reply.restart)
     return;
-  pygraph_auto_restart(&seg->auto_mode, what);
   seg->phase = PYGRAPH_PHASE_WARMUP;
-  seg->stable_iterations = 0;
-  seg->has_candidate = 0;
-  seg->capture_next = 0;
-  seg->n_recent = seg->distinct_streak = 0;
+  pygraph_candidate_start_over(&seg->cand);
 }
 
 /* A unit cut short (the run's tail, or a loop exit inside a unit): its
@@ -704,72 +576,56 @@ static void end_partial_unit(struct pygraph_segment *seg)
   pygraph_op_list_materialize(seg->current);
   execute_all(seg, seg->current);
   seg->stats.tail_iters += seg->batch.in_unit;
+  struct pygraph_iteration_outcome o = {.end = PYGRAPH_END_PARTIAL};
   if (seg->probe == PYGRAPH_PROBE_FIRST || seg->probe == PYGRAPH_PROBE_SECOND) {
-    pygraph_auto_end_probe_timing(&seg->auto_mode);
+    o.probe_cut = 1;
     seg->probe = PYGRAPH_PROBE_OFF;
   }
-  pygraph_measure_break(&seg->auto_mode.measure);
+  end_with(seg, NULL, &o);
 }
 
-/* Host time between consecutive recorded units of a batchable loop, read
- * only while auto mode has not decided (a clock read can cost a syscall)
- * and no graph exists or is about to be captured: the period of eager
- * units (a replayed or deferred unit's host time is one graph launch or a
- * recording, which would make any loop look GPU-bound). */
-static void clock_unit_end(struct pygraph_segment *seg)
+/* An iteration past PYGRAPH_MAX_OPS (it flushed at the cap). */
+static void end_over_cap(struct pygraph_segment *seg)
 {
-  if (!pygraph_batch_on(&seg->batch) || !auto_mode_on(seg) ||
-      seg->auto_mode.decision != PYGRAPH_UNDECIDED || seg->cache.n_variants ||
-      seg->capture_next) {
-    seg->unit_end_iter = 0;
-    return;
+  struct pygraph_iteration_outcome o = {.end = PYGRAPH_END_IDLE};
+  if (pygraph_batch_on(&seg->batch)) {
+    stop_batching(seg, "unit over PYGRAPH_MAX_OPS");   /* the flush ran its ops */
+    o.end = PYGRAPH_END_BATCHING_STOPPED;
+  } else {
+    end_too_long(seg);
   }
-  double t = now_us(seg);
-  if (seg->unit_end_iter && seg->unit_end_iter + 1 == seg->stats.iters)
-    seg->host_period_us = t - seg->unit_end_us;
-  seg->unit_end_us = t;
-  seg->unit_end_iter = seg->stats.iters;
+  end_with(seg, NULL, &o);
+}
+
+/* A recorded iteration with ops, not cut short: plan, run, outcome. */
+static void end_recorded(struct pygraph_segment *seg)
+{
+  struct iteration it;
+  classify(seg, &it);
+  int ran = it.hit ? run_hit(seg, &it) : run_miss(seg, &it);
+  (void)ran;                                  /* a fault or a hopeless miss: the outcome says */
+  it.out.iter_updates = seg->iter_updates;
+  end_with(seg, &it, &it.out);
 }
 
 void pygraph_segment_end_iteration(struct pygraph_segment *seg)
 {
   seg->stats.iters++;
-  int solo = pygraph_auto_solo(&seg->auto_mode);
-  if (seg->too_long && !seg->final) {
-    if (pygraph_batch_on(&seg->batch))
-      stop_batching(seg, "unit over PYGRAPH_MAX_OPS");   /* the flush ran its ops */
-    else
-      end_too_long(seg);
-    return;
-  }
-  if (seg->flushed) {
-    pygraph_measure_break(&seg->auto_mode.measure);
-    return;                                   /* everything already ran */
-  }
-  if (pygraph_batch_unit_partial(&seg->batch)) {
+  struct pygraph_iteration_outcome idle = {.end = PYGRAPH_END_IDLE};
+  if (seg->too_long && !seg->final)
+    end_over_cap(seg);
+  else if (seg->flushed)
+    end_with(seg, NULL, &(struct pygraph_iteration_outcome){.end = PYGRAPH_END_FLUSHED});
+  else if (pygraph_batch_unit_partial(&seg->batch))
     end_partial_unit(seg);
-    return;
-  }
-  if (seg->phase == PYGRAPH_PHASE_EAGER) {
-    if (seg->probe == PYGRAPH_PROBE_FIRST || seg->probe == PYGRAPH_PROBE_SECOND)
-      end_probe(seg);
-    return;
-  }
-  if (seg->current->n_ops == 0)
-    return;                                   /* empty iteration: nothing to do */
-  clock_unit_end(seg);
-  struct iteration it;
-  classify(seg, &it);
-  start_timing(seg, &it, solo);
-  if (!(it.v ? run_hit(seg, &it) : run_miss(seg, &it)))
-    return;                                   /* eager now: the ops ran once */
-  if (it.auto_mode && !end_measuring(seg, &it))
-    return;
-  if (it.decide_capture && !decide_capture(seg, &it))
-    return;
-  pygraph_auto_note_behaviour(&seg->auto_mode, it.miss, seg->iter_updates);
+  else if (seg->phase == PYGRAPH_PHASE_EAGER &&
+           (seg->probe == PYGRAPH_PROBE_FIRST || seg->probe == PYGRAPH_PROBE_SECOND))
+    end_probe(seg);
+  else if (seg->phase == PYGRAPH_PHASE_EAGER || seg->current->n_ops == 0)
+    end_with(seg, NULL, &idle);
+  else
+    end_recorded(seg);
 }
-
 /* ---- iterations that stop recording ------------------------------------ */
 
 /* The iteration stops recording: what it recorded runs now, in order, and
@@ -788,10 +644,7 @@ void pygraph_segment_flush(struct pygraph_segment *seg, const char *reason)
   seg->last_flush_reason = reason;
   /* A flushed iteration says nothing about stability: the candidate starts
    * over.  Variants (and the lists they mirror) stay as they were. */
-  seg->stable_iterations = 0;
-  seg->has_candidate = 0;
-  seg->pinned = 0;
-  seg->capture_next = 0;
+  pygraph_candidate_forget(&seg->cand);
   if (seg->phase == PYGRAPH_PHASE_CAPTURE)
     seg->phase = PYGRAPH_PHASE_WARMUP;
   seg->probe = PYGRAPH_PROBE_OFF;
@@ -833,7 +686,9 @@ const char *pygraph_segment_mode_name(const struct pygraph_segment *seg)
 
 const char *pygraph_segment_decision_name(const struct pygraph_segment *seg)
 {
-  switch (seg->auto_mode.decision) {
+  struct pygraph_selection_summary sum;
+  pygraph_selection_summarize(&seg->sel, &sum);
+  switch (sum.decision) {
   case PYGRAPH_DECIDED_EAGER:
     return "eager";
   default:

@@ -28,23 +28,16 @@
 #ifndef PYGRAPH_SEGMENT_H
 #define PYGRAPH_SEGMENT_H
 
-/* Iterations a segment may record without ever capturing before it stops
- * recording ("launch sequence never settles"). */
-#define PYGRAPH_SETTLE_ITERS 256u
-/* Iterations a pinned capture candidate may stay away before another
- * signature takes its place. */
-#define PYGRAPH_PIN_PATIENCE 32u
 
 #include <stdatomic.h>
 
-#include "port/backend.h"
-#include "segment/batch.h"
-#include "selection/decide.h"
-#include "selection/measure.h"
-#include "pygraph_rt.h"
-#include "selection/selection.h"
 #include "common/settings.h"
 #include "graphs/variant_cache.h"
+#include "port/backend.h"
+#include "pygraph_rt.h"
+#include "segment/batch.h"
+#include "segment/candidate.h"
+#include "selection/selection.h"
 
 enum pygraph_phase {
   PYGRAPH_PHASE_WARMUP,
@@ -71,7 +64,6 @@ struct pygraph_segment_stats {
   unsigned long long indirect_bytes;         /* its device block: bytes per refresh */
   unsigned long long eager_iters;            /* recorded iterations run eagerly (warm-up,
                                                 misses, measuring turns) */
-  unsigned long long timed;                  /* iterations timed by auto mode */
   unsigned long long program_captured;       /* iterations passed into a capture of the
                                                 program's own (capture_check.h) */
   unsigned long long graph_iters;            /* loop iterations run by graphs (a unit
@@ -92,35 +84,20 @@ struct pygraph_segment {
   enum pygraph_probe_state probe;
   unsigned probe_countdown;                  /* iterations since the last probe */
 
-  /* The capture candidate: the last missed iteration's ops. */
-  unsigned stable_iterations;                /* sightings of the candidate's signature:
-                                                consecutive, or recent ones when pinned */
-  int has_candidate;
-  int pinned;                                /* the candidate recurs: others' misses do
-                                                not replace it */
-  int capture_next;                          /* the next miss like the candidate is captured */
-  unsigned long long candidate_seen;         /* iteration the candidate was last seen */
+  struct pygraph_candidate cand;             /* the capture candidate (candidate.h) */
 
   int flushed;                               /* this iteration stopped deferring */
   int shadowed;                              /* this iteration runs its ops as they come,
                                                 recorded only for its signature (it can
                                                 be neither replayed nor captured) */
-  int shadow_timed;                          /* ... and a timing span started at its
-                                                first op */
-  /* Host clock at this iteration's begin (when the previous one was timed)
-   * and at the end of the last timed one: a period between end events is
-   * only taken when the host spent no longer outside the region than in it
-   * (merge: 3 ms of host sorting around 2 launches of 25 us made eager and
-   * graph periods indistinguishable, and auto never decided). */
-  double begin_us, timed_end_us;
-  int begin_clocked;
+  /* The host clock at this iteration's begin, read when selection's last
+   * reply asked for it (it times an iteration against the host's own work
+   * between timed ones). */
+  int clock_next_begin, clocked;
+  double begin_us;
   size_t too_long;                           /* ops recorded when PYGRAPH_MAX_OPS was crossed */
-  /* Batchable loops in auto mode, undecided: host clock at the last
-   * recorded unit's end, and the host time between two such ends in a row
-   * (decide.h: a GPU-bound loop).  0: not measured. */
-  double unit_end_us, host_period_us;
-  unsigned long long unit_end_iter;
-
+  const char *eager_for_good;                /* this iteration sent it eager for good: why */
+  int stopped_batching;                      /* this iteration gave up batching */
   /* current = being recorded; candidate = the last missed iteration; each
    * variant's ref = what its graph holds.  A pool of lists whose pointers
    * are swapped, never copied. */
@@ -133,10 +110,6 @@ struct pygraph_segment {
   unsigned char *arg_changed;
   size_t n_arg_changed, cap_arg_changed;
 
-  /* signature never repeats */
-  unsigned long long recent[PYGRAPH_NEVER_REPEATS];
-  unsigned n_recent, recent_next, distinct_streak;
-
   unsigned long long iter_updates;           /* updates + refreshes this iteration */
   struct pygraph_segment_stats stats;
   char fallback[160];                        /* why EAGER; "" when not a fallback */
@@ -144,7 +117,7 @@ struct pygraph_segment {
 
   struct pygraph_batch batch;                /* iterations per unit (batch.h) */
   struct pygraph_variant_cache cache;        /* the graphs */
-  struct pygraph_auto_mode auto_mode;        /* measuring and verdicts (auto mode) */
+  struct pygraph_selection sel;              /* the policy: what runs, verdicts (selection.h) */
 };
 
 void pygraph_segment_init(struct pygraph_segment *seg, const struct pygraph_backend *backend,

@@ -13,8 +13,6 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static double measured_sum, prior_sum;
 static _Atomic double scale = 1.0;
 
-#define SCALE_MIN 0.25
-#define SCALE_MAX 16.0
 
 void pygraph_capture_cost_note(unsigned long n_ops, double us)
 {
@@ -24,7 +22,7 @@ void pygraph_capture_cost_note(unsigned long n_ops, double us)
   measured_sum += us;
   prior_sum += pygraph_capture_estimate_us(n_ops);
   double s = measured_sum / prior_sum;
-  atomic_store(&scale, s < SCALE_MIN ? SCALE_MIN : s > SCALE_MAX ? SCALE_MAX : s);
+  atomic_store(&scale, s < PYGRAPH_CAPTURE_SCALE_MIN ? PYGRAPH_CAPTURE_SCALE_MIN : s > PYGRAPH_CAPTURE_SCALE_MAX ? PYGRAPH_CAPTURE_SCALE_MAX : s);
   pthread_mutex_unlock(&lock);
 }
 

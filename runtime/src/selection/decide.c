@@ -100,7 +100,7 @@ double pygraph_expected_hits(const struct pygraph_decide_input *in)
 
 double pygraph_capture_estimate_us(unsigned long n_ops)
 {
-  return 80.0 + 3.0 * (double)n_ops;
+  return PYGRAPH_CAPTURE_BASE_US + PYGRAPH_CAPTURE_PER_OP_US * (double)n_ops;
 }
 
 unsigned long long pygraph_expected_iterations(long long trip_count,

@@ -58,8 +58,6 @@ struct pygraph_decide_input {
   double host_period_us;
 };
 
-/* eager_us beyond this many host periods: the GPU is the bottleneck. */
-#define PYGRAPH_GPU_BOUND_RATIO 1.25
 
 /* What a capture + instantiate is expected to cost before one was timed:
  * about 3 us per node on an H200 (bench/results.md) plus a fixed part of
@@ -72,14 +70,12 @@ double pygraph_capture_estimate_us(unsigned long n_ops);
  * captured 5 of 8 regions that could not pay; on the H200 an eager launch
  * of a tiny kernel costs ~3.6 us and a graph node ~1.2 us (tiny_chain,
  * bench/results.md); bigger kernels hide more of the launch cost. */
-#define PYGRAPH_GAIN_PER_OP_US 2.5
 double pygraph_gain_bound_us(double eager_us, unsigned long n_ops);
 
 /* What trying a graph costs: the capture, plus in auto mode with timing
  * the timed iterations that compare it with eager runs afterwards (~10 us
  * of event records and queries each on the H200, 2 x PYGRAPH_MEASURE_MIN
  * of them). */
-#define PYGRAPH_MEASURE_COST_US 60.0
 double pygraph_trial_cost_us(const struct pygraph_decide_input *in);
 
 /* (A capture is put off while the expected hits (pygraph_expected_hits)
@@ -130,7 +126,6 @@ struct pygraph_cost_input {
  * they are too few to trust): a GPU far behind, or a rival never timed,
  * cannot keep a segment measuring, nor running an unproven graph, for the
  * rest of the program. */
-#define PYGRAPH_VERDICT_ITERS 128u
 
 enum pygraph_verdict {
   PYGRAPH_VERDICT_GRAPH,

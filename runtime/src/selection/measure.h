@@ -13,9 +13,9 @@
 #ifndef PYGRAPH_MEASURE_H
 #define PYGRAPH_MEASURE_H
 
+#include "common/policy.h"
 #include "port/backend.h"
 
-#define PYGRAPH_MEASURE_RING 32u       /* events recorded and not yet read */
 
 enum pygraph_sample_kind {
   PYGRAPH_SAMPLE_NONE,                 /* period not attributed (e.g. a capture) */

@@ -1,770 +1,314 @@
-/* selection.c - auto mode (selective deployment): per-signature samples,
- * what each iteration runs while measured (eager, or which graph), how it
- * is timed (period or span), and the verdicts: keep a graph, which of an
- * indirect graph and its direct rival, or run eagerly; hysteresis and what
- * probes show.  It owns struct pygraph_auto_mode (selection.h) and never
- * writes the segment's state.  The policy's pure parts are in decide.c. */
+/* selection.c - the two calls of the policy (selection.h): the plan of a
+ * recorded iteration and what its outcome decides.  Measuring turns,
+ * timing and verdicts are in turns.c, timing.c and verdicts.c. */
 #include "selection/selection.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "selection/capture_cost.h"
 #include "common/debug_log.h"
-#include "recording/signature.h"
+#include "selection/capture_cost.h"
+#include "selection/signatures.h"
+#include "selection/timing.h"
+#include "selection/turns.h"
+#include "selection/verdicts.h"
 
-void pygraph_auto_init(struct pygraph_auto_mode *am, const struct pygraph_backend *backend,
-                       const struct pygraph_settings *settings, const pygraph_region *region,
-                       unsigned index, struct pygraph_variant_cache *cache,
-                       const unsigned long long *iters)
+void pygraph_selection_init(struct pygraph_selection *sel, const struct pygraph_backend *backend,
+                            const struct pygraph_settings *settings,
+                            const pygraph_region *region, unsigned index,
+                            const struct pygraph_variant_cache *cache)
 {
-  memset(am, 0, sizeof *am);
-  am->backend = backend;
-  am->settings = settings;
-  am->region = region;
-  am->index = index;
-  am->cache = cache;
-  am->iters = iters;
+  memset(sel, 0, sizeof *sel);
+  sel->backend = backend;
+  sel->settings = settings;
+  sel->region = region;
+  sel->index = index;
+  sel->cache = cache;
+  if (settings->mode == PYGRAPH_MODE_EAGER)
+    pygraph_verdicts_set_decision(sel, PYGRAPH_DECIDED_EAGER, "PYGRAPH_MODE=eager");
 }
 
-/* ---- signature statistics -------------------------------------------- */
-
-struct pygraph_sig_stats *pygraph_auto_sig_find(struct pygraph_auto_mode *am,
-                                               unsigned long long hash)
+static int auto_mode(const struct pygraph_selection *sel)
 {
-  for (unsigned i = 0; i < PYGRAPH_SIG_STATS; i++)
-    if (am->sigs[i].last_used && am->sigs[i].hash == hash)
-      return &am->sigs[i];
-  return NULL;
+  return sel->settings->mode == PYGRAPH_MODE_AUTO;
 }
 
-static int has_live_variant(const struct pygraph_auto_mode *am, unsigned long long hash)
-{
-  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++)
-    if (am->cache->variants[i].graph && am->cache->variants[i].hash == hash)
-      return 1;
-  return 0;
-}
+/* ---- the plan --------------------------------------------------------------- */
 
-struct pygraph_sig_stats *pygraph_auto_sig_get(struct pygraph_auto_mode *am,
-                                              unsigned long long hash)
+/* What the iteration will be sampled as (NONE: a capture, or untimed). */
+static struct pygraph_sample_tag planned_sample(struct pygraph_selection *sel,
+                                                const struct pygraph_iteration_facts *f,
+                                                const struct pygraph_plan *plan)
 {
-  struct pygraph_sig_stats *s = pygraph_auto_sig_find(am, hash), *victim = NULL;
-  if (!s) {
-    for (unsigned i = 0; i < PYGRAPH_SIG_STATS; i++) {
-      struct pygraph_sig_stats *c = &am->sigs[i];
-      if (!c->last_used) {
-        victim = c;
-        break;
-      }
-      if (has_live_variant(am, c->hash))
-        continue;
-      if (!victim || c->last_used < victim->last_used)
-        victim = c;
-    }
-    if (!victim)
-      victim = &am->sigs[0];
-    s = victim;
-    memset(s, 0, sizeof *s);
-    s->hash = hash;
-    s->changed_ops = -1;
+  struct pygraph_sample_tag planned = {.hash = f->hash, .kind = PYGRAPH_SAMPLE_EAGER};
+  const struct pygraph_variant *v = plan->variant;
+  if (v && plan->turn == TURN_GRAPH && !pygraph_sel_verdict(sel, v)->decided) {
+    planned.kind = PYGRAPH_SAMPLE_GRAPH;
+    planned.variant = v->id;
+  } else if ((v && plan->turn != TURN_EAGER) || (!v && f->capture_planned)) {
+    planned.kind = PYGRAPH_SAMPLE_NONE;
   }
-  s->last_used = ++am->sig_clock;
-  return s;
+  return planned;
 }
 
-/* The median of us[from..n-1]. */
-static double median_from(const struct pygraph_samples *s, unsigned from)
+/* Only a timed iteration reads the host clock (in a VM a clock read can
+ * cost a syscall) or records an event: not a decided segment, nor one
+ * waiting for the samples it planned.  Its host time starts here: the
+ * recording and hashing before are the same whatever runs. */
+static void start_timing(struct pygraph_selection *sel, const struct pygraph_iteration_facts *f,
+                         const struct pygraph_plan *plan)
 {
-  float v[PYGRAPH_MAX_MEASURE_ITERS];
-  unsigned n = s->n > from ? s->n - from : 0;
-  memcpy(v, s->us + from, n * sizeof v[0]);
-  for (unsigned i = 1; i < n; i++)       /* n <= 64: insertion sort */
-    for (unsigned j = i; j > 0 && v[j - 1] > v[j]; j--) {
-      float t = v[j];
-      v[j] = v[j - 1];
-      v[j - 1] = t;
+  sel->now.timing = auto_mode(sel) && plan->turn != TURN_WAIT &&
+                    pygraph_turns_want_timing(sel, f->hash, plan->variant);
+  sel->now.t0 = sel->now.timing ? pygraph_timing_now_us(sel) : 0.0;
+  if (!sel->now.timing) {
+    pygraph_timing_break(sel);
+    return;
+  }
+  struct pygraph_sample_tag planned = planned_sample(sel, f, plan);
+  pygraph_timing_start(sel, f->stream, pygraph_timing_solo(sel), &planned, f->clocked,
+                       f->begin_us);
+}
+
+struct pygraph_plan pygraph_selection_plan(struct pygraph_selection *sel,
+                                           const struct pygraph_iteration_facts *f)
+{
+  struct pygraph_plan plan = {.turn = TURN_GRAPH, .variant = f->hit};
+  if (f->shadowed) {                          /* its first op: the span starts */
+    if (auto_mode(sel) && !f->phase_eager)
+      pygraph_timing_shadow_start(sel, f->stream);
+    return plan;
+  }
+  sel->iters = f->iters;
+  pygraph_timing_unit_end(sel, 0);            /* a graph exists or is planned */
+  const struct pygraph_variant *v = f->hit;
+  if (v && auto_mode(sel) && !pygraph_sel_verdict(sel, v)->decided) {
+    plan.turn = pygraph_turns_next(sel, &v, f->hash);
+    plan.variant = (struct pygraph_variant *)v;   /* the cache's own variant */
+  }
+  if (plan.variant)
+    plan.count_changes = !pygraph_sel_verdict(sel, plan.variant)->decided;
+  start_timing(sel, f, &plan);
+  plan.capture_decided = !auto_mode(sel) || sel->measure.state < 0;
+  sel->now.turn = plan.turn;
+  sel->now.variant = plan.variant;
+  sel->now.capture_decided = plan.capture_decided;
+  return plan;
+}
+
+/* ---- the outcome ------------------------------------------------------------ */
+
+/* Eager from now on, by selection's own verdict or the segment's fault:
+ * timing stops for good, or (by decision) breaks and may resume with a
+ * probe's re-evaluation. */
+static void go_eager(struct pygraph_selection *sel, struct pygraph_selection_reply *reply,
+                     const char *why, int for_good)
+{
+  if (for_good)
+    pygraph_timing_stop(sel);
+  else
+    pygraph_timing_break(sel);
+  pygraph_verdicts_set_decision(sel, PYGRAPH_DECIDED_EAGER, why);
+  reply->go_eager = why;
+  reply->for_good = for_good;
+  reply->final = for_good || sel->reevaluations >= PYGRAPH_MAX_FLIPS;
+}
+
+/* A capture of hash's signature took `us` of host time. */
+static void note_capture(struct pygraph_selection *sel, const struct pygraph_iteration_outcome *o)
+{
+  struct pygraph_sig_stats *s = pygraph_sel_sig_get(sel, o->hash);
+  pygraph_sel_verdict(sel, o->ran)->decided = sel->now.capture_decided;
+  s->capture_us = o->capture_us;
+  if (s->capture_us > 0)                      /* 0: no clock */
+    pygraph_capture_cost_note(o->n_ops, s->capture_us);
+  if (sel->now.capture_decided && sel->decision == PYGRAPH_UNDECIDED)
+    pygraph_verdicts_set_decision(sel, PYGRAPH_DECIDED_GRAPH,
+                                  sel->settings->mode == PYGRAPH_MODE_GRAPH
+                                      ? "PYGRAPH_MODE=graph"
+                                      : "unmeasured: no timing events");
+}
+
+/* What the iteration ran as, for its sample; a miss's signature entry is
+ * made here (in auto mode), and tells whether it is known not to pay. */
+static struct pygraph_sample_tag what_ran(struct pygraph_selection *sel,
+                                          const struct pygraph_iteration_outcome *o,
+                                          struct pygraph_selection_reply *reply)
+{
+  struct pygraph_sample_tag tag = {.hash = o->hash, .kind = PYGRAPH_SAMPLE_NONE};
+  if (o->miss) {
+    struct pygraph_sig_stats *s = auto_mode(sel) ? pygraph_sel_sig_get(sel, o->hash) : NULL;
+    reply->rejected = s && s->rejected;
+    if (o->candidate.same && s)
+      s->changed_ops = o->candidate.changed_vs_candidate;   /* what probes compare */
+  }
+  if (o->captured) {
+    note_capture(sel, o);
+  } else if (o->ran) {
+    struct pygraph_graph_verdict *g = pygraph_sel_verdict(sel, o->ran);
+    if (!g->decided)
+      g->changed_ops = o->changed_ops;
+    if (!g->decided && sel->now.turn == TURN_GRAPH) {
+      tag.kind = PYGRAPH_SAMPLE_GRAPH;
+      tag.variant = o->ran->id;
     }
-  return n ? (n % 2 ? v[n / 2] : 0.5 * ((double)v[n / 2 - 1] + v[n / 2])) : 0.0;
+  } else if (!o->miss || !reply->rejected) {
+    tag.kind = PYGRAPH_SAMPLE_EAGER;          /* an eager turn, or a miss run eagerly */
+  }
+  return tag;
 }
 
-static double median(const struct pygraph_samples *s)
+/* A shadowed iteration's timing is decided at its end: its span began at
+ * its first op (or it has none). */
+static void shadowed_timing(struct pygraph_selection *sel, const struct pygraph_iteration_outcome *o)
 {
-  return median_from(s, 0);
+  pygraph_timing_unit_end(sel, o->batch && auto_mode(sel) && sel->decision == PYGRAPH_UNDECIDED);
+  sel->now = (struct pygraph_iteration_plan_state){.turn = TURN_GRAPH};
+  sel->now.timing = auto_mode(sel) && pygraph_turns_want_timing(sel, o->hash, NULL) &&
+                    sel->shadow_timed;
+  sel->now.t0 = sel->now.timing ? pygraph_timing_now_us(sel) : 0.0;
+  if (!sel->now.timing)
+    pygraph_timing_break(sel);
 }
 
-/* The mean host time the runtime itself spent per sampled iteration. */
-static double host_mean(const struct pygraph_samples *s)
+/* Auto mode's part of the end: the timing's end, samples read, verdicts.
+ * Returns 0 when a verdict left no graph (the segment goes eager). */
+static int measure(struct pygraph_selection *sel, const struct pygraph_iteration_outcome *o,
+                   struct pygraph_sample_tag *tag, struct pygraph_selection_reply *reply)
 {
-  return s->n ? s->host_sum / s->n : 0.0;
-}
-
-/* The cost of an iteration: its stream-order period, but never less than
- * the host time the runtime itself spent on it. */
-double pygraph_auto_period_us(const struct pygraph_samples *s)
-{
-  double p = median(s), host = host_mean(s);
-  return host > p ? host : p;
-}
-
-/* A side's cost once its samples can be trusted: the first one (at
- * start-up, or the first replay after a capture: often cold) is never
- * trusted alone, and once later ones exist it no longer counts (the sort
- * benchmark's eager 37.6 us then 18.3 us made a 23.6 us graph look faster
- * by their median).  0 = not enough samples yet. */
-static int trusted_cost(const struct pygraph_samples *s, double *us)
-{
-  if (s->n < 2)
+  if (sel->now.timing)
+    pygraph_timing_end(sel, o->stream, tag);
+  pygraph_timing_poll(sel);
+  const char *eager_why = pygraph_verdicts_decide(sel);
+  if (eager_why) {
+    go_eager(sel, reply, eager_why, 0);
     return 0;
-  double p = median_from(s, 1), host = host_mean(s);
-  *us = host > p ? host : p;
+  }
+  pygraph_timing_release_idle(sel, sel->now.timing);
   return 1;
 }
 
-/* A side's cost as decisions, the report and the debug log see it: trusted
- * if it can be, else what was read (0 only with no sample). */
-double pygraph_auto_cost_us(const struct pygraph_samples *s)
+/* What decides whether the candidate is captured next (decide.h). */
+static struct pygraph_decide_input capture_question(struct pygraph_selection *sel,
+                                                    const struct pygraph_iteration_outcome *o)
 {
-  double us;
-  return trusted_cost(s, &us) ? us : pygraph_auto_period_us(s);
-}
-
-/* The fastest and the slowest sample, as costs (never below the host
- * time, as pygraph_auto_period_us). */
-static void extremes(const struct pygraph_samples *s, double *lo, double *hi)
-{
-  double host = host_mean(s);
-  *lo = *hi = 0.0;
-  for (unsigned i = 0; i < s->n; i++) {
-    double v = s->us[i] > host ? s->us[i] : host;
-    if (i == 0 || v < *lo)
-      *lo = v;
-    if (i == 0 || v > *hi)
-      *hi = v;
+  const struct pygraph_candidate_facts *c = &o->candidate;
+  struct pygraph_sig_stats *s = auto_mode(sel) ? pygraph_sel_sig_find(sel, o->hash) : NULL;
+  struct pygraph_decide_input in = {
+      .stable_iterations = c->sightings,
+      .captures = c->captures,
+      .n_ops = c->n_ops,
+      .timing = auto_mode(sel) && pygraph_timing_possible(sel),
+      .eager_samples = s ? pygraph_turns_eager_planned(sel, o->hash) : 0,
+      .backlog = pygraph_turns_far_behind(sel) ? sel->measure.count : 0,
+      .eager_us = s && s->eager.n ? pygraph_samples_cost_us(&s->eager) : 0.0,
+      .capture_us = pygraph_capture_cost_us(c->n_ops),
+      .trip_count = c->trip_count,
+      .host_period_us = sel->host_period_us,
+      .iters_observed = sel->iters,
+  };
+  if (c->recent_sightings >= 2) {             /* recurs apart: a cycle */
+    in.recent_sightings = c->recent_sightings;
+    in.recent_window = c->recent_window;
   }
+  return in;
 }
 
-/* Do the samples so far settle graph against eager, before full windows?
- * By the extremes from PYGRAPH_CLEAR_MIN samples a side (decide.h); for
- * the graph also by the medians from PYGRAPH_MEASURE_MIN.  Dropping a
- * graph takes every sample: the first replays of a fresh graph can be
- * slow, and in a loop that synchronizes every iteration (bfs) the medians
- * of 3 once made a graph look 25% slower than it is.  Few eager samples
- * matter beyond their own cost: on the H200 a multi-stream graph runs ~10%
- * slower for good once 4 eager iterations of its loop ran, before or after
- * its capture (bench/results.md, also with a hand-written graph). */
-static int clear_case(const struct pygraph_auto_mode *am, const struct pygraph_samples *eager,
-                      const struct pygraph_samples *graph, enum pygraph_verdict *verdict)
+/* Returns 0 when the segment is to go eager. */
+static int decide_capture(struct pygraph_selection *sel, const struct pygraph_iteration_outcome *o,
+                          struct pygraph_selection_reply *reply)
 {
-  unsigned first = pygraph_measure_first(am->settings);
-  if (eager->n >= first && graph->n >= first &&
-      pygraph_clear_verdict(pygraph_auto_cost_us(eager), pygraph_auto_period_us(graph),
-                            verdict) &&
-      *verdict == PYGRAPH_VERDICT_GRAPH)
+  struct pygraph_decide_input in = capture_question(sel, o);
+  struct pygraph_sig_stats *s = auto_mode(sel) ? pygraph_sel_sig_find(sel, o->hash) : NULL;
+  const char *reason = NULL;
+  switch (pygraph_decide(sel->settings, &in, &reason)) {
+  case PYGRAPH_KEEP_WARMING:
+    /* Put off, not just warming: others may take the candidate's place. */
+    reply->capture = reason ? PYGRAPH_CAPTURE_WAIT_UNPIN : PYGRAPH_CAPTURE_WAIT;
+    if (s)
+      s->put_off = reason != NULL;
     return 1;
-  if (eager->n < PYGRAPH_CLEAR_MIN || graph->n < PYGRAPH_CLEAR_MIN)
+  case PYGRAPH_CAPTURE_NEXT:
+    reply->capture = PYGRAPH_CAPTURE_PLAN;
+    return 1;
+  case PYGRAPH_GO_EAGER:
+    go_eager(sel, reply, reason, 1);
     return 0;
-  double elo, ehi, glo, ghi;
-  extremes(eager, &elo, &ehi);
-  extremes(graph, &glo, &ghi);
-  return pygraph_clear_verdict_bounds(elo, ehi, glo, ghi, verdict);
-}
-
-void pygraph_auto_add_sample(void *ctx, const struct pygraph_sample_tag *tag, double us)
-{
-  struct pygraph_auto_mode *am = ctx;
-  struct pygraph_sig_stats *s = pygraph_auto_sig_find(am, tag->hash);
-  if (!s || tag->kind == PYGRAPH_SAMPLE_NONE)
-    return;
-  struct pygraph_samples *smp = tag->kind == PYGRAPH_SAMPLE_EAGER ? &s->eager : NULL;
-  for (unsigned i = 0; !smp && i < PYGRAPH_MAX_VARIANTS; i++)
-    if (am->cache->variants[i].graph && am->cache->variants[i].id == tag->variant)
-      smp = &am->cache->variants[i].samples;
-  if (!smp || smp->n >= am->settings->measure_iters)
-    return;
-  smp->us[smp->n++] = (float)us;
-  smp->host_sum += tag->host_us;
-  if (smp == &s->eager)
-    pygraph_debug_log(am->settings, SEG_FMT ": sample eager %.1f us (runtime host %.1f us)",
-                      SEG_ARGS(am), us, (double)tag->host_us);
-  else
-    pygraph_debug_log(am->settings,
-                      SEG_FMT ": sample graph #%llu %.1f us (runtime host %.1f us)",
-                      SEG_ARGS(am), tag->variant, us, (double)tag->host_us);
-}
-
-/* ---- decisions ------------------------------------------------------- */
-
-void pygraph_auto_set_decision(struct pygraph_auto_mode *am, enum pygraph_decision_state d,
-                              const char *why)
-{
-  if (am->decision != PYGRAPH_UNDECIDED && am->decision != d)
-    am->flips++;
-  am->decision = d;
-  snprintf(am->why, sizeof am->why, "%s", why);
-}
-
-/* The other live, undecided graph of v's signature (its direct rival or
- * the indirect graph it rivals), or NULL. */
-static struct pygraph_variant *rival_of(struct pygraph_auto_mode *am,
-                                        const struct pygraph_variant *v)
-{
-  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
-    struct pygraph_variant *r = &am->cache->variants[i];
-    if (r != v && r->graph && !r->decided && r->hash == v->hash)
-      return r;
-  }
-  return NULL;
-}
-
-/* A variant's signature no longer pays as a graph: it runs eagerly. */
-static void reject_variant(struct pygraph_auto_mode *am, struct pygraph_variant *v,
-                           struct pygraph_sig_stats *s, double eager_us, double graph_us,
-                           const char *why)
-{
-  s->rejected = 1;
-  s->changed_ops = v->changed_ops;            /* what probes compare against */
-  pygraph_variant_cache_drop(am->cache, v);
-  int any_graph = 0;
-  for (unsigned j = 0; j < PYGRAPH_MAX_VARIANTS; j++)
-    any_graph |= am->cache->variants[j].graph && am->cache->variants[j].decided;
-  if (!any_graph) {                           /* else the segment stays graph */
-    am->eager_us = eager_us;
-    am->graph_us = graph_us;
-  }
-  if (am->cache->n_variants == 0)
-    snprintf(am->eager_why, sizeof am->eager_why, "%s", why);   /* the segment goes eager */
-  else if (!any_graph)
-    snprintf(am->why, sizeof am->why, "%s", why);   /* others still measuring */
-}
-
-/* An indirect graph that has not met its direct rival yet (captured at
- * its first measuring turn).  Not one with many indirect nodes: its direct
- * rival would pay a per-node update (about 1 us of host time on the H200)
- * for each of them every replay, where the indirect graph pays one copy;
- * measuring it only costs (tiny_chain batched 32 iterations a graph: 1023
- * indirect nodes, its direct rival's turns 5,000-29,000 node updates). */
-static int rival_pending(const struct pygraph_auto_mode *am, const struct pygraph_variant *v,
-                         const struct pygraph_sig_stats *s)
-{
-  return v->indirect.n_nodes && v->indirect.n_nodes <= PYGRAPH_RIVAL_MAX_INDIRECT &&
-         !v->direct_only && !s->challenged && am->cache->n_variants < am->settings->variants;
-}
-
-/* Of an indirect graph and its direct rival, `best` stays. */
-static void keep_rival(struct pygraph_auto_mode *am, struct pygraph_variant *best,
-                       struct pygraph_variant *loser, double best_us, double loser_us)
-{
-  snprintf(best->rival, sizeof best->rival, "; %s graph %.1f us vs %s %.1f us",
-           best->direct_only ? "direct" : "indirect", best_us,
-           loser->direct_only ? "direct" : "indirect", loser_us);
-  pygraph_debug_log(am->settings, SEG_FMT ": keeping the%s", SEG_ARGS(am), best->rival + 1);
-  pygraph_variant_cache_drop(am->cache, loser);
-}
-
-static void keep_variant(struct pygraph_auto_mode *am, struct pygraph_variant *v, double eager_us,
-                         double graph_us, const char *why)
-{
-  v->decided = 1;
-  am->eager_us = eager_us;
-  am->graph_us = graph_us;
-  am->has_baseline = 0;
-  am->block_iters = am->block_updates = am->block_misses = 0;
-  pygraph_auto_set_decision(am, PYGRAPH_DECIDED_GRAPH, why);
-}
-
-/* The cost verdict on best (with the figures it was given): kept, or its
- * signature runs eagerly. */
-static void apply_verdict(struct pygraph_auto_mode *am, struct pygraph_variant *best,
-                          struct pygraph_sig_stats *s, const struct pygraph_cost_input *in,
-                          enum pygraph_verdict verdict, const char *why)
-{
-  pygraph_debug_log(am->settings, SEG_FMT ": variant %u: %s", SEG_ARGS(am),
-                    (unsigned)(best - am->cache->variants), why);
-  if (verdict == PYGRAPH_VERDICT_GRAPH)
-    keep_variant(am, best, in->eager_us, in->graph_us, why);
-  else
-    reject_variant(am, best, s, in->eager_us, in->graph_us, why);
-}
-
-/* PYGRAPH_VERDICT_ITERS iterations of v's signature without a verdict
- * (the GPU far behind, a rival never timed, windows never full): decided
- * now on the trusted samples read so far.  A graph without them goes; so
- * do all when eager has none (nothing shows that a graph pays). */
-static void settle_overdue(struct pygraph_auto_mode *am, struct pygraph_variant *v,
-                           struct pygraph_variant *r, struct pygraph_sig_stats *s)
-{
-  double gv = 0, gr = 0, eager_us = 0;
-  int tv = trusted_cost(&v->samples, &gv), tr = r && trusted_cost(&r->samples, &gr);
-  struct pygraph_variant *best = tv && (!tr || gv <= gr) ? v : tr ? r : NULL;
-  struct pygraph_variant *other = best == r ? v : r;
-  char why[sizeof am->why];
-  if (best && other && (best == v ? tr : tv))
-    keep_rival(am, best, other, best == v ? gv : gr, best == v ? gr : gv);
-  else if (best && other)
-    pygraph_variant_cache_drop(am->cache, other);     /* never timed: nothing to compare */
-  if (!best || !trusted_cost(&s->eager, &eager_us)) {
-    const struct pygraph_variant *shown = best ? best : v;
-    double e = pygraph_auto_cost_us(&s->eager), g = pygraph_auto_cost_us(&shown->samples);
-    snprintf(why, sizeof why, "no verdict in %u iterations (eager %.1f us x%u, graph %.1f us x%u)",
-             PYGRAPH_VERDICT_ITERS, e, s->eager.n, g, shown->samples.n);
-    pygraph_debug_log(am->settings, SEG_FMT ": %s", SEG_ARGS(am), why);
-    if (!best && r)
-      pygraph_variant_cache_drop(am->cache, r);
-    reject_variant(am, best ? best : v, s, e, g, why);
-    return;
-  }
-  struct pygraph_cost_input in = {.eager_us = eager_us, .graph_us = best == v ? gv : gr,
-                                  .capture_us = 0, .trip_count = am->region->trip_count,
-                                  .iters_observed = *am->iters};
-  enum pygraph_verdict verdict = pygraph_decide_cost(am->settings, &in, why, sizeof why);
-  size_t len = strlen(why);
-  snprintf(why + len, sizeof why - len, "%s; after %u iterations", best->rival,
-           PYGRAPH_VERDICT_ITERS);
-  apply_verdict(am, best, s, &in, verdict, why);
-}
-
-/* While still measuring, the report shows what was read so far. */
-static void note_undecided(struct pygraph_auto_mode *am)
-{
-  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
-    const struct pygraph_variant *v = &am->cache->variants[i];
-    const struct pygraph_sig_stats *s = v->graph ? pygraph_auto_sig_find(am, v->hash) : NULL;
-    if (!s || v->decided)
-      continue;
-    am->eager_us = pygraph_auto_cost_us(&s->eager);
-    am->graph_us = pygraph_auto_cost_us(&v->samples);
-    snprintf(am->why, sizeof am->why,
-             "undecided after %u iterations (eager x%u, graph x%u samples)", v->samples.iters,
-             s->eager.n, v->samples.n);
-    return;
-  }
-}
-
-/* Compares each undecided signature's graphs (one, or an indirect one and
- * its direct rival) with each other and with its eager runs.  A clear case
- * is settled by the first samples; a close one waits for full windows
- * (taken in turn, see pygraph_auto_measuring_turn). */
-const char *pygraph_auto_decide_variants(struct pygraph_auto_mode *am)
-{
-  am->eager_why[0] = '\0';
-  if (am->measure.state < 0) {
-    /* Timing broke after a capture: keep what runs, unmeasured. */
-    for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++)
-      if (am->cache->variants[i].graph && !am->cache->variants[i].decided) {
-        am->cache->variants[i].decided = 1;
-        pygraph_auto_set_decision(am, PYGRAPH_DECIDED_GRAPH, "unmeasured: no timing events");
-      }
-    return NULL;
-  }
-  unsigned window = am->settings->measure_iters;
-  unsigned first = pygraph_measure_first(am->settings);
-  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
-    struct pygraph_variant *v = &am->cache->variants[i];
-    if (!v->graph || v->decided)
-      continue;
-    struct pygraph_variant *r = rival_of(am, v);
-    if (r && r < v)
-      continue;                               /* the pair is handled from r */
-    struct pygraph_sig_stats *s = pygraph_auto_sig_find(am, v->hash);
-    if (s && v->samples.iters >= PYGRAPH_VERDICT_ITERS) {
-      settle_overdue(am, v, r, s);
-      continue;
-    }
-    if (!s || v->samples.n < first || (r && r->samples.n < first) ||
-        (!r && rival_pending(am, v, s)))
-      continue;
-    int graphs_full = v->samples.n >= window && (!r || r->samples.n >= window);
-    double gv = pygraph_auto_period_us(&v->samples);
-    double gr = r ? pygraph_auto_period_us(&r->samples) : 0.0;
-    enum pygraph_verdict early;
-    /* Which graph: the rival wins only when measured faster. */
-    if (r && !graphs_full && !pygraph_clear_verdict(gv, gr, &early))
-      continue;
-    struct pygraph_variant *best = r && gr < gv ? r : v;
-    if (r)
-      keep_rival(am, best, best == v ? r : v, best == v ? gv : gr, best == v ? gr : gv);
-    const char *pair = best->rival;           /* kept for the verdict on eager */
-    double graph_us = best == v ? gv : gr;
-    char why[sizeof am->why];
-    if (s->eager.n == 0 && graphs_full) {
-      best->decided = 1;
-      snprintf(why, sizeof why, "eager unmeasured%s", pair);
-      pygraph_auto_set_decision(am, PYGRAPH_DECIDED_GRAPH, why);
-      continue;
-    }
-    if (!(graphs_full && s->eager.n >= window) &&
-        !clear_case(am, &s->eager, &best->samples, &early))
-      continue;
-    struct pygraph_cost_input in = {
-        .eager_us = pygraph_auto_period_us(&s->eager), .graph_us = graph_us,
-        /* The capture is already paid when this is decided: what counts
-         * from here on is the span (pygraph_decide_cost amortizes a capture
-         * that is still to be paid). */
-        .capture_us = 0, .trip_count = am->region->trip_count,
-        .iters_observed = *am->iters};
-    enum pygraph_verdict verdict = pygraph_decide_cost(am->settings, &in, why, sizeof why);
-    size_t len = strlen(why);
-    snprintf(why + len, sizeof why - len, "%s", pair);
-    apply_verdict(am, best, s, &in, verdict, why);
-  }
-  if (am->decision == PYGRAPH_UNDECIDED)
-    note_undecided(am);
-  return am->eager_why[0] ? am->eager_why : NULL;
-}
-
-/* Start measuring again (bounded: PYGRAPH_MAX_FLIPS per segment). */
-static void note_reevaluation(struct pygraph_auto_mode *am, const char *what)
-{
-  am->reevaluations++;
-  am->has_baseline = 0;
-  am->block_iters = am->block_updates = am->block_misses = 0;
-  pygraph_debug_log(am->settings, SEG_FMT ": behaviour changed (%s), re-evaluating (%u/%u)",
-                    SEG_ARGS(am), what, am->reevaluations, PYGRAPH_MAX_FLIPS);
-}
-
-/* From decided-eager (a probe saw a change): measure everything afresh,
- * eager first.  The state machine starts its warm-up over. */
-void pygraph_auto_restart(struct pygraph_auto_mode *am, const char *what)
-{
-  note_reevaluation(am, what);
-  memset(am->sigs, 0, sizeof am->sigs);
-}
-
-/* From decided-graph: re-measure the graphs against the eager periods. */
-static void remeasure_graphs(struct pygraph_auto_mode *am, const char *what)
-{
-  note_reevaluation(am, what);
-  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
-    struct pygraph_variant *v = &am->cache->variants[i];
-    if (!v->graph)
-      continue;
-    v->decided = 0;
-    memset(&v->samples, 0, sizeof v->samples);
-  }
-}
-
-/* Are all variants decided?  One whose signature has not come for
- * PYGRAPH_BEHAVIOUR_BLOCK iterations does not count: measuring resumes if
- * it comes back, rather than timing every iteration until then. */
-static int all_decided(const struct pygraph_auto_mode *am)
-{
-  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
-    const struct pygraph_variant *v = &am->cache->variants[i];
-    if (v->graph && !v->decided && *am->iters - v->seen_iter <= PYGRAPH_BEHAVIOUR_BLOCK)
-      return 0;
+  case PYGRAPH_STAY_EAGER:
+    go_eager(sel, reply, reason, 0);
+    return 0;
   }
   return 1;
 }
 
-/* Hysteresis for a segment decided graph: per block of iterations, the
- * node updates per iteration and the share of misses; a marked change from
- * the block after the decision re-measures. */
-void pygraph_auto_note_behaviour(struct pygraph_auto_mode *am, int miss,
-                                 unsigned long long iter_updates)
+/* A recorded iteration that ran: samples, verdicts, the capture question
+ * for a miss that may become the candidate, hysteresis. */
+static void judge(struct pygraph_selection *sel, const struct pygraph_iteration_outcome *o,
+                  struct pygraph_selection_reply *reply)
 {
-  if (!pygraph_auto_enabled(am->settings) || am->decision != PYGRAPH_DECIDED_GRAPH ||
-      !all_decided(am))
-    return;
-  am->block_iters++;
-  am->block_updates += iter_updates;
-  am->block_misses += (unsigned long long)miss;
-  if (am->block_iters < PYGRAPH_BEHAVIOUR_BLOCK)
-    return;
-  struct pygraph_behaviour now = {
-      .updates_per_iter = (double)am->block_updates / (double)am->block_iters,
-      .miss_share = (double)am->block_misses / (double)am->block_iters};
-  am->block_iters = am->block_updates = am->block_misses = 0;
-  if (!am->has_baseline) {
-    am->baseline = now;
-    am->has_baseline = 1;
+  if (o->end == PYGRAPH_END_SHADOWED)
+    shadowed_timing(sel, o);
+  if (o->eager_for_good) {                    /* a fault, or hopeless: the ops ran once */
+    go_eager(sel, reply, o->eager_for_good, 1);
     return;
   }
-  if (am->reevaluations < PYGRAPH_MAX_FLIPS && pygraph_behaviour_changed(&am->baseline, &now))
-    remeasure_graphs(am, "updates or signature mix");
-}
-
-/* ---- what runs while measuring, and how it is timed ------------------ */
-
-/* Is this iteration worth timing?  While a variant is undecided, or while
- * this signature (not a graph yet, not rejected) lacks eager samples - only
- * those a capture waits for (PYGRAPH_EAGER_BEFORE_CAPTURE) while its capture
- * is put off for cost: timing more then cost merge ~13 us per timed
- * iteration, 12 of each region's 30. */
-int pygraph_auto_wants_timing(struct pygraph_auto_mode *am, unsigned long long hash,
-                             const struct pygraph_variant *v)
-{
-  if (!all_decided(am))
-    return 1;
-  if (v)
-    return 0;
-  const struct pygraph_sig_stats *s = pygraph_auto_sig_find(am, hash);
-  if (!s)
-    return 1;
-  unsigned wanted = s->put_off ? pygraph_eager_before_capture(am->settings)
-                               : am->settings->measure_iters;
-  return !s->rejected && pygraph_auto_eager_planned(am, hash) < wanted;
-}
-
-unsigned pygraph_auto_eager_planned(struct pygraph_auto_mode *am, unsigned long long hash)
-{
-  const struct pygraph_sig_stats *s = pygraph_auto_sig_find(am, hash);
-  struct pygraph_sample_tag tag = {.hash = hash, .kind = PYGRAPH_SAMPLE_EAGER};
-  return (s ? s->eager.n : 0) + pygraph_measure_in_flight(&am->measure, &tag);
-}
-
-/* Does one side of a measuring turn still need timed iterations?  Samples
- * recorded but not read yet count as taken (a GPU far behind would else
- * keep the sides taking turns for as long as its queue is deep), and the
- * first PYGRAPH_MEASURE_MIN are awaited before more are planned: a clear
- * case needs no more. */
-static int side_needs(const struct pygraph_auto_mode *am, const struct pygraph_samples *smp,
-                      const struct pygraph_sample_tag *tag)
-{
-  unsigned window = am->settings->measure_iters;
-  unsigned first = pygraph_measure_first(am->settings);
-  unsigned target = smp->n >= first ? window : first;
-  return smp->n + pygraph_measure_in_flight(&am->measure, tag) < target;
-}
-
-/* A young segment (its first PYGRAPH_YOUNG_ITERS iterations) whose timing
- * events lag PYGRAPH_BACKLOG_EVENTS behind: the GPU is busy with earlier
- * work, launch costs hide in its queue, and a short loop would be over
- * before samples came back.  Older segments just wait for their samples. */
-int pygraph_auto_far_behind(const struct pygraph_auto_mode *am)
-{
-  return am->measure.count >= PYGRAPH_BACKLOG_EVENTS && *am->iters < PYGRAPH_YOUNG_ITERS;
-}
-
-static int eager_clearly_slower(const struct pygraph_auto_mode *am,
-                                const struct pygraph_samples *eager,
-                                const struct pygraph_variant *g)
-{
-  enum pygraph_verdict verdict;
-  return g && clear_case(am, eager, &g->samples, &verdict) && verdict == PYGRAPH_VERDICT_GRAPH;
-}
-
-/* Do v's own samples show it slower than eager runs (both trusted)? */
-static int graph_shown_slower(const struct pygraph_sig_stats *s, const struct pygraph_variant *v)
-{
-  double eager_us, graph_us;
-  return trusted_cost(&s->eager, &eager_us) && trusted_cost(&v->samples, &graph_us) &&
-         graph_us > eager_us;
-}
-
-/* One more iteration of hash's signature for each of its undecided graphs
- * (bounded by PYGRAPH_VERDICT_ITERS). */
-static void count_undecided(struct pygraph_auto_mode *am, unsigned long long hash)
-{
-  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
-    struct pygraph_variant *v = &am->cache->variants[i];
-    if (v->graph && !v->decided && v->hash == hash)
-      v->samples.iters++;
-  }
-}
-
-/* While v's signature is measured: what runs this iteration.  Eager runs
- * and each undecided graph of the signature take turns, in runs of
- * PYGRAPH_TURN_RUN iterations, until their windows are full, so all see
- * the same conditions (*pv may become the rival); an indirect graph first
- * gets a direct rival, captured from this iteration.  Not while the GPU is
- * far behind: samples would come too late. */
-enum pygraph_turn pygraph_auto_measuring_turn(struct pygraph_auto_mode *am,
-                                              struct pygraph_variant **pv, int enabled,
-                                              unsigned long long hash)
-{
-  struct pygraph_variant *v = *pv;
-  if (v->decided || !enabled)
-    return TURN_GRAPH;
-  count_undecided(am, hash);
-  struct pygraph_sig_stats *s = pygraph_auto_sig_find(am, hash);
-  if (!s)
-    return TURN_GRAPH;
-  /* What runs when no side is measured now: not a graph whose samples
-   * show it slower than eager. */
-  enum pygraph_turn idle = graph_shown_slower(s, v) ? TURN_EAGER : TURN_GRAPH;
-  if (am->measure.state <= 0 || pygraph_auto_far_behind(am))
-    return idle;
-  struct pygraph_variant *r = rival_of(am, v);
-  if (!r && rival_pending(am, v, s)) {
-    s->challenged = 1;
-    return TURN_RIVAL;
-  }
-  /* Sides by identity: 0 eager, 1 the indirect graph, 2 its direct rival
-   * (or the only graph as side 1). */
-  struct pygraph_variant *side[3] = {NULL, v, r};
-  if (r && r->direct_only == 0) {
-    side[1] = r;
-    side[2] = v;
-  }
-  struct pygraph_sample_tag tags[3] = {
-      {.hash = hash, .kind = PYGRAPH_SAMPLE_EAGER},
-      {.hash = hash, .kind = PYGRAPH_SAMPLE_GRAPH, .variant = side[1]->id},
-      {.hash = hash, .kind = PYGRAPH_SAMPLE_GRAPH, .variant = side[2] ? side[2]->id : 0}};
-  int needs[3] = {side_needs(am, &s->eager, &tags[0]),
-                  side_needs(am, &side[1]->samples, &tags[1]),
-                  side[2] && side_needs(am, &side[2]->samples, &tags[2])};
-  /* Eager clearly slower than a graph already: only the two graphs still
-   * need telling apart, eager runs would only cost (should the other graph
-   * win and not be clearly faster, eager turns resume then). */
-  if (needs[0] && (eager_clearly_slower(am, &s->eager, side[1]) ||
-                   eager_clearly_slower(am, &s->eager, side[2])))
-    needs[0] = 0;
-  /* A full ring records nothing: no side would get its sample. */
-  if (am->measure.count >= PYGRAPH_MEASURE_RING)
-    return idle == TURN_EAGER ? TURN_EAGER : TURN_WAIT;
-  unsigned c = s->turn % 3;
-  if (!(s->run_left && needs[c])) {           /* next side that still needs samples */
-    unsigned k;
-    for (k = 1; k <= 3 && !needs[(s->turn + k) % 3]; k++)
-      ;
-    if (k > 3)                                /* all planned: samples still in flight */
-      return idle == TURN_EAGER ? TURN_EAGER : TURN_WAIT;
-    c = (s->turn + k) % 3;
-    s->turn = c;
-    s->run_left = PYGRAPH_TURN_RUN;
-  }
-  s->run_left--;
-  if (c == 0)
-    return TURN_EAGER;
-  *pv = side[c];
-  return TURN_GRAPH;
-}
-
-/* An iteration with fewer ops than PYGRAPH_MIN_OPS that auto can never
- * capture (pygraph_decide keeps it eager whatever its timing). */
-static int below_min_ops(const struct pygraph_auto_mode *am, const struct pygraph_op_list *cur)
-{
-  return am->settings->mode == PYGRAPH_MODE_AUTO && cur->n_ops < am->settings->min_ops;
-}
-
-void pygraph_auto_end_probe_timing(struct pygraph_auto_mode *am)
-{
-  if (am->measure.count)
-    pygraph_measure_poll(&am->measure, am->backend, pygraph_auto_add_sample, am);
-  pygraph_measure_release(&am->measure, am->backend);
-}
-
-/* A probe of a decided-eager segment: did its behaviour change? */
-const char *pygraph_auto_probe_change(struct pygraph_auto_mode *am,
-                                      const struct pygraph_op_list *cur,
-                                      const struct pygraph_op_list *prev)
-{
-  unsigned long long hash = pygraph_signature_hash(cur);
-  struct pygraph_sig_stats *s = pygraph_auto_sig_find(am, hash);
-  if (below_min_ops(am, cur))
-    return NULL;                              /* can never be captured: nothing to re-evaluate */
-  if (!s || !s->rejected)
-    return "new signature";
-  if (pygraph_same_signature(cur, prev) && s->changed_ops >= 0) {
-    long now = pygraph_count_changed_params(cur, prev), then = s->changed_ops;
-    long d = now > then ? now - then : then - now;
-    if (d >= 1 && 2 * d >= then)
-      return "argument updates";
-  }
-  return NULL;
-}
-
-/* Before the work of a timed iteration.  Back to back with a timed
- * iteration of the same signature and kind (and graph), the sample is the
- * period between their end events: what an iteration costs in steady
- * state, host work between iterations included.  Otherwise it is a span:
- * an event before its work, one after, so other segments' or signatures'
- * work never counts - except when only the kind changed (a new run of
- * measuring turns): that iteration gives no sample, its end event starts
- * the next periods. */
-void pygraph_auto_start_timing(struct pygraph_auto_mode *am, cudaStream_t stream, int solo,
-                              const struct pygraph_sample_tag *planned)
-{
-  int run = solo && am->measure.chain && am->timed_iter + 1 == *am->iters &&
-            am->timed_hash == planned->hash;
-  if (run && planned->kind != PYGRAPH_SAMPLE_NONE && am->timed_kind == planned->kind &&
-      am->timed_variant == planned->variant)
-    return;                                   /* a period */
-  pygraph_measure_break(&am->measure);
-  if (!run) {                                 /* a span */
-    struct pygraph_sample_tag start = {.hash = planned->hash, .kind = PYGRAPH_SAMPLE_NONE};
-    pygraph_measure_record(&am->measure, am->backend, stream, &start);
-  }
-}
-
-/* Segment iterations ended by this thread: a segment whose previous
- * iteration was the thread's previous one runs back to back (solo). */
-static _Thread_local unsigned long long iteration_clock;
-
-int pygraph_auto_solo(struct pygraph_auto_mode *am)
-{
-  unsigned long long clock = ++iteration_clock;
-  int solo = am->last_clock + 1 == clock;
-  am->last_clock = clock;
-  return solo;
-}
-
-void pygraph_auto_end_timing(struct pygraph_auto_mode *am, cudaStream_t stream,
-                             const struct pygraph_sample_tag *tag)
-{
-  pygraph_measure_record(&am->measure, am->backend, stream, tag);
-  am->timed_iter = *am->iters;
-  am->timed_hash = tag->hash;
-  am->timed_kind = tag->kind;
-  am->timed_variant = tag->variant;
-}
-
-/* An event not done yet is tried again PYGRAPH_POLL_BACKOFF iterations
- * later: a GPU far behind costs no query per iteration. */
-void pygraph_auto_poll(struct pygraph_auto_mode *am)
-{
-  if (!am->measure.count)
+  if (o->stopped_batching) {                  /* hopeless as units: one iteration each now */
+    pygraph_timing_break(sel);
     return;
-  if (am->poll_backoff)
-    am->poll_backoff--;
-  else if (!pygraph_measure_poll(&am->measure, am->backend, pygraph_auto_add_sample, am) &&
-           am->measure.count > 1)
-    am->poll_backoff = PYGRAPH_POLL_BACKOFF;
+  }
+  struct pygraph_sample_tag tag = what_ran(sel, o, reply);
+  if (auto_mode(sel) && !measure(sel, o, &tag, reply))
+    return;
+  int candidate = o->miss && !o->captured && !reply->rejected && !o->candidate.keep_other;
+  if (candidate && !decide_capture(sel, o, reply))
+    return;
+  pygraph_verdicts_note_behaviour(sel, o->miss, o->iter_updates);
 }
 
-/* Measuring may resume later (e.g. after a change of behaviour) and
- * creates the events again. */
-void pygraph_auto_release_idle(struct pygraph_auto_mode *am, int timed)
+struct pygraph_selection_reply pygraph_selection_outcome(
+    struct pygraph_selection *sel, const struct pygraph_iteration_outcome *o)
 {
-  if (!timed && *am->iters - am->timed_iter > PYGRAPH_BEHAVIOUR_BLOCK &&
-      pygraph_measure_release(&am->measure, am->backend))
-    pygraph_debug_log(am->settings, SEG_FMT ": timing events released", SEG_ARGS(am));
+  struct pygraph_selection_reply reply = {0};
+  sel->iters = o->iters;
+  sel->drop = 0;
+  switch (o->end) {
+  case PYGRAPH_END_RAN:
+  case PYGRAPH_END_SHADOWED:
+    judge(sel, o, &reply);
+    break;
+  case PYGRAPH_END_PROBE:
+    pygraph_timing_end_probe(sel);
+    if (o->probe_second && o->cur)
+      reply.restart = pygraph_verdicts_probe(sel, o->cur, o->prev);
+    break;
+  case PYGRAPH_END_PARTIAL:
+    if (o->probe_cut)
+      pygraph_timing_end_probe(sel);
+    pygraph_timing_break(sel);
+    break;
+  case PYGRAPH_END_FLUSHED:
+  case PYGRAPH_END_BATCHING_STOPPED:
+    pygraph_timing_break(sel);
+    break;
+  case PYGRAPH_END_IDLE:
+    if (o->eager_for_good)
+      go_eager(sel, &reply, o->eager_for_good, 1);
+    break;
+  }
+  pygraph_timing_iteration_ends(sel);
+  sel->shadow_timed = 0;
+  reply.drop = sel->drop;
+  reply.clock_next_begin = auto_mode(sel) && sel->decision == PYGRAPH_UNDECIDED && sel->iters &&
+                           sel->timed_iter == sel->iters;
+  return reply;
 }
 
-void pygraph_auto_stop(struct pygraph_auto_mode *am)
+void pygraph_selection_summarize(const struct pygraph_selection *sel,
+                                 struct pygraph_selection_summary *out)
 {
-  pygraph_measure_free(&am->measure, am->backend);
-}
-
-/* ---- what the state machine tells it ------------------------------------ */
-
-void pygraph_auto_note_capture(struct pygraph_auto_mode *am, unsigned long long hash,
-                               unsigned long n_ops, double us, int decided)
-{
-  struct pygraph_sig_stats *s = pygraph_auto_sig_get(am, hash);
-  s->capture_us = us;
-  if (s->capture_us > 0)                             /* 0: no clock */
-    pygraph_capture_cost_note(n_ops, s->capture_us);
-  if (decided && am->decision == PYGRAPH_UNDECIDED)
-    pygraph_auto_set_decision(am, PYGRAPH_DECIDED_GRAPH,
-                              am->settings->mode == PYGRAPH_MODE_GRAPH
-                                  ? "PYGRAPH_MODE=graph"
-                                  : "unmeasured: no timing events");
-}
-
-void pygraph_auto_note_changed_ops(struct pygraph_variant *v, long changed_ops)
-{
-  v->changed_ops = changed_ops;
-}
-
-void pygraph_auto_note_miss_changes(struct pygraph_sig_stats *s, long changed_ops)
-{
-  s->changed_ops = changed_ops;
-}
-
-void pygraph_auto_note_put_off(struct pygraph_sig_stats *s, int put_off)
-{
-  s->put_off = put_off;
+  out->decision = sel->decision;
+  out->why = sel->why;
+  out->eager_us = sel->eager_us;
+  out->graph_us = sel->graph_us;
+  out->timed = sel->timed;
 }

@@ -1,38 +1,41 @@
-/* selection.h - auto mode (selective deployment), in a struct of its own:
- * per-signature samples, what each measured iteration runs (eager, or
- * which graph: its turn), how it is timed (period or span), the verdicts
- * (keep a graph, which of an indirect graph and its direct rival, or run
- * eagerly), hysteresis and what a probe shows.
+/* selection.h - the policy: what each recorded iteration of a segment runs
+ * (eagerly, a graph, a capture, a direct rival), how it is timed, and what
+ * the timings decide (keep a graph, which of an indirect graph and its
+ * direct rival, run eagerly, capture the candidate next).  In every mode:
+ * auto mode measures, graph mode keeps every graph.
  *
- * Auto mode writes only its own state (struct pygraph_auto_mode) and its
- * verdict fields of the variants (variant_cache.h); it drops a variant that
- * lost through the cache.  It never writes the segment's phase: a verdict
- * that leaves no graph is returned to the state machine (segment.c), which
- * goes eager.  The policy's pure parts are in decide.c. */
+ * The state machine (segment.c) talks to it through two calls per
+ * iteration end, and through nothing else:
+ *   pygraph_selection_plan     the facts of a recorded iteration (its
+ *                              signature, its graph if any) -> what runs it;
+ *                              a shadowed iteration (its ops run as they
+ *                              come) asks at its first op instead, since its
+ *                              timing span starts there;
+ *   pygraph_selection_outcome  what happened (every iteration end, whatever
+ *                              its path) -> what to drop, whether to go
+ *                              eager, whether to capture the candidate.
+ * The segment applies the reply itself: selection never writes the
+ * segment's state and never changes the graph cache (it reads it).  Its own
+ * state below is written by selection/ alone; the report reads a summary.
+ * Pure policy lives in decide.c, samples in samples.c, timing in timing.c,
+ * measuring turns in turns.c, verdicts in verdicts.c. */
 #ifndef PYGRAPH_SELECTION_H
 #define PYGRAPH_SELECTION_H
 
-#include "port/backend.h"
-#include "selection/decide.h"
-#include "selection/measure.h"
-#include "pygraph_rt.h"
+#include "common/policy.h"
 #include "common/settings.h"
 #include "graphs/variant_cache.h"
+#include "port/backend.h"
+#include "pygraph_rt.h"
+#include "selection/decide.h"
+#include "selection/measure.h"
+#include "selection/samples.h"
 
-#define PYGRAPH_SIG_STATS (PYGRAPH_MAX_VARIANTS + 4u)
-
-/* An indirect graph with more indirect nodes than this meets no direct
- * rival.  On the H200 a chain of 16 changing nodes updated node by node
- * costs 34 us a replay against 22 us through an argument block (NOTES.md's
- * table of chain costs); tiny_chain's 31 indirect nodes measured 30.2 us
- * indirect vs 34.0 us direct on an H100 (bench/results.md, 7298ca6's b0);
- * with more nodes the direct graph only loses more. */
-#define PYGRAPH_RIVAL_MAX_INDIRECT 32u
-
+/* Per signature: its eager samples and what was decided about it. */
 struct pygraph_sig_stats {
   unsigned long long hash;
   unsigned long long last_used;              /* 0 = free entry */
-  struct pygraph_samples eager;              /* graph spans are per variant */
+  struct pygraph_samples eager;              /* graph samples are per graph */
   int challenged;                            /* a direct rival of its indirect graph
                                                 was captured (once per signature) */
   unsigned turn, run_left;                   /* measuring: eager and its undecided
@@ -40,10 +43,21 @@ struct pygraph_sig_stats {
                                                 PYGRAPH_TURN_RUN iterations */
   double capture_us;                         /* host time of capture + instantiate */
   int rejected;                              /* its graph did not pay: eager, never recaptured */
-  int put_off;                               /* its capture could not pay back yet
-                                                (pygraph_decide): timed only for
-                                                the samples a capture waits for */
+  int put_off;                               /* its capture could not pay back yet:
+                                                timed only for the samples a
+                                                capture waits for */
   long changed_ops;                          /* kernel ops with moving args (-1 unknown) */
+};
+
+/* Per graph of the cache (by slot): the verdict on it.  `id` names the
+ * variant it is about; a slot whose variant changed starts afresh. */
+struct pygraph_graph_verdict {
+  unsigned long long id;
+  int decided;                               /* 0: still measured; 1: kept */
+  struct pygraph_samples samples;            /* its graph samples while undecided */
+  char rival[80];                            /* "; indirect graph x us vs direct y us"
+                                                once it beat its rival, else "" */
+  long changed_ops;                          /* ops updated by the last measured replay */
 };
 
 enum pygraph_decision_state {
@@ -52,20 +66,20 @@ enum pygraph_decision_state {
   PYGRAPH_DECIDED_EAGER
 };
 
-/* What runs a measured iteration of a signature with a graph.
- * TURN_WAIT: a graph, untimed (every side's samples are planned, in flight). */
+/* What runs an iteration that has a graph (a hit).
+ * TURN_WAIT: the graph, untimed (every side's samples are planned, in flight). */
 enum pygraph_turn { TURN_GRAPH, TURN_EAGER, TURN_RIVAL, TURN_WAIT };
 
-struct pygraph_auto_mode {
-  /* What it reads (the segment's, set up by pygraph_auto_init). */
+struct pygraph_selection {
+  /* What it reads (the segment's, given at init). */
   const struct pygraph_backend *backend;
   const struct pygraph_settings *settings;
   const pygraph_region *region;              /* for messages and the trip count */
   unsigned index;
-  struct pygraph_variant_cache *cache;       /* the graphs it measures */
-  const unsigned long long *iters;           /* the segment's iteration count */
+  const struct pygraph_variant_cache *cache; /* the graphs it judges (read only) */
+  unsigned long long iters;                  /* iteration ends seen (the segment's count) */
 
-  /* Timing. */
+  /* Timing (timing.c). */
   struct pygraph_measure measure;
   unsigned poll_backoff;                     /* iterations until the next poll */
   unsigned long long last_clock;             /* thread's iteration clock at our last end */
@@ -73,10 +87,27 @@ struct pygraph_auto_mode {
   unsigned long long timed_hash;             /* ... its signature ... */
   enum pygraph_sample_kind timed_kind;       /* ... what it ran as ... */
   unsigned long long timed_variant;          /* ... and which graph */
+  unsigned long long timed;                  /* iterations timed */
+  double timed_end_us;                       /* host clock at the last timed end */
+  int shadow_timed;                          /* a shadowed iteration's span started */
+  double unit_end_us, host_period_us;        /* batchable loops: host time between two
+                                                recorded eager units (0: not measured) */
+  unsigned long long unit_end_iter;
 
-  /* Samples and verdicts. */
+  /* The iteration being ended (plan -> outcome). */
+  struct pygraph_iteration_plan_state {
+    int timing;                              /* timed: its end event is recorded */
+    double t0;                               /* host clock at the timing's start */
+    enum pygraph_turn turn;
+    const struct pygraph_variant *variant;   /* the graph the plan runs, or NULL */
+    int capture_decided;                     /* a capture's graph is kept unmeasured */
+  } now;
+
+  /* Samples and verdicts (verdicts.c). */
   struct pygraph_sig_stats sigs[PYGRAPH_SIG_STATS];
   unsigned long long sig_clock;              /* LRU stamps of sigs */
+  struct pygraph_graph_verdict graphs[PYGRAPH_MAX_VARIANTS];
+  unsigned drop;                             /* slots to drop, returned by the outcome */
   enum pygraph_decision_state decision;
   double eager_us, graph_us;                 /* of the last cost decision */
   char why[160];                             /* reason of the current decision */
@@ -90,91 +121,116 @@ struct pygraph_auto_mode {
   unsigned long long block_iters, block_updates, block_misses;
 };
 
-static inline int pygraph_auto_enabled(const struct pygraph_settings *settings)
-{
-  return settings->mode == PYGRAPH_MODE_AUTO;
-}
+void pygraph_selection_init(struct pygraph_selection *sel, const struct pygraph_backend *backend,
+                            const struct pygraph_settings *settings,
+                            const pygraph_region *region, unsigned index,
+                            const struct pygraph_variant_cache *cache);
 
-void pygraph_auto_init(struct pygraph_auto_mode *am, const struct pygraph_backend *backend,
-                       const struct pygraph_settings *settings, const pygraph_region *region,
-                       unsigned index, struct pygraph_variant_cache *cache,
-                       const unsigned long long *iters);
+/* ---- call 1: the plan ---------------------------------------------------- */
 
-/* ---- signatures and samples ---- */
-struct pygraph_sig_stats *pygraph_auto_sig_find(struct pygraph_auto_mode *am,
-                                                unsigned long long hash);
-/* Found, or a fresh entry (evicting the least recently used one whose
- * signature has no live graph). */
-struct pygraph_sig_stats *pygraph_auto_sig_get(struct pygraph_auto_mode *am,
-                                               unsigned long long hash);
-double pygraph_auto_period_us(const struct pygraph_samples *s);
-/* The same with a cold first sample left out once later ones exist. */
-double pygraph_auto_cost_us(const struct pygraph_samples *s);
-/* measure.h's poll callback (ctx: the auto mode). */
-void pygraph_auto_add_sample(void *ctx, const struct pygraph_sample_tag *tag, double us);
-/* Eager samples of a signature read or still in flight. */
-unsigned pygraph_auto_eager_planned(struct pygraph_auto_mode *am, unsigned long long hash);
-int pygraph_auto_far_behind(const struct pygraph_auto_mode *am);
+struct pygraph_iteration_facts {
+  unsigned long long iters;                  /* the segment's iterations, this one included */
+  int shadowed;                              /* asked at the first op of an iteration
+                                                whose ops run as they come: only
+                                                `stream` and `phase_eager` are set */
+  int phase_eager;                           /* a probe of a decided-eager segment */
+  unsigned long long hash;                   /* its launch-sequence signature */
+  cudaStream_t stream;                       /* its first op's stream */
+  struct pygraph_variant *hit;               /* the graph matching it, or NULL */
+  int capture_planned;                       /* a miss whose capture is planned now */
+  int clocked;                               /* begin_us is the host clock at its begin */
+  double begin_us;
+};
 
-/* ---- what the state machine tells it ---- */
-void pygraph_auto_set_decision(struct pygraph_auto_mode *am, enum pygraph_decision_state d,
-                               const char *why);
-/* A capture of hash's signature took `us` of host time; `decided`: its
- * graph is kept unmeasured (graph mode, or no timing events). */
-void pygraph_auto_note_capture(struct pygraph_auto_mode *am, unsigned long long hash,
-                               unsigned long n_ops, double us, int decided);
-/* An undecided variant's replay changed `changed_ops` ops. */
-void pygraph_auto_note_changed_ops(struct pygraph_variant *v, long changed_ops);
-/* Hash's same-signature miss changed `changed_ops` ops (probes compare). */
-void pygraph_auto_note_miss_changes(struct pygraph_sig_stats *s, long changed_ops);
-/* Its capture was put off for cost (pygraph_decide), or not. */
-void pygraph_auto_note_put_off(struct pygraph_sig_stats *s, int put_off);
-/* Eager for good: timing stops for good. */
-void pygraph_auto_stop(struct pygraph_auto_mode *am);
+struct pygraph_plan {
+  enum pygraph_turn turn;                    /* a hit: what runs */
+  struct pygraph_variant *variant;           /* the graph to run (the hit, or its rival) */
+  int count_changes;                         /* replay: count every changed op */
+  int capture_decided;                       /* a capture: its graph needs no measuring */
+};
 
-/* ---- verdicts and turns ---- */
-/* Compares each undecided signature's graphs with each other and with its
- * eager runs.  Returns NULL, or why no graph is left: the segment is to
- * run eagerly by decision. */
-const char *pygraph_auto_decide_variants(struct pygraph_auto_mode *am);
-/* Hysteresis for a segment decided graph (iter_updates: node updates and
- * refreshes this iteration). */
-void pygraph_auto_note_behaviour(struct pygraph_auto_mode *am, int miss,
-                                 unsigned long long iter_updates);
-/* Is this iteration (hash's signature, v its graph or NULL) worth timing? */
-int pygraph_auto_wants_timing(struct pygraph_auto_mode *am, unsigned long long hash,
-                              const struct pygraph_variant *v);
-/* While v's signature is measured: what runs this iteration (*pv may
- * become its rival). */
-enum pygraph_turn pygraph_auto_measuring_turn(struct pygraph_auto_mode *am,
-                                              struct pygraph_variant **pv, int enabled,
-                                              unsigned long long hash);
+struct pygraph_plan pygraph_selection_plan(struct pygraph_selection *sel,
+                                           const struct pygraph_iteration_facts *facts);
 
-/* ---- probes of a decided-eager segment ---- */
-/* The last samples are read and the events go. */
-void pygraph_auto_end_probe_timing(struct pygraph_auto_mode *am);
-/* What the probe's second iteration `cur` shows against the first, `prev`:
- * NULL, or the change in behaviour worth measuring again. */
-const char *pygraph_auto_probe_change(struct pygraph_auto_mode *am,
-                                      const struct pygraph_op_list *cur,
-                                      const struct pygraph_op_list *prev);
-/* Measuring starts afresh (bounded: PYGRAPH_MAX_FLIPS per segment). */
-void pygraph_auto_restart(struct pygraph_auto_mode *am, const char *what);
+/* ---- call 2: the outcome -------------------------------------------------- */
 
-/* ---- timing ---- */
-/* Did this thread end no other segment iteration since am's last one?
- * (Called once per iteration end: it advances the thread's clock.) */
-int pygraph_auto_solo(struct pygraph_auto_mode *am);
-/* Before the work of a timed iteration. */
-void pygraph_auto_start_timing(struct pygraph_auto_mode *am, cudaStream_t stream, int solo,
-                               const struct pygraph_sample_tag *planned);
-/* After the work of a timed iteration, `tag` what it ran as. */
-void pygraph_auto_end_timing(struct pygraph_auto_mode *am, cudaStream_t stream,
-                             const struct pygraph_sample_tag *tag);
-/* Reads finished samples (an event not done yet is tried again
- * PYGRAPH_POLL_BACKOFF iterations later). */
-void pygraph_auto_poll(struct pygraph_auto_mode *am);
-/* Nothing timed for a while: the events go (timed: this iteration was). */
-void pygraph_auto_release_idle(struct pygraph_auto_mode *am, int timed);
+enum pygraph_iteration_end {
+  PYGRAPH_END_RAN,              /* recorded and run as planned */
+  PYGRAPH_END_SHADOWED,         /* recorded, its ops ran as they came */
+  PYGRAPH_END_IDLE,             /* nothing to judge: empty, unrecorded, or a probe-less
+                                   eager iteration */
+  PYGRAPH_END_FLUSHED,          /* stopped recording midway: everything ran */
+  PYGRAPH_END_PARTIAL,          /* a batch unit cut short: run eagerly */
+  PYGRAPH_END_PROBE,            /* a probe iteration of a decided-eager segment, run */
+  PYGRAPH_END_BATCHING_STOPPED  /* units of K iterations did not work out */
+};
+
+/* A miss: what would make it the capture candidate (decide.h's input). */
+struct pygraph_candidate_facts {
+  int same;                                  /* like the current candidate */
+  int back_to_back;                          /* ... which came the iteration before too */
+  int keep_other;                            /* a pinned candidate keeps its place */
+  unsigned sightings;                        /* its sightings, if it becomes the candidate */
+  unsigned recent_sightings, recent_window;  /* a cycle: sightings among the last misses */
+  unsigned captures;                         /* graphs captured so far, rivals not counted */
+  unsigned long n_ops;
+  long changed_vs_candidate;                 /* same: ops whose arguments moved */
+  long long trip_count;                      /* units to come in this loop run (-1 unknown) */
+};
+
+struct pygraph_iteration_outcome {
+  enum pygraph_iteration_end end;
+  unsigned long long iters;                  /* the segment's iterations, this one included */
+  unsigned long long hash;
+  cudaStream_t stream;
+  const struct pygraph_variant *ran;         /* the graph that ran it, or NULL */
+  int captured;                              /* `ran` was captured this iteration */
+  int rival_capture;                         /* ... as a direct rival */
+  double capture_us;
+  unsigned long n_ops;
+  long changed_ops;                          /* a replay: ops with new parameters */
+  int miss;                                  /* no graph matched (captured or run eagerly) */
+  struct pygraph_candidate_facts candidate;  /* a miss run eagerly */
+  unsigned long long iter_updates;           /* node updates and refreshes */
+  const char *eager_for_good;                /* the segment went eager for good: why */
+  int stopped_batching;                      /* its units of K iterations were given up */
+  int batch;                                 /* a batchable loop's unit */
+  int probe_second;                          /* PROBE: the second of the pair */
+  const struct pygraph_op_list *cur, *prev;  /* PROBE: the two iterations */
+  int probe_cut;                             /* PARTIAL: it was a probe's */
+};
+
+enum pygraph_capture_answer {
+  PYGRAPH_CAPTURE_NONE,         /* not a candidate question */
+  PYGRAPH_CAPTURE_WAIT,         /* keep warming */
+  PYGRAPH_CAPTURE_WAIT_UNPIN,   /* put off for cost: another may take its place */
+  PYGRAPH_CAPTURE_PLAN          /* capture it at its next sighting */
+};
+
+struct pygraph_selection_reply {
+  unsigned drop;                             /* bit i: drop the cache's variant i */
+  const char *go_eager;                      /* NULL, or why it runs eagerly from now on */
+  int for_good;                              /* ... for good (no probes) */
+  int final;                                 /* by decision, no re-evaluation left */
+  int rejected;                              /* a miss known not to pay: not a candidate */
+  enum pygraph_capture_answer capture;
+  const char *restart;                       /* a probe saw this change: warm up again */
+  int clock_next_begin;                      /* read the host clock at the next begin */
+};
+
+struct pygraph_selection_reply pygraph_selection_outcome(
+    struct pygraph_selection *sel, const struct pygraph_iteration_outcome *out);
+
+/* ---- for the report ------------------------------------------------------ */
+
+struct pygraph_selection_summary {
+  enum pygraph_decision_state decision;
+  const char *why;                           /* "" when none */
+  double eager_us, graph_us;
+  unsigned long long timed;
+};
+
+void pygraph_selection_summarize(const struct pygraph_selection *sel,
+                                 struct pygraph_selection_summary *out);
 
 #endif /* PYGRAPH_SELECTION_H */

@@ -1,0 +1,86 @@
+/* policy.h - every fixed bound of pygraph's runtime policy, in one place,
+ * each with what it bounds.  The settings (settings.h) are the bounds a
+ * user may move; these are not settings.  Where a figure comes from a
+ * measurement, bench/results.md holds it. */
+#ifndef PYGRAPH_POLICY_H
+#define PYGRAPH_POLICY_H
+
+/* ---- capacities ------------------------------------------------------------ */
+
+/* Graph variants a segment can hold (PYGRAPH_VARIANTS is at most this). */
+#define PYGRAPH_MAX_VARIANTS 16u
+/* Samples a side can hold (PYGRAPH_MEASURE_ITERS is at most this). */
+#define PYGRAPH_MAX_MEASURE_ITERS 64u
+/* Signatures whose samples a segment keeps (least recently used replaced). */
+#define PYGRAPH_SIG_STATS (PYGRAPH_MAX_VARIANTS + 4u)
+/* Timing events recorded and not yet read (a full ring records nothing). */
+#define PYGRAPH_MEASURE_RING 32u
+
+/* ---- when a launch sequence is worth a graph -------------------------------- */
+
+/* Misses in a row whose signatures were not among the last this many:
+ * "signature never repeats", eager for good. */
+#define PYGRAPH_NEVER_REPEATS 16u
+/* Iterations a segment may record without ever capturing before it stops
+ * recording ("launch sequence never settles"). */
+#define PYGRAPH_SETTLE_ITERS 256u
+/* Iterations a pinned capture candidate may stay away before another
+ * signature takes its place. */
+#define PYGRAPH_PIN_PATIENCE 32u
+/* Capture prior: host time of capture + instantiate of n ops, in us, before
+ * this process has timed any (capture_cost.c scales it by what it sees,
+ * within the bounds below). */
+#define PYGRAPH_CAPTURE_BASE_US 80.0
+#define PYGRAPH_CAPTURE_PER_OP_US 3.0
+#define PYGRAPH_CAPTURE_SCALE_MIN 0.25
+#define PYGRAPH_CAPTURE_SCALE_MAX 16.0
+/* What a graph can save per op and iteration at most (an eager launch of a
+ * tiny kernel against a graph node). */
+#define PYGRAPH_GAIN_PER_OP_US 2.5
+/* What measuring a new graph against eager runs costs, in us. */
+#define PYGRAPH_MEASURE_COST_US 60.0
+
+/* ---- batchable loops -------------------------------------------------------- */
+
+/* Full units a known trip count must give, at least. */
+#define PYGRAPH_BATCH_MIN_UNITS 8u
+/* An iteration of this many ops is not batched: its graph keeps the GPU
+ * busier than the graph launch that batching saves costs the host. */
+#define PYGRAPH_BATCH_MAX_ITER_OPS 16u
+/* GPU time per unit beyond this many host periods between units: the loop
+ * is GPU-bound and a graph saves nothing the host waits for. */
+#define PYGRAPH_GPU_BOUND_RATIO 1.25
+
+/* ---- measuring (auto mode) --------------------------------------------------- */
+
+/* Iterations in a row per side while eager runs and graphs take turns. */
+#define PYGRAPH_TURN_RUN 4u
+/* Samples per side before a verdict by medians (a clear case by
+ * pygraph_clear_verdict needs no more, a close one the full window). */
+#define PYGRAPH_MEASURE_MIN 3u
+/* Samples per side before a clear verdict by extremes. */
+#define PYGRAPH_CLEAR_MIN 2u
+/* Iterations of its signature after which an undecided graph is decided
+ * on what was read (eager when too little). */
+#define PYGRAPH_VERDICT_ITERS 128u
+/* An indirect graph of more indirect nodes meets no direct rival: updating
+ * each of them every replay only loses against one argument-block copy. */
+#define PYGRAPH_RIVAL_MAX_INDIRECT 32u
+/* Unread timing events that mean the GPU is far behind ... */
+#define PYGRAPH_BACKLOG_EVENTS 3u
+/* ... which matters in a segment's first this many iterations. */
+#define PYGRAPH_YOUNG_ITERS 64u
+/* Iterations skipped after polling an event that was not done. */
+#define PYGRAPH_POLL_BACKOFF 3u
+
+/* ---- after a decision -------------------------------------------------------- */
+
+/* Re-evaluations (hence decision flips) per segment. */
+#define PYGRAPH_MAX_FLIPS 3u
+/* Iterations per behaviour sample (hysteresis), and the staleness after
+ * which a variant no longer holds its cache slot or keeps measuring on. */
+#define PYGRAPH_BEHAVIOUR_BLOCK 64u
+/* A decided-eager segment records 2 consecutive iterations of every this many. */
+#define PYGRAPH_PROBE_INTERVAL 64u
+
+#endif /* PYGRAPH_POLICY_H */

@@ -1,0 +1,39 @@
+/* verdicts.h - what the samples decide: keep a graph, which of an indirect
+ * graph and its direct rival, or run the signature eagerly; hysteresis of a
+ * segment decided graph, and what a probe of a decided-eager one shows.
+ * Drops are marked in sel->drop (signatures.h), never made here. */
+#ifndef PYGRAPH_VERDICTS_H
+#define PYGRAPH_VERDICTS_H
+
+#include "selection/selection.h"
+
+void pygraph_verdicts_set_decision(struct pygraph_selection *sel, enum pygraph_decision_state d,
+                                   const char *why);
+
+/* Compares each undecided signature's graphs with each other and with its
+ * eager runs.  Returns NULL, or why no graph is left: the segment is to run
+ * eagerly by decision. */
+const char *pygraph_verdicts_decide(struct pygraph_selection *sel);
+
+/* Do the samples so far settle graph against eager, before full windows? */
+int pygraph_verdicts_clear_case(struct pygraph_selection *sel, const struct pygraph_samples *eager,
+                                const struct pygraph_samples *graph,
+                                enum pygraph_verdict *verdict);
+
+/* An indirect graph that has not met its direct rival yet. */
+int pygraph_verdicts_rival_pending(struct pygraph_selection *sel, const struct pygraph_variant *v,
+                                   const struct pygraph_sig_stats *s);
+
+/* Hysteresis for a segment decided graph (iter_updates: node updates and
+ * refreshes this iteration). */
+void pygraph_verdicts_note_behaviour(struct pygraph_selection *sel, int miss,
+                                     unsigned long long iter_updates);
+
+/* What the probe's second iteration `cur` shows against the first, `prev`:
+ * NULL, or the change in behaviour worth measuring again (then measuring
+ * starts afresh; bounded by PYGRAPH_MAX_FLIPS). */
+const char *pygraph_verdicts_probe(struct pygraph_selection *sel,
+                                   const struct pygraph_op_list *cur,
+                                   const struct pygraph_op_list *prev);
+
+#endif /* PYGRAPH_VERDICTS_H */
