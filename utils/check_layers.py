@@ -4,7 +4,8 @@
 The runtime's folders are layers, bottom to top (runtime/CMakeLists.txt's
 PYGRAPH_RT_LAYERS).  A file may include headers of its own layer and of
 layers below; a quoted include must name its folder ("graphs/indirect.h")
-or be a public header of one of the --public folders.  An include that
+or be a public header of one of the --public folders.  A header whose name
+ends in _internal.h is its folder's alone: no other folder may include it.  An include that
 names no known layer is a violation too, so a header cannot slip past the
 order by being found through another include path.
 
@@ -40,6 +41,8 @@ def violations(src, layers, public):
                 found.append(f"{f}:{n}: include \"{name}\": '{target}' is no layer")
             elif not (src / name).is_file():
                 found.append(f"{f}:{n}: include \"{name}\": no such file under {src}")
+            elif name.endswith("_internal.h") and target != folder:
+                found.append(f"{f}:{n}: {folder}/ includes \"{name}\", private to {target}/")
             elif rank[target] > rank[folder]:
                 found.append(f"{f}:{n}: {folder}/ includes \"{name}\" from the layer above "
                              f"({target}/ is above {folder}/)")

@@ -108,7 +108,7 @@ void harness_batch(unsigned n)
 struct pygraph_segment *harness_segment(pygraph_region *r, unsigned s)
 {
   struct pygraph_region_state *state = r->state;
-  return state && s < state->n_segments ? &state->segments[s] : NULL;
+  return state && s < state->n_segments ? state->segments[s] : NULL;
 }
 
 const struct pygraph_segment *harness_thread_segment(pygraph_region *r, unsigned s,
@@ -232,4 +232,11 @@ void harness_min_ops(unsigned n)
   struct pygraph_settings s = *pygraph_settings();
   s.min_ops = n;
   pygraph_settings_override(&s);
+}
+
+const char *harness_mode_name(const struct pygraph_segment *seg)
+{
+  struct pygraph_segment_summary sum;
+  pygraph_segment_summarize(seg, &sum);
+  return sum.mode;
 }

@@ -8,6 +8,7 @@
 #include "pygraph_rt.h"
 #include "abi/region_stack.h"
 #include "abi/region_state.h"
+#include "segment/segment_internal.h"
 #include "common/settings.h"
 
 #define S1 FAKE_STREAM(1)
@@ -42,6 +43,9 @@ void harness_batch(unsigned n);                        /* PYGRAPH_BATCH, same sc
 
 /* The runtime state of segment s of r (after its first begin). */
 struct pygraph_segment *harness_segment(pygraph_region *r, unsigned s);
+
+/* "graph", "eager" or "warmup": the phase the report shows. */
+const char *harness_mode_name(const struct pygraph_segment *seg);
 /* Thread slot `slot` of segment s (slot 0 = harness_segment), or NULL. */
 const struct pygraph_segment *harness_thread_segment(pygraph_region *r, unsigned s,
                                                      unsigned slot);

@@ -229,7 +229,7 @@ static void test_fault_in_a_unit(void)
     iteration(r, i);
   for (int i = 8; i < 12; i++)
     CHECK(ran_eagerly(i) == 1);
-  CHECK_STR(pygraph_segment_mode_name(harness_segment(r, 0)), "eager");
+  CHECK_STR(harness_mode_name(harness_segment(r, 0)), "eager");
   fake.fail_launch = 0;
   fake_log_clear();
   iteration(r, 12);                             /* passes through at once */
@@ -256,7 +256,7 @@ static void test_unit_over_the_op_cap(void)
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK(seg->batch.given_up);
   CHECK(seg->final == 0);
-  CHECK_STR(pygraph_segment_mode_name(seg), "warmup");
+  CHECK_STR(harness_mode_name(seg), "warmup");
   CHECK(count("k1(3)") + count("p:k1(3)") == 1 && count("k3(3)") + count("p:k3(3)") == 1);
   for (int i = 4; i < 8; i++)
     iteration(r, i);

@@ -26,7 +26,7 @@ static void expect_eager_for_good(pygraph_region *r, const char *reason)
 {
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK_STR(seg->fallback, reason);
-  CHECK_STR(pygraph_segment_mode_name(seg), "eager");
+  CHECK_STR(harness_mode_name(seg), "eager");
   CHECK(fake_live_graphs == 0);
   fake_log_clear();
   iteration(r, 9);

@@ -555,7 +555,7 @@ static void expect_eager(pygraph_region *r, const char *reason, struct baseline 
 {
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK_STR(seg->fallback, reason);
-  CHECK_STR(pygraph_segment_mode_name(seg), "eager");
+  CHECK_STR(harness_mode_name(seg), "eager");
   CHECK(back_to(b));
   CHECK(seg->cache.active == NULL);                      /* no graph, no block */
   fake_log_clear();

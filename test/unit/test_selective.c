@@ -565,7 +565,7 @@ static void test_direct_rival(double loader_us, const char *kept, const char *wh
   twins_iteration(r, a++);                         /* the rival */
   CHECK_STR(fake_log(), "build(0 1<0) inst launch");
   struct pygraph_segment *seg = harness_segment(r, 0);
-  CHECK(pygraph_segment_variants(seg) == 2 && fake_live_graphs == live + 2);
+  CHECK((seg)->cache.n_variants == 2 && fake_live_graphs == live + 2);
   fake_log_clear();
   for (int i = 0; i < 8; i++)
     twins_iteration(r, a++);                       /* a run of each graph: clear */
@@ -576,7 +576,7 @@ static void test_direct_rival(double loader_us, const char *kept, const char *wh
   CHECK_STR(fake_log(), expect);
   CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
   CHECK_STR(seg->sel.why, why);
-  CHECK(pygraph_segment_variants(seg) == 1 && fake_live_graphs == live + 1);
+  CHECK((seg)->cache.n_variants == 1 && fake_live_graphs == live + 1);
   CHECK(seg->cache.active->direct_only == (strcmp(kept, "direct") == 0));
   fake_log_clear();                                /* decided: the winner only */
   twins_iteration(r, a++);
@@ -657,7 +657,7 @@ static void test_graph_slower_goes_eager(void)
   CHECK(seg->sel.decision == PYGRAPH_DECIDED_EAGER);
   CHECK_STR(seg->sel.why, "graph slower (50.0 us vs 2.0 us per iteration)");
   CHECK_STR(seg->fallback, "");                    /* a decision, not a fault */
-  CHECK_STR(pygraph_segment_mode_name(seg), "eager");
+  CHECK_STR(harness_mode_name(seg), "eager");
   CHECK(fake_live_graphs == live);                 /* the graph is gone */
   fake_log_clear();
   two(r, 1);
@@ -710,7 +710,7 @@ static void test_cycle_is_captured(void)
   for (unsigned i = 0; i < 30; i++)
     cycle_iteration(r, i, 3);
   struct pygraph_segment *seg = harness_segment(r, 0);
-  CHECK(seg->stats.captures == 3 && pygraph_segment_variants(seg) == 3);
+  CHECK(seg->stats.captures == 3 && (seg)->cache.n_variants == 3);
   fake_log_clear();
   for (unsigned i = 30; i < 60; i++)
     cycle_iteration(r, i, 3);
@@ -724,7 +724,7 @@ static void test_cycle_is_captured(void)
   for (unsigned i = 0; i < 300; i++)
     cycle_iteration(r, i, 3);
   seg = harness_segment(r, 0);
-  CHECK(seg->stats.captures == 2 && pygraph_segment_variants(seg) == 2);
+  CHECK(seg->stats.captures == 2 && (seg)->cache.n_variants == 2);
   CHECK(seg->stats.mismatches >= 90);
   CHECK_STR(seg->fallback, "");
 }
@@ -756,7 +756,7 @@ static void test_period_six_auto(void)
   for (; t < 600; t++)
     period_six_iteration(r, t);
   struct pygraph_segment *seg = harness_segment(r, 0);
-  CHECK(pygraph_segment_variants(seg) == 4 && seg->stats.captures == 4);
+  CHECK((seg)->cache.n_variants == 4 && seg->stats.captures == 4);
   CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
   for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++)
     CHECK(!seg->cache.variants[i].graph || seg->sel.graphs[i].decided);
@@ -786,7 +786,7 @@ static void test_cache_full_misses_keep_events_released(void)
   for (unsigned i = 0; i < 600; i++)
     cycle_iteration(r, i, 3);
   struct pygraph_segment *seg = harness_segment(r, 0);
-  CHECK(pygraph_segment_variants(seg) == 2 && seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK((seg)->cache.n_variants == 2 && seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
   int alive = 0;
   for (unsigned i = 600; i < 900; i++) {
     cycle_iteration(r, i, 3);
@@ -931,7 +931,7 @@ static void test_events_not_ready_decided_later(void)
   CHECK(fake_timing_records <= (int)PYGRAPH_MEASURE_RING);   /* bounded ring */
   CHECK(fake_timing_queries > 0);
   CHECK(seg->sel.decision == PYGRAPH_UNDECIDED);       /* nothing read yet */
-  CHECK_STR(pygraph_segment_mode_name(seg), "graph");
+  CHECK_STR(harness_mode_name(seg), "graph");
   fake.events_pending = 0;
   for (int i = 0; i < 8; i++)
     two(r, 0);
@@ -1036,7 +1036,7 @@ static void test_rivals_do_not_count(void)
     other_signature(r);                            /* another signature */
   CHECK(seg->stats.captures == 3);
   CHECK_STR(seg->fallback, "");                    /* not "signature unstable" */
-  CHECK(pygraph_segment_variants(seg) == 2);
+  CHECK((seg)->cache.n_variants == 2);
   fake.update_us = 0;
 }
 
@@ -1119,7 +1119,7 @@ static void test_alternating_signatures_become_two_variants(void)
   for (int t = 0; t < 21; t++)
     rebuild_iteration(r, t);
   struct pygraph_segment *seg = harness_segment(r, 0);
-  CHECK(pygraph_segment_variants(seg) == 2);
+  CHECK((seg)->cache.n_variants == 2);
   CHECK(seg->stats.captures == 2);
   CHECK(seg->stats.mismatches == 1);               /* t = 10 only */
   unsigned long long replays = seg->stats.replays;
@@ -1139,7 +1139,7 @@ static void test_alternating_signatures_become_two_variants(void)
   for (int t = 0; t < 400; t++)
     rebuild_iteration(r, t);
   seg = harness_segment(r, 0);
-  CHECK(pygraph_segment_variants(seg) == 2);
+  CHECK((seg)->cache.n_variants == 2);
   CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
   CHECK(seg->sel.graphs[0].decided && seg->sel.graphs[1].decided);
   int records = fake_timing_records;
@@ -1176,9 +1176,9 @@ static void test_variant_that_never_pays_is_dropped(void)
   for (int t = 0; t < 400; t++)
     costly_rebuild_iteration(r, t);
   struct pygraph_segment *seg = harness_segment(r, 0);
-  CHECK(pygraph_segment_variants(seg) == 1);
+  CHECK((seg)->cache.n_variants == 1);
   CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK_STR(pygraph_segment_mode_name(seg), "graph");
+  CHECK_STR(harness_mode_name(seg), "graph");
   unsigned long long captures = seg->stats.captures;
   fake_log_clear();
   for (int t = 400; t < 420; t++)
@@ -1229,7 +1229,7 @@ static void test_stale_eviction(void)
   CHECK_STR(fake_log(), "launch launch");
   one(r, 1);                                       /* A: a miss now, no room */
   one(r, 1);
-  CHECK(seg->stats.captures == 3 && pygraph_segment_variants(seg) == 2);
+  CHECK(seg->stats.captures == 3 && (seg)->cache.n_variants == 2);
 }
 
 static void test_never_repeating_goes_eager(void)

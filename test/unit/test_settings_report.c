@@ -3,6 +3,8 @@
 #include "check.h"
 #include "selection/decide.h"
 #include "abi/report.h"
+#include "harness.h"
+#include "segment/segment_internal.h"
 #include "common/settings.h"
 
 static const char *const *env;   /* NAME, VALUE, NAME, VALUE, ..., NULL */
@@ -168,7 +170,7 @@ static void test_report_lines(void)
                  "why=\"graph fault (see fallback)\" eager_iters=2 timed=5 last_flush=\"driver API launch\"\n");
 
   seg.phase = PYGRAPH_PHASE_CAPTURE;
-  CHECK_STR(pygraph_segment_mode_name(&seg), "warmup");
+  CHECK_STR(harness_mode_name(&seg), "warmup");
 
   pygraph_report_format_total(buf, sizeof buf, 200, 150);
   CHECK_STR(buf, "pygraph: total launches=200 in_graphs=150 (75.0%)\n");

@@ -57,7 +57,7 @@ static void test_warmup_capture_replay(void)
   CHECK(seg->stats.updates == 3);
   CHECK(seg->stats.mismatches == 0);
   CHECK(seg->stats.launches_in_graphs == 8);
-  CHECK_STR(pygraph_segment_mode_name(seg), "graph");
+  CHECK_STR(harness_mode_name(seg), "graph");
 }
 
 static void test_graph_mode_warms_up_once(void)
@@ -94,7 +94,7 @@ static void test_eager_mode_passes_through(void)
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK(seg->stats.iters == 4);
   CHECK(seg->stats.captures == 0);
-  CHECK_STR(pygraph_segment_mode_name(seg), "eager");
+  CHECK_STR(harness_mode_name(seg), "eager");
   CHECK_STR(seg->fallback, "");
 }
 
@@ -159,7 +159,7 @@ static void test_mismatch_runs_recorded_ops_then_recaptures(void)
   CHECK_STR(fake_log(), "k1(7) k2(8) k3(9)");   /* in order, exactly once */
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK(seg->stats.mismatches == 1);
-  CHECK_STR(pygraph_segment_mode_name(seg), "graph");   /* its variant stays cached */
+  CHECK_STR(harness_mode_name(seg), "graph");   /* its variant stays cached */
   CHECK(fake_live_graphs == live_before + 1);   /* old graph kept for an in-place update */
 
   /* The one slot stays taken while its graph is in use; once it has not
@@ -185,7 +185,7 @@ static void test_mismatch_runs_recorded_ops_then_recaptures(void)
   CHECK_STR(fake_log(), "build(0 1<0 2<1) xupd destroy launch");
   CHECK(seg->stats.captures == 2);
   CHECK(fake_live_graphs == live_before + 1);
-  CHECK_STR(pygraph_segment_mode_name(seg), "graph");
+  CHECK_STR(harness_mode_name(seg), "graph");
 }
 
 static void test_max_captures_then_eager_for_good(void)
@@ -209,7 +209,7 @@ static void test_max_captures_then_eager_for_good(void)
   CHECK_STR(fake_log(), "k1(2) destroy destroy");
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK_STR(seg->fallback, "signature unstable");
-  CHECK_STR(pygraph_segment_mode_name(seg), "eager");
+  CHECK_STR(harness_mode_name(seg), "eager");
   CHECK(seg->stats.captures == 2);
   CHECK(seg->stats.mismatches == 2);     /* the warm-up of the second, the third */
   CHECK(fake_live_graphs == live_before);

@@ -125,7 +125,7 @@ static void test_two_threads_replay_their_own_graphs(void)
     CHECK(s->stats.replays == ITERS - 2);
     CHECK(s->stats.mismatches == 0);
     CHECK(s->stats.launches_in_graphs == 2 * (ITERS - 1));
-    CHECK_STR(pygraph_segment_mode_name(s), "graph");
+    CHECK_STR(harness_mode_name(s), "graph");
   }
 
   /* Report: " thread=<slot>" at the end of each line of such a segment. */

@@ -28,7 +28,7 @@ enum pygraph_record_result pygraph_record_undeferrable(struct pygraph_segment *s
  * query or synchronization of pygraph's own in this iteration. */
 static int program_captures(struct pygraph_segment *seg, cudaStream_t stream)
 {
-  if (!pygraph_stream_captured(seg->backend, stream))
+  if (!pygraph_stream_captured(pygraph_segment_backend(seg), stream))
     return 0;
   pygraph_stop_recording();
   pygraph_segment_yield_to_program_capture(seg);
@@ -45,13 +45,8 @@ static int over_cap(struct pygraph_segment *seg)
 static enum pygraph_record_result append(struct pygraph_segment *seg, const struct pygraph_op *op,
                                          void **args)
 {
-  if (over_cap(seg))
-    return pygraph_record_undeferrable(seg, "iteration too long");
-  if (!pygraph_op_list_append(seg->current, op))
-    return pygraph_record_undeferrable(seg, "out of memory");
-  if (seg->shadowed)
-    pygraph_segment_run_shadowed(seg, op, args);
-  return PYGRAPH_DEFERRED;
+  const char *refused = pygraph_segment_append(seg, op, args);
+  return refused ? pygraph_record_undeferrable(seg, refused) : PYGRAPH_DEFERRED;
 }
 
 enum pygraph_record_result pygraph_record_kernel(struct pygraph_segment *seg,
@@ -61,8 +56,8 @@ enum pygraph_record_result pygraph_record_kernel(struct pygraph_segment *seg,
 {
   if (program_captures(seg, stream))
     return PYGRAPH_RUN_NOW;
-  struct pygraph_op_list *cur = seg->current;
-  const struct pygraph_op_list *ref = seg->hint;
+  const struct pygraph_op_list *cur = pygraph_segment_recorded(seg);
+  const struct pygraph_op_list *ref = pygraph_segment_hint(seg);
   if (over_cap(seg))
     return pygraph_record_undeferrable(seg, "iteration too long");
   /* Last iteration's op at this position usually is this very kernel. */
@@ -70,7 +65,7 @@ enum pygraph_record_result pygraph_record_kernel(struct pygraph_segment *seg,
   if (hint && hint->kind != PYGRAPH_OP_KERNEL)
     hint = NULL;
   const struct pygraph_param_layout *layout = pygraph_param_layout_lookup(
-      seg->backend, func, hint ? hint->func : NULL, hint ? hint->layout : NULL);
+      pygraph_segment_backend(seg), func, hint ? hint->func : NULL, hint ? hint->layout : NULL);
   if (!layout)
     return pygraph_record_undeferrable(seg, "kernel parameter layout unavailable");
   if (layout->n_params > 0 && !args)
@@ -82,8 +77,6 @@ enum pygraph_record_result pygraph_record_kernel(struct pygraph_segment *seg,
       .kind = PYGRAPH_OP_KERNEL, .stream = stream, .func = func, .site = site, .layout = layout,
       .grid = grid, .block = block, .shmem = shmem, .wait_link = -1,
   };
-  if (pygraph_op_list_copy_args(cur, &op, args))
-    return pygraph_record_undeferrable(seg, "out of memory");
   return append(seg, &op, args);
 }
 
@@ -110,7 +103,8 @@ enum pygraph_record_result pygraph_record_memcpy(struct pygraph_segment *seg, vo
   /* Host memory in a graph would be read/written at launch rather than at
    * the call, so only device-to-device copies are deferred. */
   int device_to_device = kind == cudaMemcpyDeviceToDevice ||
-                         (kind == cudaMemcpyDefault && seg->backend->both_device_memory(dst, src));
+                         (kind == cudaMemcpyDefault &&
+                          pygraph_segment_backend(seg)->both_device_memory(dst, src));
   if (!device_to_device)
     return pygraph_record_undeferrable(seg, "memcpy not device-to-device");
   if (count == 0)
@@ -138,7 +132,7 @@ enum pygraph_record_result pygraph_record_event_record(struct pygraph_segment *s
     return PYGRAPH_RUN_NOW;
   /* An external wait node samples the event at graph launch; re-recording
    * the event inside the same graph would change what it sees. */
-  const struct pygraph_op_list *cur = seg->current;
+  const struct pygraph_op_list *cur = pygraph_segment_recorded(seg);
   for (size_t i = 0; i < cur->n_ops; i++)
     if (cur->ops[i].kind == PYGRAPH_OP_EVENT_WAIT && cur->ops[i].wait_link < 0 &&
         cur->ops[i].event == event)
@@ -164,7 +158,7 @@ enum pygraph_record_result pygraph_record_event_wait(struct pygraph_segment *seg
    * graph; otherwise it waits for work from before the region (wait node). */
   struct pygraph_op op = {
       .kind = PYGRAPH_OP_EVENT_WAIT, .stream = stream, .event = event, .wait_flags = flags,
-      .wait_link = last_record_of(seg->current, event),
+      .wait_link = last_record_of(pygraph_segment_recorded(seg), event),
   };
   return append(seg, &op, NULL);
 }

@@ -22,6 +22,15 @@ static unsigned long thread_id(void)
   return id;
 }
 
+/* A state never used (no op lists allocated yet). */
+static void free_state(struct pygraph_region_state *state)
+{
+  for (unsigned i = 0; i < state->n_segments; i++)
+    free(state->segments[i]);
+  free(state->threads);
+  free(state);
+}
+
 static struct pygraph_region_state *create_state(const struct pygraph_backend *backend,
                                                  pygraph_region *region)
 {
@@ -39,16 +48,14 @@ static struct pygraph_region_state *create_state(const struct pygraph_backend *b
   state->n_segments = n;
   const struct pygraph_settings *settings = pygraph_settings();
   for (unsigned i = 0; i < n; i++) {
-    pygraph_segment_init(&state->segments[i], backend, settings, region, i);
-    state->threads[i].seg[0] = &state->segments[i];
+    state->segments[i] = pygraph_segment_create(backend, settings, region, i);
+    if (!state->segments[i]) {
+      free_state(state);                    /* the region is not served: pass through */
+      return NULL;
+    }
+    state->threads[i].seg[0] = state->segments[i];
   }
   return state;
-}
-
-static void free_state(struct pygraph_region_state *state)
-{
-  free(state->threads);   /* never used: no op lists were allocated yet */
-  free(state);
 }
 
 /* Creates a thread slot's state (slot > 0), a copy of slot 0's configuration
@@ -56,11 +63,7 @@ static void free_state(struct pygraph_region_state *state)
 static struct pygraph_segment *create_thread_state(struct pygraph_region_state *state,
                                                    unsigned index)
 {
-  const struct pygraph_segment *first = &state->segments[index];
-  struct pygraph_segment *seg = malloc(sizeof *seg);
-  if (seg)
-    pygraph_segment_init(seg, first->backend, &first->settings, state->region, index);
-  return seg;
+  return pygraph_segment_create_like(state->segments[index]);
 }
 
 /* The calling thread's slot of segment `index`: found, claimed, or none
@@ -78,20 +81,20 @@ static struct pygraph_segment *thread_state(struct pygraph_region_state *state, 
         owner = expected;                  /* another thread claimed it first */
       } else {
         if (k == 0)
-          return &state->segments[index];  /* pre-created, published at creation */
+          return state->segments[index];  /* pre-created, published at creation */
         struct pygraph_segment *seg = create_thread_state(state, index);
         if (seg)                           /* the report reads it */
           __atomic_store_n(&t->seg[k], seg, __ATOMIC_RELEASE);
-        return seg ? seg : &state->segments[index];
+        return seg ? seg : state->segments[index];
       }
     }
     if (owner == me) {
       /* Only this thread writes seg[k]; NULL: creation failed, share slot 0. */
       struct pygraph_segment *seg = __atomic_load_n(&t->seg[k], __ATOMIC_RELAXED);
-      return seg ? seg : &state->segments[index];
+      return seg ? seg : state->segments[index];
     }
   }
-  return &state->segments[index];          /* table full: shared, trylock */
+  return state->segments[index];          /* table full: shared, trylock */
 }
 
 struct pygraph_segment *pygraph_region_segment(const struct pygraph_backend *backend,
@@ -121,7 +124,7 @@ struct pygraph_segment *pygraph_region_segment(const struct pygraph_backend *bac
     return NULL;
   /* Fast path: the thread owning slot 0 (the only thread, usually). */
   if (__atomic_load_n(&state->threads[index].owner[0], __ATOMIC_RELAXED) == thread_id())
-    return &state->segments[index];
+    return state->segments[index];
   return thread_state(state, index);
 }
 
@@ -131,7 +134,7 @@ const struct pygraph_segment *pygraph_region_thread_segment(
   if (index >= state->n_segments || slot >= PYGRAPH_THREAD_STATES)
     return NULL;
   if (slot == 0)
-    return &state->segments[index];
+    return state->segments[index];
   return __atomic_load_n(&state->threads[index].seg[slot], __ATOMIC_ACQUIRE);
 }
 

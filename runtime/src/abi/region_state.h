@@ -7,7 +7,7 @@
  * first served (CAS on the slot's owner) and created lazily, so threads
  * running the same region concurrently (each with its own streams) record
  * and replay their own graphs without contending.  Slot 0's state is
- * `segments[i]` itself (the single-thread case is exactly as before).
+ * `segments[i]` (the single-thread case is exactly as before).
  * Threads beyond the table share slot 0's state: one of them at a time
  * (the segment's trylock), the others pass through.  Slots are never given
  * back: a thread id is not reused, so programs that keep creating threads
@@ -32,7 +32,7 @@ struct pygraph_region_state {
   struct pygraph_region_state *next;        /* registry, for the report */
   struct pygraph_thread_states *threads;    /* [n_segments] */
   unsigned n_segments;
-  struct pygraph_segment segments[];        /* slot 0 of each segment */
+  struct pygraph_segment *segments[];       /* slot 0 of each segment */
 };
 
 /* The calling thread's state of segment `index` of `region`, or NULL when
@@ -43,7 +43,7 @@ struct pygraph_segment *pygraph_region_segment(const struct pygraph_backend *bac
                                                pygraph_region *region, unsigned index);
 
 /* Slot `slot` of segment `index`'s thread table: slot 0 is always
- * &segments[index]; others are NULL until a thread created them. */
+ * segments[index]; others are NULL until a thread created them. */
 const struct pygraph_segment *pygraph_region_thread_segment(
     const struct pygraph_region_state *state, unsigned index, unsigned slot);
 

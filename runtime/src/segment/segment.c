@@ -6,7 +6,7 @@
  * asked twice per iteration: pygraph_selection_plan before the iteration
  * runs (at the first op of a shadowed one), and pygraph_selection_outcome
  * after it, on every path; the segment applies the reply itself. */
-#include "segment/segment.h"
+#include "segment/segment_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +49,21 @@ void pygraph_segment_init(struct pygraph_segment *seg, const struct pygraph_back
   } else {
     seg->phase = PYGRAPH_PHASE_WARMUP;
   }
+}
+
+struct pygraph_segment *pygraph_segment_create(const struct pygraph_backend *backend,
+                                               const struct pygraph_settings *settings,
+                                               const pygraph_region *region, unsigned index)
+{
+  struct pygraph_segment *seg = malloc(sizeof *seg);
+  if (seg)
+    pygraph_segment_init(seg, backend, settings, region, index);
+  return seg;
+}
+
+struct pygraph_segment *pygraph_segment_create_like(const struct pygraph_segment *first)
+{
+  return pygraph_segment_create(first->backend, &first->settings, first->region, first->index);
 }
 
 int pygraph_segment_try_acquire(struct pygraph_segment *seg)
@@ -132,8 +147,10 @@ int pygraph_segment_loop_iteration_end(struct pygraph_segment *seg)
   return pygraph_batch_iteration_end(&seg->batch, seg->current->n_ops, seg->settings.max_ops);
 }
 
-void pygraph_segment_run_shadowed(struct pygraph_segment *seg, const struct pygraph_op *op,
-                                  void **args)
+/* A shadowed iteration's op, just recorded: it runs now (`args`: the
+ * kernel's arguments as the caller passed them); at the first op selection
+ * plans the iteration, whose timing span starts there. */
+static void run_shadowed(struct pygraph_segment *seg, const struct pygraph_op *op, void **args)
 {
   if (seg->current->n_ops == 1) {             /* the first op: its timing span starts */
     struct pygraph_iteration_facts f = {.shadowed = 1, .stream = op->stream,
@@ -672,31 +689,43 @@ int pygraph_segment_over_cap(struct pygraph_segment *seg)
   return 1;
 }
 
-const char *pygraph_segment_mode_name(const struct pygraph_segment *seg)
-{
-  switch (seg->phase) {
-  case PYGRAPH_PHASE_REPLAY:
-    return "graph";
-  case PYGRAPH_PHASE_EAGER:
-    return "eager";
-  default:
-    return "warmup";
-  }
-}
-
 const char *pygraph_segment_decision_name(const struct pygraph_segment *seg)
 {
   struct pygraph_selection_summary sum;
   pygraph_selection_summarize(&seg->sel, &sum);
-  switch (sum.decision) {
-  case PYGRAPH_DECIDED_EAGER:
+  if (sum.decision == PYGRAPH_DECIDED_EAGER)
     return "eager";
-  default:
-    return seg->cache.n_variants ? "graph" : "eager";
-  }
+  return seg->cache.n_variants ? "graph" : "eager";
 }
 
-unsigned pygraph_segment_variants(const struct pygraph_segment *seg)
+/* ---- the interception front's view -------------------------------------- */
+
+const struct pygraph_backend *pygraph_segment_backend(const struct pygraph_segment *seg)
 {
-  return seg->cache.n_variants;
+  return seg->backend;
+}
+
+const struct pygraph_op_list *pygraph_segment_recorded(const struct pygraph_segment *seg)
+{
+  return seg->current;
+}
+
+const struct pygraph_op_list *pygraph_segment_hint(const struct pygraph_segment *seg)
+{
+  return seg->hint;
+}
+
+const char *pygraph_segment_append(struct pygraph_segment *seg, const struct pygraph_op *op,
+                                   void **args)
+{
+  if (pygraph_segment_over_cap(seg))
+    return "iteration too long";
+  struct pygraph_op copy = *op;
+  if (op->kind == PYGRAPH_OP_KERNEL && pygraph_op_list_copy_args(seg->current, &copy, args))
+    return "out of memory";
+  if (!pygraph_op_list_append(seg->current, &copy))
+    return "out of memory";
+  if (seg->shadowed)
+    run_shadowed(seg, op, args);
+  return NULL;
 }

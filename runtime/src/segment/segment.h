@@ -29,107 +29,29 @@
 #define PYGRAPH_SEGMENT_H
 
 
-#include <stdatomic.h>
-
 #include "common/settings.h"
-#include "graphs/variant_cache.h"
 #include "port/backend.h"
 #include "pygraph_rt.h"
-#include "segment/batch.h"
-#include "segment/candidate.h"
-#include "selection/selection.h"
+#include "recording/op_list.h"
 
-enum pygraph_phase {
-  PYGRAPH_PHASE_WARMUP,
-  PYGRAPH_PHASE_CAPTURE,       /* the next iteration becomes the graph */
-  PYGRAPH_PHASE_REPLAY,
-  PYGRAPH_PHASE_EAGER          /* for good, or by decision (then probed) */
-};
+/* Opaque outside segment/ (segment_internal.h holds it): the report reads a
+ * summary, the interception front records through the calls below. */
+struct pygraph_segment;
 
-/* A decided-eager segment records 2 consecutive iterations out of every
- * PYGRAPH_PROBE_INTERVAL, which look for a change in behaviour. */
-enum pygraph_probe_state {
-  PYGRAPH_PROBE_OFF,           /* not probing: iterations pass through */
-  PYGRAPH_PROBE_FIRST,         /* this iteration is the probe's first */
-  PYGRAPH_PROBE_SECOND_NEXT,   /* the first ended: the next one records too */
-  PYGRAPH_PROBE_SECOND         /* this iteration is the probe's second */
-};
-
-struct pygraph_segment_stats {
-  unsigned long long iters, replays, captures, updates, flushes, mismatches;
-  unsigned long long rivals;                 /* captures of direct rivals (among captures) */
-  unsigned long long launches_in_graphs;     /* kernel ops run through graphs */
-  unsigned long long refreshes;              /* argument block (loader node) updates */
-  unsigned long long indirect_nodes;         /* of the last graph captured */
-  unsigned long long indirect_bytes;         /* its device block: bytes per refresh */
-  unsigned long long eager_iters;            /* recorded iterations run eagerly (warm-up,
-                                                misses, measuring turns) */
-  unsigned long long program_captured;       /* iterations passed into a capture of the
-                                                program's own (capture_check.h) */
-  unsigned long long graph_iters;            /* loop iterations run by graphs (a unit
-                                                of a batchable loop holds several) */
-  unsigned long long tail_iters;             /* loop iterations of partial units, run
-                                                eagerly (batch.h) */
-};
-
-struct pygraph_segment {
-  const struct pygraph_backend *backend;
-  struct pygraph_settings settings;          /* copied at creation */
-  const pygraph_region *region;              /* for messages */
-  unsigned index;
-
-  atomic_flag busy;                          /* one thread per iteration */
-  enum pygraph_phase phase;
-  int final;                                 /* EAGER for good: no probes */
-  enum pygraph_probe_state probe;
-  unsigned probe_countdown;                  /* iterations since the last probe */
-
-  struct pygraph_candidate cand;             /* the capture candidate (candidate.h) */
-
-  int flushed;                               /* this iteration stopped deferring */
-  int shadowed;                              /* this iteration runs its ops as they come,
-                                                recorded only for its signature (it can
-                                                be neither replayed nor captured) */
-  /* The host clock at this iteration's begin, read when selection's last
-   * reply asked for it (it times an iteration against the host's own work
-   * between timed ones). */
-  int clock_next_begin, clocked;
-  double begin_us;
-  size_t too_long;                           /* ops recorded when PYGRAPH_MAX_OPS was crossed */
-  const char *eager_for_good;                /* this iteration sent it eager for good: why */
-  int stopped_batching;                      /* this iteration gave up batching */
-  /* current = being recorded; candidate = the last missed iteration; each
-   * variant's ref = what its graph holds.  A pool of lists whose pointers
-   * are swapped, never copied. */
-  struct pygraph_op_list lists[PYGRAPH_MAX_VARIANTS + 2];
-  struct pygraph_op_list *current, *candidate;
-  const struct pygraph_op_list *hint;        /* last completed iteration (layout hints) */
-
-  /* Per op position: did its kernel arguments change between consecutive
-   * iterations of the current signature (warm-up and the capture itself)? */
-  unsigned char *arg_changed;
-  size_t n_arg_changed, cap_arg_changed;
-
-  unsigned long long iter_updates;           /* updates + refreshes this iteration */
-  struct pygraph_segment_stats stats;
-  char fallback[160];                        /* why EAGER; "" when not a fallback */
-  const char *last_flush_reason;
-
-  struct pygraph_batch batch;                /* iterations per unit (batch.h) */
-  struct pygraph_variant_cache cache;        /* the graphs */
-  struct pygraph_selection sel;              /* the policy: what runs, verdicts (selection.h) */
-};
-
-void pygraph_segment_init(struct pygraph_segment *seg, const struct pygraph_backend *backend,
-                          const struct pygraph_settings *settings,
-                          const pygraph_region *region, unsigned index);
+/* A new segment state (malloc'ed, never freed: the report reads it at
+ * exit), or NULL when out of memory. */
+struct pygraph_segment *pygraph_segment_create(const struct pygraph_backend *backend,
+                                               const struct pygraph_settings *settings,
+                                               const pygraph_region *region, unsigned index);
+/* Another state of the same segment (another thread's), configured alike. */
+struct pygraph_segment *pygraph_segment_create_like(const struct pygraph_segment *first);
 
 /* Non-blocking: a busy segment is left alone (the caller passes through). */
 int pygraph_segment_try_acquire(struct pygraph_segment *seg);
 void pygraph_segment_release(struct pygraph_segment *seg);
 
 /* Returns 1 when this iteration's ops are to be recorded: deferred, or
- * (seg->shadowed) run as they come and recorded alongside. */
+ * (a shadowed iteration) run as they come and recorded alongside. */
 int pygraph_segment_begin_iteration(struct pygraph_segment *seg);
 
 /* Batchable loops (batch.h), where the "iteration" above is a unit of K
@@ -141,12 +63,21 @@ void pygraph_segment_start_loop_run(struct pygraph_segment *seg, long long trips
  * recording into the next loop iteration. */
 int pygraph_segment_loop_iteration_end(struct pygraph_segment *seg);
 
-/* A shadowed iteration's op, just recorded: it runs now (`args`: the
- * kernel's arguments as the caller passed them), after the start of the
- * iteration's timing span when it is the first and auto mode may sample
- * it. */
-void pygraph_segment_run_shadowed(struct pygraph_segment *seg, const struct pygraph_op *op,
-                                  void **args);
+/* ---- recording (the interception front, abi/record.c) ---- */
+
+/* The backend the segment runs on. */
+const struct pygraph_backend *pygraph_segment_backend(const struct pygraph_segment *seg);
+/* What this iteration recorded so far, and the last completed iteration
+ * (layout hints; NULL when none). */
+const struct pygraph_op_list *pygraph_segment_recorded(const struct pygraph_segment *seg);
+const struct pygraph_op_list *pygraph_segment_hint(const struct pygraph_segment *seg);
+/* Appends op (`args`: a kernel's arguments as the caller passed them,
+ * copied into the recording; else NULL); in a shadowed iteration it also
+ * runs now.  Returns NULL, or why it
+ * could not be recorded (the caller flushes). */
+const char *pygraph_segment_append(struct pygraph_segment *seg, const struct pygraph_op *op,
+                                   void **args);
+
 void pygraph_segment_end_iteration(struct pygraph_segment *seg);
 
 /* An op that cannot be deferred arrived: run what was recorded so far; the
@@ -163,14 +94,33 @@ void pygraph_segment_yield_to_program_capture(struct pygraph_segment *seg);
 /* The report's words for such iterations. */
 #define PYGRAPH_PROGRAM_CAPTURE_REASON "stream captured by the program"
 
-/* "graph", "eager" or "warmup", for the report. */
-const char *pygraph_segment_mode_name(const struct pygraph_segment *seg);
+/* ---- for the report ---- */
+
+struct pygraph_segment_summary {
+  const pygraph_region *region;
+  unsigned index;
+  const char *mode;                          /* "graph", "eager" or "warmup" */
+  const char *decision;                      /* "graph" or "eager": decided, or what runs */
+  const char *why;                           /* why it runs as it does ("-" when nothing) */
+  const char *fallback;                      /* why it (also) ran eagerly ("-" when not) */
+  const char *last_flush;                    /* NULL when it never flushed */
+  unsigned long long iters, replays, captures, updates, flushes, mismatches;
+  unsigned long long indirect_nodes, indirect_bytes;   /* of the graph in use (or the last) */
+  unsigned long long eager_iters, timed, program_captured, launches_in_graphs;
+  unsigned variants;                         /* live graph variants */
+  double eager_us, graph_us;
+  int batched;                               /* a batchable loop's segment */
+  unsigned batch_k;                          /* K of the last run (1: not batched) */
+  int batch_given_up;
+  double iters_per_graph;
+  unsigned long long tail_iters;
+};
+
+void pygraph_segment_summarize(const struct pygraph_segment *seg,
+                               struct pygraph_segment_summary *out);
 
 /* "graph" or "eager": what the segment has decided (or, undecided, runs). */
 const char *pygraph_segment_decision_name(const struct pygraph_segment *seg);
-
-/* Live graph variants. */
-unsigned pygraph_segment_variants(const struct pygraph_segment *seg);
 
 /* Record-time cap (PYGRAPH_MAX_OPS): called by record.c before appending
  * op number n_ops + 1.  Returns 1 when the op must not be recorded (the

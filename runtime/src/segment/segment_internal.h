@@ -1,0 +1,102 @@
+/* segment_internal.h - the state of a region segment, private to segment/
+ * (utils/check_layers.py refuses an include of it from elsewhere in the
+ * runtime; unit tests look inside on purpose).  segment.h says what the
+ * state machine does. */
+#ifndef PYGRAPH_SEGMENT_INTERNAL_H
+#define PYGRAPH_SEGMENT_INTERNAL_H
+
+#include <stdatomic.h>
+
+#include "graphs/variant_cache.h"
+#include "segment/batch.h"
+#include "segment/candidate.h"
+#include "segment/segment.h"
+#include "selection/selection.h"
+
+enum pygraph_phase {
+  PYGRAPH_PHASE_WARMUP,
+  PYGRAPH_PHASE_CAPTURE,       /* the next iteration becomes the graph */
+  PYGRAPH_PHASE_REPLAY,
+  PYGRAPH_PHASE_EAGER          /* for good, or by decision (then probed) */
+};
+
+/* A decided-eager segment records 2 consecutive iterations out of every
+ * PYGRAPH_PROBE_INTERVAL, which look for a change in behaviour. */
+enum pygraph_probe_state {
+  PYGRAPH_PROBE_OFF,           /* not probing: iterations pass through */
+  PYGRAPH_PROBE_FIRST,         /* this iteration is the probe's first */
+  PYGRAPH_PROBE_SECOND_NEXT,   /* the first ended: the next one records too */
+  PYGRAPH_PROBE_SECOND         /* this iteration is the probe's second */
+};
+
+struct pygraph_segment_stats {
+  unsigned long long iters, replays, captures, updates, flushes, mismatches;
+  unsigned long long rivals;                 /* captures of direct rivals (among captures) */
+  unsigned long long launches_in_graphs;     /* kernel ops run through graphs */
+  unsigned long long refreshes;              /* argument block (loader node) updates */
+  unsigned long long indirect_nodes;         /* of the last graph captured */
+  unsigned long long indirect_bytes;         /* its device block: bytes per refresh */
+  unsigned long long eager_iters;            /* recorded iterations run eagerly (warm-up,
+                                                misses, measuring turns) */
+  unsigned long long program_captured;       /* iterations passed into a capture of the
+                                                program's own (capture_check.h) */
+  unsigned long long graph_iters;            /* loop iterations run by graphs (a unit
+                                                of a batchable loop holds several) */
+  unsigned long long tail_iters;             /* loop iterations of partial units, run
+                                                eagerly (batch.h) */
+};
+
+struct pygraph_segment {
+  const struct pygraph_backend *backend;
+  struct pygraph_settings settings;          /* copied at creation */
+  const pygraph_region *region;              /* for messages */
+  unsigned index;
+
+  atomic_flag busy;                          /* one thread per iteration */
+  enum pygraph_phase phase;
+  int final;                                 /* EAGER for good: no probes */
+  enum pygraph_probe_state probe;
+  unsigned probe_countdown;                  /* iterations since the last probe */
+
+  struct pygraph_candidate cand;             /* the capture candidate (candidate.h) */
+
+  int flushed;                               /* this iteration stopped deferring */
+  int shadowed;                              /* this iteration runs its ops as they come,
+                                                recorded only for its signature (it can
+                                                be neither replayed nor captured) */
+  /* The host clock at this iteration's begin, read when selection's last
+   * reply asked for it (it times an iteration against the host's own work
+   * between timed ones). */
+  int clock_next_begin, clocked;
+  double begin_us;
+  size_t too_long;                           /* ops recorded when PYGRAPH_MAX_OPS was crossed */
+  const char *eager_for_good;                /* this iteration sent it eager for good: why */
+  int stopped_batching;                      /* this iteration gave up batching */
+  /* current = being recorded; candidate = the last missed iteration; each
+   * variant's ref = what its graph holds.  A pool of lists whose pointers
+   * are swapped, never copied. */
+  struct pygraph_op_list lists[PYGRAPH_MAX_VARIANTS + 2];
+  struct pygraph_op_list *current, *candidate;
+  const struct pygraph_op_list *hint;        /* last completed iteration (layout hints) */
+
+  /* Per op position: did its kernel arguments change between consecutive
+   * iterations of the current signature (warm-up and the capture itself)? */
+  unsigned char *arg_changed;
+  size_t n_arg_changed, cap_arg_changed;
+
+  unsigned long long iter_updates;           /* updates + refreshes this iteration */
+  struct pygraph_segment_stats stats;
+  char fallback[160];                        /* why EAGER; "" when not a fallback */
+  const char *last_flush_reason;
+
+  struct pygraph_batch batch;                /* iterations per unit (batch.h) */
+  struct pygraph_variant_cache cache;        /* the graphs */
+  struct pygraph_selection sel;              /* the policy: what runs, verdicts (selection.h) */
+};
+
+/* Sets up a segment state in place (tests use it on the stack). */
+void pygraph_segment_init(struct pygraph_segment *seg, const struct pygraph_backend *backend,
+                          const struct pygraph_settings *settings,
+                          const pygraph_region *region, unsigned index);
+
+#endif /* PYGRAPH_SEGMENT_INTERNAL_H */

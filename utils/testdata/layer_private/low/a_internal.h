@@ -1,0 +1,1 @@
+/* private to low/ */

@@ -1,0 +1,1 @@
+/* a private header of high/ */
