@@ -120,6 +120,48 @@ static void test_numbers_and_flags(void)
   CHECK(parse(NULL).indirect == PYGRAPH_INDIRECT_AUTO);
 }
 
+/* Flags take the words users write; what is not understood, or out of
+ * range, is a warning naming the default used (never silently a default,
+ * never silently on). */
+static void test_flag_words_and_warnings(void)
+{
+  const char *const on_words[] = {"1", "on", "ON", "true", "Yes"};
+  const char *const off_words[] = {"0", "off", "False", "no"};
+  for (unsigned i = 0; i < 5; i++) {
+    const char *v[] = {"PYGRAPH_REPORT", on_words[i], "PYGRAPH_INDIRECT", on_words[i], NULL};
+    struct pygraph_settings s = parse(v);
+    CHECK(s.report == 1 && s.indirect == PYGRAPH_INDIRECT_ON && s.n_problems == 0);
+  }
+  for (unsigned i = 0; i < 4; i++) {
+    const char *v[] = {"PYGRAPH_DEBUG", off_words[i], "PYGRAPH_INDIRECT", off_words[i], NULL};
+    struct pygraph_settings s = parse(v);
+    CHECK(s.debug == 0 && s.indirect == PYGRAPH_INDIRECT_OFF && s.n_problems == 0);
+  }
+  const char *odd[] = {"PYGRAPH_REPORT", "maybe", "PYGRAPH_INDIRECT", "sometimes",
+                       "PYGRAPH_VARIANTS", "32", NULL};
+  struct pygraph_settings s = parse(odd);
+  CHECK(!s.report && s.indirect == PYGRAPH_INDIRECT_AUTO && s.variants == 8);
+  CHECK(s.n_problems == 3);
+  char line[256];
+  pygraph_settings_format_problem(line, sizeof line, &s.problems[0]);
+  CHECK_STR(line, "pygraph: warning: PYGRAPH_REPORT=\"maybe\" is not 0/1, on/off, "
+                  "true/false or yes/no; using 0 (off)\n");
+  pygraph_settings_format_problem(line, sizeof line, &s.problems[1]);
+  CHECK_STR(line, "pygraph: warning: PYGRAPH_INDIRECT=\"sometimes\" is not auto or 0/1, "
+                  "on/off, true/false or yes/no; using auto\n");
+  pygraph_settings_format_problem(line, sizeof line, &s.problems[2]);
+  CHECK_STR(line, "pygraph: warning: PYGRAPH_VARIANTS=\"32\" is not a number from 1 to 16; "
+                  "using 8\n");
+  const char *all_bad[] = {"PYGRAPH_MODE", "x", "PYGRAPH_WARMUP", "x", "PYGRAPH_MAX_CAPTURES", "x",
+                           "PYGRAPH_REPORT", "x", "PYGRAPH_DEBUG", "x", "PYGRAPH_INDIRECT", "x",
+                           "PYGRAPH_MAX_OPS", "x", "PYGRAPH_VARIANTS", "x",
+                           "PYGRAPH_MEASURE_ITERS", "x", "PYGRAPH_MARGIN", "x",
+                           "PYGRAPH_EAGER_BEFORE_CAPTURE", "x", "PYGRAPH_MIN_OPS", "x",
+                           "PYGRAPH_BATCH", "x", NULL};
+  s = parse(all_bad);                     /* every setting at once: each warned about */
+  CHECK(s.n_problems == 13 && s.n_problems <= PYGRAPH_SETTINGS_COUNT);
+}
+
 static void test_decide(void)
 {
   struct pygraph_settings s = parse(NULL);
@@ -185,6 +227,7 @@ int main(void)
   test_defaults();
   test_modes();
   test_numbers_and_flags();
+  test_flag_words_and_warnings();
   test_selective_settings();
   test_decide();
   test_report_lines();

@@ -1,29 +1,71 @@
-/* settings.c - environment parsing. */
+/* settings.c - the PYGRAPH_* environment, parsed and validated here only:
+ * every value is taken or replaced by its default with a warning; the rest
+ * of the runtime trusts the result. */
 #include "common/settings.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 static struct pygraph_settings process_settings;
 static pthread_once_t parse_once = PTHREAD_ONCE_INIT;
 
-/* Accepts a plain decimal number in [min, max]; anything else = fallback. */
-static unsigned parse_range(const char *text, unsigned min, unsigned long max, unsigned fallback)
+#define FLAG_WORDS "0/1, on/off, true/false or yes/no"
+
+/* Notes that `value` of `name` was not taken (`used` instead). */
+static void problem(struct pygraph_settings *out, const char *name, const char *value,
+                    const char *expected, const char *used)
 {
+  if (out->n_problems < PYGRAPH_SETTINGS_COUNT)   /* one per setting: always room */
+    out->problems[out->n_problems++] =
+        (struct pygraph_setting_problem){name, value, expected, used};
+}
+
+/* 1 or 0 for a flag word, -1 for anything else. */
+static int flag_word(const char *text)
+{
+  static const char *const yes[] = {"1", "on", "true", "yes"};
+  static const char *const no[] = {"0", "off", "false", "no"};
+  for (unsigned i = 0; i < 4; i++) {
+    if (strcasecmp(text, yes[i]) == 0)
+      return 1;
+    if (strcasecmp(text, no[i]) == 0)
+      return 0;
+  }
+  return -1;
+}
+
+static int parse_flag(struct pygraph_settings *out, const char *(*lookup)(const char *),
+                      const char *name)
+{
+  const char *text = lookup(name);
+  if (!text || !*text)
+    return 0;
+  int v = flag_word(text);
+  if (v < 0)
+    problem(out, name, text, FLAG_WORDS, "0 (off)");
+  return v > 0;
+}
+
+/* A plain decimal number in [min, max], else `fallback` (unset or empty:
+ * silently; otherwise with a problem naming the range). */
+static unsigned parse_number(struct pygraph_settings *out,
+                             const char *(*lookup)(const char *), const char *name,
+                             unsigned min, unsigned long max, unsigned fallback,
+                             const char *expected, const char *used)
+{
+  const char *text = lookup(name);
   if (!text || !*text)
     return fallback;
   char *end;
   unsigned long v = strtoul(text, &end, 10);
-  if (*end || text[0] == '-' || v < min || v > max)
+  if (*end || text[0] == '-' || text[0] == '+' || v < min || v > max) {
+    problem(out, name, text, expected, used);
     return fallback;
+  }
   return (unsigned)v;
-}
-
-static unsigned parse_count(const char *text, unsigned min, unsigned fallback)
-{
-  return parse_range(text, min, 1000000ul, fallback);
 }
 
 void pygraph_settings_defaults(struct pygraph_settings *out)
@@ -41,47 +83,77 @@ void pygraph_settings_defaults(struct pygraph_settings *out)
   out->min_ops = PYGRAPH_DEFAULT_MIN_OPS;
 }
 
-static int parse_flag(const char *text)
+static void parse_mode(struct pygraph_settings *out, const char *(*lookup)(const char *))
 {
-  return text && *text && strcmp(text, "0") != 0;
+  const char *mode = lookup("PYGRAPH_MODE");
+  if (!mode || !*mode || strcmp(mode, "auto") == 0)
+    return;
+  if (strcmp(mode, "eager") == 0) {
+    out->mode = PYGRAPH_MODE_EAGER;
+  } else if (strcmp(mode, "graph") == 0) {
+    out->mode = PYGRAPH_MODE_GRAPH;
+  } else {
+    out->mode_unknown = 1;
+    problem(out, "PYGRAPH_MODE", mode, "auto, eager or graph", "auto");
+  }
+}
+
+/* auto, or a flag word: off means per-node updates only, on every usable twin. */
+static void parse_indirect(struct pygraph_settings *out, const char *(*lookup)(const char *))
+{
+  const char *text = lookup("PYGRAPH_INDIRECT");
+  if (!text || !*text || strcasecmp(text, "auto") == 0)
+    return;
+  int v = flag_word(text);
+  if (v < 0)
+    problem(out, "PYGRAPH_INDIRECT", text, "auto or " FLAG_WORDS, "auto");
+  else
+    out->indirect = v ? PYGRAPH_INDIRECT_ON : PYGRAPH_INDIRECT_OFF;
+}
+
+/* The numbers whose bound is PYGRAPH_MAX_* or a policy constant. */
+static void parse_bounded(struct pygraph_settings *out, const char *(*lookup)(const char *))
+{
+  out->variants = parse_number(out, lookup, "PYGRAPH_VARIANTS", 1, PYGRAPH_MAX_VARIANTS,
+                               PYGRAPH_DEFAULT_VARIANTS, "a number from 1 to 16", "8");
+  out->measure_iters = parse_number(out, lookup, "PYGRAPH_MEASURE_ITERS", 2,
+                                    PYGRAPH_MAX_MEASURE_ITERS, PYGRAPH_DEFAULT_MEASURE_ITERS,
+                                    "a number from 2 to 64", "12");
+  out->margin_pct = parse_number(out, lookup, "PYGRAPH_MARGIN", 0, 100,
+                                 PYGRAPH_DEFAULT_MARGIN_PCT, "a number from 0 to 100", "3");
+  out->eager_before_capture = parse_number(out, lookup, "PYGRAPH_EAGER_BEFORE_CAPTURE", 0,
+                                           PYGRAPH_MEASURE_MIN,
+                                           PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE,
+                                           "a number from 0 to 3", "2");
 }
 
 void pygraph_settings_parse(struct pygraph_settings *out, const char *(*lookup)(const char *name))
 {
-  memset(out, 0, sizeof *out);
-  const char *mode = lookup("PYGRAPH_MODE");
-  if (!mode || !*mode || strcmp(mode, "auto") == 0)
-    out->mode = PYGRAPH_MODE_AUTO;
-  else if (strcmp(mode, "eager") == 0)
-    out->mode = PYGRAPH_MODE_EAGER;
-  else if (strcmp(mode, "graph") == 0)
-    out->mode = PYGRAPH_MODE_GRAPH;
-  else {
-    out->mode = PYGRAPH_MODE_AUTO;
-    out->mode_unknown = 1;
-  }
-  unsigned warmup = parse_count(lookup("PYGRAPH_WARMUP"), 1, 0);   /* 0: not given or bad */
+  pygraph_settings_defaults(out);
+  parse_mode(out, lookup);
+  unsigned warmup = parse_number(out, lookup, "PYGRAPH_WARMUP", 1, 1000000ul, 0,
+                                 "a number of at least 1", "2 (graph mode: 1)");
   out->warmup = warmup ? warmup : PYGRAPH_DEFAULT_WARMUP;
   out->warmup_set = warmup != 0;
-  out->max_captures = parse_count(lookup("PYGRAPH_MAX_CAPTURES"), 0, PYGRAPH_DEFAULT_MAX_CAPTURES);
-  out->report = parse_flag(lookup("PYGRAPH_REPORT"));
-  out->debug = parse_flag(lookup("PYGRAPH_DEBUG"));
-  const char *indirect = lookup("PYGRAPH_INDIRECT");
-  if (!indirect || !*indirect || strcmp(indirect, "auto") == 0)
-    out->indirect = PYGRAPH_INDIRECT_AUTO;
-  else
-    out->indirect = strcmp(indirect, "0") != 0 ? PYGRAPH_INDIRECT_ON : PYGRAPH_INDIRECT_OFF;
-  out->max_ops = parse_count(lookup("PYGRAPH_MAX_OPS"), 1, PYGRAPH_DEFAULT_MAX_OPS);
-  out->variants = parse_range(lookup("PYGRAPH_VARIANTS"), 1, PYGRAPH_MAX_VARIANTS,
-                              PYGRAPH_DEFAULT_VARIANTS);
-  out->measure_iters = parse_range(lookup("PYGRAPH_MEASURE_ITERS"), 2, PYGRAPH_MAX_MEASURE_ITERS,
-                                   PYGRAPH_DEFAULT_MEASURE_ITERS);
-  out->margin_pct = parse_range(lookup("PYGRAPH_MARGIN"), 0, 100, PYGRAPH_DEFAULT_MARGIN_PCT);
-  out->eager_before_capture = parse_range(lookup("PYGRAPH_EAGER_BEFORE_CAPTURE"), 0,
-                                          PYGRAPH_MEASURE_MIN,
-                                          PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE);
-  out->min_ops = parse_count(lookup("PYGRAPH_MIN_OPS"), 1, PYGRAPH_DEFAULT_MIN_OPS);
-  out->batch = parse_count(lookup("PYGRAPH_BATCH"), 1, 0);
+  out->max_captures = parse_number(out, lookup, "PYGRAPH_MAX_CAPTURES", 0, 1000000ul,
+                                   PYGRAPH_DEFAULT_MAX_CAPTURES, "a number", "16");
+  out->report = parse_flag(out, lookup, "PYGRAPH_REPORT");
+  out->debug = parse_flag(out, lookup, "PYGRAPH_DEBUG");
+  parse_indirect(out, lookup);
+  out->max_ops = parse_number(out, lookup, "PYGRAPH_MAX_OPS", 1, 1000000ul,
+                              PYGRAPH_DEFAULT_MAX_OPS, "a number of at least 1", "4096");
+  parse_bounded(out, lookup);
+  out->min_ops = parse_number(out, lookup, "PYGRAPH_MIN_OPS", 1, 1000000ul,
+                              PYGRAPH_DEFAULT_MIN_OPS, "a number of at least 1", "2");
+  out->batch = parse_number(out, lookup, "PYGRAPH_BATCH", 1, 1000000ul, 0,
+                            "a number of at least 1", "the plugin's batch=");
+}
+
+int pygraph_settings_format_problem(char *buf, size_t cap,
+                                    const struct pygraph_setting_problem *p)
+{
+  return snprintf(buf, cap, "pygraph: warning: %s=\"%s\" is not %s; using %s\n", p->name,
+                  p->value, p->expected, p->used);
 }
 
 static const char *lookup_environment(const char *name)
@@ -92,9 +164,16 @@ static const char *lookup_environment(const char *name)
 static void parse_environment(void)
 {
   pygraph_settings_parse(&process_settings, lookup_environment);
-  if (process_settings.mode_unknown)
-    fprintf(stderr, "pygraph: warning: unknown PYGRAPH_MODE=\"%s\", using auto\n",
-            getenv("PYGRAPH_MODE"));
+  for (unsigned i = 0; i < process_settings.n_problems; i++) {
+    char line[512];
+    int n = pygraph_settings_format_problem(line, sizeof line, &process_settings.problems[i]);
+    if (n >= 0 && (size_t)n < sizeof line)
+      fputs(line, stderr);
+    else                                      /* a huge value: print it as it is */
+      fprintf(stderr, "pygraph: warning: %s=\"%s\" is not %s; using %s\n",
+              process_settings.problems[i].name, process_settings.problems[i].value,
+              process_settings.problems[i].expected, process_settings.problems[i].used);
+  }
 }
 
 const struct pygraph_settings *pygraph_settings(void)
@@ -103,10 +182,23 @@ const struct pygraph_settings *pygraph_settings(void)
   return &process_settings;
 }
 
+/* Bounds the logic relies on (the parser never exceeds them; a test's
+ * hand-made settings may). */
+static void clamp(struct pygraph_settings *s)
+{
+  if (s->variants == 0 || s->variants > PYGRAPH_MAX_VARIANTS)
+    s->variants = s->variants ? PYGRAPH_MAX_VARIANTS : 1;
+  if (s->measure_iters < 2)
+    s->measure_iters = 2;
+  if (s->measure_iters > PYGRAPH_MAX_MEASURE_ITERS)
+    s->measure_iters = PYGRAPH_MAX_MEASURE_ITERS;
+}
+
 void pygraph_settings_override(const struct pygraph_settings *settings)
 {
   pthread_once(&parse_once, parse_environment);
   process_settings = *settings;
+  clamp(&process_settings);
 }
 
 unsigned pygraph_effective_warmup(const struct pygraph_settings *settings)

@@ -2,6 +2,8 @@
 #ifndef PYGRAPH_SETTINGS_H
 #define PYGRAPH_SETTINGS_H
 
+#include <stddef.h>
+
 #include "common/policy.h"
 
 enum pygraph_mode {
@@ -17,6 +19,9 @@ enum pygraph_indirect_mode {
                                    (sm_90+); older ones measured slower than
                                    per-node updates */
 };
+
+/* PYGRAPH_* variables the runtime reads (settings.c's table). */
+#define PYGRAPH_SETTINGS_COUNT 13u
 
 struct pygraph_settings {
   enum pygraph_mode mode;
@@ -57,6 +62,16 @@ struct pygraph_settings {
                                    0..3): eager samples a signature needs before
                                    its first capture; the rest are taken in
                                    turns with the graph afterwards */
+
+  /* Values the parser did not take (each setting at most once, so the
+   * table cannot overflow): the default was used instead. */
+  struct pygraph_setting_problem {
+    const char *name;           /* "PYGRAPH_VARIANTS" */
+    const char *value;          /* what was given (the environment's string) */
+    const char *expected;       /* "a number from 1 to 16", "0/1, on/off, ..." */
+    const char *used;           /* the default used, as text */
+  } problems[PYGRAPH_SETTINGS_COUNT];
+  unsigned n_problems;
 };
 
 #define PYGRAPH_DEFAULT_WARMUP 2u
@@ -71,15 +86,22 @@ struct pygraph_settings {
 /* Fills in the defaults of every field (mode auto). */
 void pygraph_settings_defaults(struct pygraph_settings *out);
 
-/* Pure parser; `lookup` plays getenv.  Never prints. */
+/* Pure parser; `lookup` plays getenv.  Never prints: a value it cannot take
+ * (not understood, or out of range) gives the default and a problem entry.
+ * Flags take 0/1, on/off, true/false, yes/no (any case). */
 void pygraph_settings_parse(struct pygraph_settings *out, const char *(*lookup)(const char *name));
 
-/* The process settings: parsed from the environment on first use (warning
- * once on stderr about an unknown PYGRAPH_MODE). */
+/* The process settings: parsed from the environment on first use; each
+ * problem is one warning on stderr, naming the default used. */
 const struct pygraph_settings *pygraph_settings(void);
 
+/* "pygraph: warning: PYGRAPH_X=\"v\" is not <expected>; using <used>". */
+int pygraph_settings_format_problem(char *buf, size_t cap,
+                                    const struct pygraph_setting_problem *p);
+
 /* Tests: replace the process settings (takes effect for regions first used
- * afterwards, since segments copy the settings when created). */
+ * afterwards, since segments copy the settings when created); fields out of
+ * their bounds are brought inside them. */
 void pygraph_settings_override(const struct pygraph_settings *settings);
 
 /* The warm-up length a segment actually uses (graph mode: 1). */

@@ -15,16 +15,6 @@
 #include "common/debug_log.h"
 #include "recording/signature.h"
 
-static void clamp_settings(struct pygraph_settings *settings)
-{
-  if (settings->variants == 0 || settings->variants > PYGRAPH_MAX_VARIANTS)
-    settings->variants = settings->variants ? PYGRAPH_MAX_VARIANTS : 1;
-  if (settings->measure_iters < 2)
-    settings->measure_iters = 2;
-  if (settings->measure_iters > PYGRAPH_MAX_MEASURE_ITERS)
-    settings->measure_iters = PYGRAPH_MAX_MEASURE_ITERS;
-}
-
 void pygraph_segment_init(struct pygraph_segment *seg, const struct pygraph_backend *backend,
                           const struct pygraph_settings *settings,
                           const pygraph_region *region, unsigned index)
@@ -32,7 +22,6 @@ void pygraph_segment_init(struct pygraph_segment *seg, const struct pygraph_back
   memset(seg, 0, sizeof *seg);
   seg->backend = backend;
   seg->settings = *settings;
-  clamp_settings(&seg->settings);
   seg->region = region;
   seg->index = index;
   atomic_flag_clear(&seg->busy);
