@@ -109,7 +109,8 @@ struct pygraph_backend {
 
   /* Can `event` time?  0 only when CUDA says it cannot (it was made with
    * cudaEventDisableTiming); 1 when it can, or when that cannot be told
-   * without disturbing the program (a pending error of its own).  The graph
+   * without disturbing the program (an error of the program's is pending,
+   * which the query would overwrite).  The graph
    * plan makes such an event's joined records after the graph (graph_plan.h).
    * NULL: every event times. */
   int (*event_times)(cudaEvent_t event);
