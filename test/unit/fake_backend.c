@@ -81,6 +81,7 @@ void fake_reset(void)
   fake_args_calls = fake_launch_calls = 0;
   fake_timing_records = fake_timing_queries = 0;
   fake_capture_queries = 0;
+  fake_event_times_queries = 0;
   fake_log_clear();
 }
 
@@ -146,19 +147,26 @@ static int fake_both_device(const void *dst, const void *src)
 
 char fake_programmatic[1024];
 int fake_occupancy_queries;
+int fake_event_times_queries;
 
 static void note_programmatic(const struct pygraph_op_list *ops,
-                              const struct pygraph_indirect_graph *ind,
                               const struct pygraph_graph_plan *plan)
 {
   size_t len = 0;
   fake_programmatic[0] = '\0';
-  for (size_t i = 0; ind && ind->ind->n_nodes && i < ops->n_ops; i++)
+  for (size_t i = 0; i < ops->n_ops; i++)
     for (unsigned d = 0; d < plan->nodes[i].n_deps; d++)
-      if (pygraph_indirect_edge_programmatic(ind->ind, ops, plan->nodes[i].deps[d], i) &&
-          len + 48 < sizeof fake_programmatic)
+      if (plan->nodes[i].programmatic[d] && len + 48 < sizeof fake_programmatic)
         len += (size_t)snprintf(fake_programmatic + len, sizeof fake_programmatic - len,
                                 " %zu>%zu", plan->nodes[i].deps[d], i);
+}
+
+static int fake_event_times(cudaEvent_t event)
+{
+  fake_event_times_queries++;
+  unsigned long id = (unsigned long)event - (unsigned long)FAKE_EVENT(0);
+  int untimed_id = id < 32 && (fake.untimed_event_ids >> id & 1u);
+  return !(fake.untimed_events || untimed_id);
 }
 
 static cudaError_t fake_resident_blocks(const void *func, unsigned threads, size_t smem,
@@ -178,24 +186,17 @@ static cudaError_t fake_resident_blocks(const void *func, unsigned threads, size
  * without a node shows as <op>~, an empty node as <op>:e; then the records
  * made after the graph as "; after <op>,...". */
 static cudaError_t fake_build(const struct pygraph_op_list *ops,
+                              const struct pygraph_graph_plan *plan,
                               const struct pygraph_indirect_graph *ind, void **graph)
 {
   if (fake.fail_build) {
     fake_log_append("build! ");
     return cudaErrorInvalidValue;
   }
-  unsigned char *untimed = calloc(ops->n_ops + 1, 1);
-  for (size_t i = 0; untimed && i < ops->n_ops; i++)
-    untimed[i] = ops->ops[i].kind == PYGRAPH_OP_EVENT_RECORD;
-  struct pygraph_graph_plan plan;
-  int failed = !untimed || pygraph_graph_plan_make(ops, fake.untimed_events ? untimed : NULL, &plan);
-  free(untimed);
-  if (failed)
-    return cudaErrorMemoryAllocation;
   fake_host_us += fake.capture_host_us;
   fake_log_append("build(");
   for (size_t i = 0; i < ops->n_ops; i++) {
-    const struct pygraph_plan_node *pn = &plan.nodes[i];
+    const struct pygraph_plan_node *pn = &plan->nodes[i];
     fake_log_append("%s%zu", i ? " " : "", i);
     if (pn->form == PYGRAPH_PLAN_NONE) {
       fake_log_append("~");
@@ -206,8 +207,8 @@ static cudaError_t fake_build(const struct pygraph_op_list *ops,
     for (unsigned d = 0; d < pn->n_deps; d++)
       fake_log_append("%s%zu", d ? "," : "<", pn->deps[d]);
   }
-  for (size_t k = 0; k < plan.n_after; k++)
-    fake_log_append("%s%zu", k ? "," : "; after ", plan.after_ops[k]);
+  for (size_t k = 0; k < plan->n_after; k++)
+    fake_log_append("%s%zu", k ? "," : "; after ", plan->after_ops[k]);
   struct fake_graph *g = calloc(1, sizeof *g);
   if (ind && ind->ind->n_nodes) {
     const struct pygraph_indirect *in = ind->ind;
@@ -230,8 +231,7 @@ static cudaError_t fake_build(const struct pygraph_op_list *ops,
       g->offset_of_node[n] = in->nodes[n].offset;
   }
   fake_log_append(") ");
-  note_programmatic(ops, ind, &plan);
-  pygraph_graph_plan_free(&plan);
+  note_programmatic(ops, plan);
   *graph = g;
   fake_live_graphs++;
   return cudaSuccess;
@@ -478,6 +478,7 @@ const struct pygraph_backend fake_backend = {
     .device_alloc = fake_device_alloc,
     .device_free = fake_free,
     .event_destroy = fake_event_destroy,
+    .event_times = fake_event_times,
     .graph_set_args = fake_set_args,
     .graph_synchronize = fake_graph_synchronize,
     .timing_event_create = fake_timing_event_create,

@@ -2,7 +2,8 @@
  * fails on request, so tests can assert exactly what the runtime did.
  *
  * Tokens: k<func>(<arg0>) eager kernel, ms(<value>) memset, mc(<dst>)
- * memcpy, er<event> / ew<event> event record / wait, build(<plan>),
+ * memcpy, er<event> / ew<event> event record / wait, build(<plan>) (the
+ * plan graph_build is given, as graph_plan.h describes it),
  * inst, xupd (in-place exec update), upd<node>, launch, destroy, clear.
  * Parameter indirection: a graph with indirect nodes logs as
  * build(<plan>; ind <op>@<offset>[w]... <bytes>B/<loaders>L), w marking a
@@ -31,8 +32,10 @@ struct fake_config {
   int launch_ran_before_failing;  /* failing launch reports the graph as enqueued */
   int exec_update_ok;             /* instantiate with a previous graph updates in place */
   int memcpy_default_is_device;   /* answer of both_device_memory */
-  int untimed_events;             /* every event was made with cudaEventDisableTiming:
-                                     its records are made after the graph */
+  int untimed_events;             /* every event was made with cudaEventDisableTiming
+                                     (event_times says 0): its joined records are
+                                     made after the graph */
+  unsigned untimed_event_ids;     /* bit id: FAKE_EVENT(id) cannot time (ids < 32) */
   /* parameter indirection */
   int bad_twin;                   /* twin id that twin_check rejects */
   int twin_max_threads;           /* 0 = 1024 */
@@ -70,8 +73,9 @@ extern double fake_host_us;       /* the fake host clock (now_us) */
 extern int fake_clock_reads;      /* now_us calls */
 extern int fake_capture_queries;  /* stream_captured calls (not logged) */
 extern int fake_occupancy_queries;
-/* The programmatic edges of the last graph built, as " <from>><to>" each
- * (the real backend's choice: pygraph_indirect_edge_programmatic). */
+extern int fake_event_times_queries;   /* event_times calls (not logged) */
+/* The programmatic edges of the last graph built, as " <from>><to>" each,
+ * in node order: what the plan it was given says (graph_plan.h). */
 extern char fake_programmatic[1024];
 
 /* Func ids: 1..63 have (int, long long) parameters, 64 has none,

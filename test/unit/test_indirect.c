@@ -29,6 +29,16 @@ static int ends_with(const char *s, const char *suffix)
 
 /* ---- selection, straight on op lists ----------------------------------- */
 
+/* Is the plan's edge from op `from` into op `to` programmatic? */
+static int programmatic(const struct pygraph_graph_plan *plan, size_t from, size_t to)
+{
+  const struct pygraph_plan_node *pn = &plan->nodes[to];
+  for (unsigned d = 0; d < pn->n_deps; d++)
+    if (pn->deps[d] == from)
+      return pn->programmatic[d];
+  return 0;
+}
+
 struct noted {
   char text[1024];
 };
@@ -75,6 +85,7 @@ static void test_select_reasons_and_packing(void)
   fake.twin_max_smem = 1024;
 
   struct pygraph_op_list ops = {0};
+  struct pygraph_graph_plan plan;
   add_kernel(&ops, l20, &twin, 32, 0, 10);        /* 0: indirect @0 */
   add_kernel(&ops, l20, &twin, 32, 0, 11);        /* 1: unchanged */
   add_kernel(&ops, l20, &no_twin, 32, 0, 12);     /* 2: no twin */
@@ -91,11 +102,12 @@ static void test_select_reasons_and_packing(void)
   add_kernel(&ops, l20, &tagged, 32, 0, 20);      /* 10: tag matches: indirect @64 */
   add_kernel(&ops, l20, &mistagged, 32, 0, 21);   /* 11: another layout: direct */
   pygraph_op_list_materialize(&ops);
+  CHECK(pygraph_graph_plan_for_capture(&ops, &fake_backend, &plan) == 0);
   unsigned char changed[] = {1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 
   struct pygraph_indirect ind = {0};
   struct noted n = {{0}};
-  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, changed, sizeof changed, 0, note,
+  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, &plan, changed, sizeof changed, 0, note,
                                 &n) == 0);
   CHECK_STR(n.text, "0:indirect; 1:args unchanged; 2:no indirect twin; 3:no indirect twin; "
                     "4:twin unusable=cudaErrorInvalidDeviceFunction; "
@@ -125,24 +137,25 @@ static void test_select_reasons_and_packing(void)
 
   /* Positions past the change record count as unchanged. */
   memset(n.text, 0, sizeof n.text);
-  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, changed, 1, 0, note, &n) == 0);
+  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, &plan, changed, 1, 0, note, &n) == 0);
   CHECK(ind.n_nodes == 1 && ind.block_size == 20);
   CHECK(!ind.nodes[0].waits);
 
   /* One backend query per twin for the whole process. */
   int queries = fake_twin_queries;
-  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, changed, sizeof changed, 0, NULL,
+  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, &plan, changed, sizeof changed, 0, NULL,
                                 NULL) == 0);
   CHECK(fake_twin_queries == queries);
 
   /* PYGRAPH_INDIRECT=auto: only twins that start early (sm_90+) qualify. */
   memset(n.text, 0, sizeof n.text);
-  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, changed, 1, 1, note, &n) == 0);
+  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, &plan, changed, 1, 1, note, &n) == 0);
   CHECK(ind.n_nodes == 0 && ind.block_size == 0);
   CHECK(strncmp(n.text, "0:twin cannot start early (built for a GPU older than sm_90); 1:",
                 64) == 0);
 
   pygraph_indirect_free(&ind);
+  pygraph_graph_plan_free(&plan);
   pygraph_op_list_free(&ops);
   free(l20);
   free(none);
@@ -205,6 +218,7 @@ static void test_slice_alignment(void)
   l64->total_size = 64;
   pygraph_site twin = {.kernel = "k", .indirect_twin = FAKE_TWIN(1)};
   struct pygraph_op_list ops = {0};
+  struct pygraph_graph_plan plan;
   int v[16] = {0};
   void *args[] = {v};
   const struct pygraph_param_layout *layouts[] = {l20, l64, l20};
@@ -216,12 +230,14 @@ static void test_slice_alignment(void)
     CHECK(pygraph_op_list_append(&ops, &op) != NULL);
   }
   unsigned char changed[] = {1, 1, 1};
+  CHECK(pygraph_graph_plan_for_capture(&ops, &fake_backend, &plan) == 0);
   struct pygraph_indirect ind = {0};
-  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, changed, 3, 0, NULL, NULL) == 0);
+  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, &plan, changed, 3, 0, NULL, NULL) == 0);
   CHECK(ind.n_nodes == 3);
   CHECK(ind.nodes[0].offset == 0 && ind.nodes[1].offset == 64 && ind.nodes[2].offset == 128);
   CHECK(ind.block_size == 148);
   pygraph_indirect_free(&ind);
+  pygraph_graph_plan_free(&plan);
   pygraph_op_list_free(&ops);
   free(l);
   free(l20);
@@ -469,6 +485,7 @@ static void test_block_full(void)
   void *args[] = {bytes};
   pygraph_site twin = {.kernel = "k", .indirect_twin = FAKE_TWIN(1)};
   struct pygraph_op_list ops = {0};
+  struct pygraph_graph_plan plan;
   for (int i = 0; i < 3; i++) {
     struct pygraph_op op = {.kind = PYGRAPH_OP_KERNEL, .stream = S1, .func = FAKE_FUNC(1),
                             .site = &twin, .layout = l, .grid = {1, 1, 1},
@@ -477,12 +494,14 @@ static void test_block_full(void)
     CHECK(pygraph_op_list_append(&ops, &op) != NULL);
   }
   unsigned char changed[] = {1, 1, 1};
+  CHECK(pygraph_graph_plan_for_capture(&ops, &fake_backend, &plan) == 0);
   struct pygraph_indirect ind = {0};
   struct noted n = {{0}};
-  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, changed, 3, 0, note, &n) == 0);
+  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, &plan, changed, 3, 0, note, &n) == 0);
   CHECK_STR(n.text, "0:indirect; 1:argument block full; 2:argument block full");
   CHECK(ind.n_nodes == 1 && ind.block_size == big);
   pygraph_indirect_free(&ind);
+  pygraph_graph_plan_free(&plan);
   pygraph_op_list_free(&ops);
   free(bytes);
   free(l);
@@ -716,59 +735,64 @@ static void test_one_wave_rule(void)
   struct pygraph_param_layout *layout = fake_backend.param_layout(FAKE_FUNC(1));
   pygraph_site twin = {.kernel = "k", .indirect_twin = FAKE_TWIN(FAKE_WAITING_TWINS + 2)};
   struct pygraph_op_list ops = {0};
+  struct pygraph_graph_plan plan;
   const unsigned grids[] = {1000, 1056, 1057, 50000, 1};
   for (int i = 0; i < 5; i++)
     add_kernel_grid(&ops, layout, &twin, grids[i], 96, i);   /* block 96: this test's cache key */
   pygraph_op_list_materialize(&ops);
+  CHECK(pygraph_graph_plan_for_capture(&ops, &fake_backend, &plan) == 0);
   unsigned char changed[] = {1, 1, 1, 1, 1};
   struct pygraph_indirect ind = {0};
-  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, changed, 5, 0, NULL, NULL) == 0);
+  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, &plan, changed, 5, 0, NULL, NULL) == 0);
   CHECK(ind.n_nodes == 5 && ind.nodes[1].waits);
   fake.resident_blocks = 1056;
   int q0 = fake_occupancy_queries;
   struct wave_noted n = {{0}};
-  CHECK(pygraph_indirect_mark_waves(&ind, &fake_backend, &ops, wave_note, &n) == 0);
+  CHECK(pygraph_indirect_mark_waves(&ind, &fake_backend, &ops, &plan, wave_note, &n) == 0);
   CHECK_STR(n.text, "0:1000/1056 1:1056/1056 2:1057/1056 3:50000/1056 4:1/1056");
-  CHECK(pygraph_indirect_edge_programmatic(&ind, &ops, 0, 1));    /* one-wave predecessor */
-  CHECK(pygraph_indirect_edge_programmatic(&ind, &ops, 1, 2));    /* exactly one wave */
-  CHECK(!pygraph_indirect_edge_programmatic(&ind, &ops, 2, 3));   /* big grid: full edge */
-  CHECK(!pygraph_indirect_edge_programmatic(&ind, &ops, 3, 4));
+  CHECK(programmatic(&plan, 0, 1));    /* one-wave predecessor */
+  CHECK(programmatic(&plan, 1, 2));    /* exactly one wave */
+  CHECK(!programmatic(&plan, 2, 3));   /* big grid: full edge */
+  CHECK(!programmatic(&plan, 3, 4));
   /* The successor's size does not matter: 1 -> 2 above leads into 1057 blocks. */
   /* One query per (func, threads, smem) for the process. */
   CHECK(fake_occupancy_queries == q0 + 1);
   fake.resident_blocks = 1;          /* a cached answer is not asked again */
-  CHECK(pygraph_indirect_mark_waves(&ind, &fake_backend, &ops, NULL, NULL) == 0);
-  CHECK(fake_occupancy_queries == q0 + 1 && pygraph_indirect_edge_programmatic(&ind, &ops, 0, 1));
+  CHECK(pygraph_indirect_mark_waves(&ind, &fake_backend, &ops, &plan, NULL, NULL) == 0);
+  CHECK(fake_occupancy_queries == q0 + 1 && programmatic(&plan, 0, 1));
 
   /* A query failure is the safe side: full edges, and not cached. */
+  pygraph_graph_plan_free(&plan);
   pygraph_op_list_free(&ops);
   memset(&ops, 0, sizeof ops);
   add_kernel_grid(&ops, layout, &twin, 1, 97, 0);
   add_kernel_grid(&ops, layout, &twin, 1, 97, 1);
   pygraph_op_list_materialize(&ops);
-  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, changed, 2, 0, NULL, NULL) == 0);
+  CHECK(pygraph_graph_plan_for_capture(&ops, &fake_backend, &plan) == 0);
+  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, &plan, changed, 2, 0, NULL, NULL) == 0);
   fake.fail_occupancy = 1;
   memset(n.text, 0, sizeof n.text);
-  CHECK(pygraph_indirect_mark_waves(&ind, &fake_backend, &ops, wave_note, &n) == 0);
+  CHECK(pygraph_indirect_mark_waves(&ind, &fake_backend, &ops, &plan, wave_note, &n) == 0);
   CHECK_STR(n.text, "0:1/-1 1:1/-1");
-  CHECK(!pygraph_indirect_edge_programmatic(&ind, &ops, 0, 1));
+  CHECK(!programmatic(&plan, 0, 1));
   fake.fail_occupancy = 0;
   fake.resident_blocks = 0;
-  CHECK(pygraph_indirect_mark_waves(&ind, &fake_backend, &ops, NULL, NULL) == 0);
-  CHECK(pygraph_indirect_edge_programmatic(&ind, &ops, 0, 1));
+  CHECK(pygraph_indirect_mark_waves(&ind, &fake_backend, &ops, &plan, NULL, NULL) == 0);
+  CHECK(programmatic(&plan, 0, 1));
 
   /* No waiting twin: nothing can be programmatic, nothing is asked. */
   int queries = fake_occupancy_queries;
-  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, changed, 2, 0, NULL, NULL) == 0);
+  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, &plan, changed, 2, 0, NULL, NULL) == 0);
   pygraph_site old = {.kernel = "k", .indirect_twin = FAKE_TWIN(3)};
   for (size_t i = 0; i < ops.n_ops; i++)
     ops.ops[i].site = &old;
-  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, changed, 2, 0, NULL, NULL) == 0);
+  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, &plan, changed, 2, 0, NULL, NULL) == 0);
   CHECK(ind.n_nodes == 2 && !ind.nodes[0].waits);
-  CHECK(pygraph_indirect_mark_waves(&ind, &fake_backend, &ops, NULL, NULL) == 0);
-  CHECK(fake_occupancy_queries == queries && !pygraph_indirect_edge_programmatic(&ind, &ops, 0, 1));
+  CHECK(pygraph_indirect_mark_waves(&ind, &fake_backend, &ops, &plan, NULL, NULL) == 0);
+  CHECK(fake_occupancy_queries == queries && !programmatic(&plan, 0, 1));
 
   pygraph_indirect_free(&ind);
+  pygraph_graph_plan_free(&plan);
   pygraph_op_list_free(&ops);
   free(layout);
 }
@@ -780,30 +804,34 @@ static void test_auto_node_rule(void)
   struct pygraph_param_layout *layout = fake_backend.param_layout(FAKE_FUNC(1));
   pygraph_site twin = {.kernel = "k", .indirect_twin = FAKE_TWIN(FAKE_WAITING_TWINS + 4)};
   struct pygraph_op_list ops = {0};
+  struct pygraph_graph_plan plan;
   const unsigned grids[] = {1, 1, 5000, 1};
   for (int i = 0; i < 4; i++)
     add_kernel_grid(&ops, layout, &twin, grids[i], 100, i);
   pygraph_op_list_materialize(&ops);
+  CHECK(pygraph_graph_plan_for_capture(&ops, &fake_backend, &plan) == 0);
   unsigned char changed[] = {1, 1, 1, 1};
   fake.resident_blocks = 1056;
   struct pygraph_indirect ind = {0};
   struct noted n = {{0}};
-  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, changed, 4, 1, note, &n) == 0);
+  CHECK(pygraph_indirect_select(&ind, &fake_backend, &ops, &plan, changed, 4, 1, note, &n) == 0);
   CHECK_STR(n.text, "0:twin cannot start early: no kernel before it in the graph; 1:indirect; "
                     "2:indirect; 3:twin cannot start early: the kernel before it needs more "
                     "than one wave (or its occupancy is unknown)");
   CHECK(ind.n_nodes == 2 && ind.nodes[0].op == 1 && ind.nodes[1].op == 2);
-  CHECK(pygraph_indirect_mark_waves(&ind, &fake_backend, &ops, NULL, NULL) == 0);
-  CHECK(pygraph_indirect_edge_programmatic(&ind, &ops, 0, 1));
-  CHECK(pygraph_indirect_edge_programmatic(&ind, &ops, 1, 2));    /* into a big grid: fine */
-  CHECK(!pygraph_indirect_edge_programmatic(&ind, &ops, 2, 3));   /* 3 is direct anyway */
+  CHECK(pygraph_indirect_mark_waves(&ind, &fake_backend, &ops, &plan, NULL, NULL) == 0);
+  CHECK(programmatic(&plan, 0, 1));
+  CHECK(programmatic(&plan, 1, 2));    /* into a big grid: fine */
+  CHECK(!programmatic(&plan, 2, 3));   /* 3 is direct anyway */
   pygraph_indirect_free(&ind);
+  pygraph_graph_plan_free(&plan);
   pygraph_op_list_free(&ops);
   free(layout);
 }
 
-/* Through a capture: the graph's edges follow the rule (the fake build asks
- * pygraph_indirect_edge_programmatic, as the real one does). */
+/* Through a capture: the graph's edges follow the rule (the fake build
+ * reports the programmatic edges of the plan it is given, which the real
+ * one realises). */
 static void test_programmatic_edges_in_capture(void)
 {
   harness_settings(PYGRAPH_MODE_GRAPH, 1, 8);
@@ -834,6 +862,42 @@ static void test_programmatic_edges_in_capture(void)
   CHECK(strstr(fake_log(), "build(0 1<0) inst launch") != NULL);   /* both direct */
   CHECK(strstr(fake_log(), "; ind") == NULL);
   fake.fail_occupancy = 0;
+}
+
+/* One plan per capture, made before indirection is chosen: a record of
+ * an event that cannot time, joined by a wait, has no node, so the kernel
+ * after the wait follows the kernel before the record directly; the twin
+ * decision and the programmatic edge are made on those edges, and the
+ * build is given the same plan.  With an event that times, the record
+ * keeps its node and stands between the kernels: no kernel before the
+ * twin, which stays direct under auto. */
+static void fork_through_event(pygraph_region *r, int untimed, const char *expect_build,
+                               const char *expect_programmatic)
+{
+  fake_reset();
+  fake.untimed_event_ids = untimed ? 1u << 6 : 0;
+  fake.resident_blocks = 1056;
+  for (int a = 0; a < 2; a++) {                    /* eager, capture */
+    begin(r, 0);
+    kernel_on(1, 0, S2);                           /* 0: one block, one wave */
+    event_record(6, S2);                           /* 1 */
+    event_wait(S1, 6);                             /* 2 */
+    kernel_twin(2, a, FAKE_WAITING_TWINS + 5);     /* 3: args change */
+    end(r);
+  }
+  CHECK(strstr(fake_log(), expect_build) != NULL);
+  CHECK_STR(fake_programmatic, expect_programmatic);
+  CHECK(fake_event_times_queries == 1);            /* the joined record, once per capture */
+}
+
+static void test_twin_decided_on_the_built_plan(void)
+{
+  harness_settings(PYGRAPH_MODE_GRAPH, 1, 8);
+  harness_indirect(PYGRAPH_INDIRECT_AUTO);
+  fork_through_event(harness_region("plan_untimed", 1), 1,
+                     "build(0 1~ 2~ 3<0; after 1; ind 3@0w 16B/1L) inst launch", " 0>3");
+  fork_through_event(harness_region("plan_timed", 1), 0, "build(0 1<0 2~ 3<1) inst launch",
+                     "");
 }
 
 /* Auto mode measures an indirect graph against a direct rival, captured
@@ -884,6 +948,7 @@ int main(void)
   test_one_wave_rule();
   test_auto_node_rule();
   test_programmatic_edges_in_capture();
+  test_twin_decided_on_the_built_plan();
   test_direct_rival_only_for_few_nodes();
   return check_finish();
 }

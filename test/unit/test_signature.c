@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "fake_backend.h"
 #include "graphs/graph_plan.h"
 #include "abi/record.h"
 #include "recording/param_cache.h"
@@ -175,11 +176,11 @@ static void test_event_signature(void)
   pygraph_op_list_free(&b);
 }
 
-static const char *plan_text_after(const struct pygraph_op_list *l, const unsigned char *after)
+/* The plan as text (freed): <op>[~ no node | :e empty][<deps], the
+ * records made after the graph, the streams. */
+static const char *plan_text_of(const struct pygraph_op_list *l, struct pygraph_graph_plan plan)
 {
   static char buf[256];
-  struct pygraph_graph_plan plan;
-  CHECK(pygraph_graph_plan_make(l, after, &plan) == 0);
   size_t n = 0;
   for (size_t i = 0; i < l->n_ops; i++) {
     const struct pygraph_plan_node *pn = &plan.nodes[i];
@@ -194,6 +195,21 @@ static const char *plan_text_after(const struct pygraph_op_list *l, const unsign
                 plan.serialized ? " serialized" : "");
   pygraph_graph_plan_free(&plan);
   return buf;
+}
+
+static const char *plan_text_after(const struct pygraph_op_list *l, const unsigned char *after)
+{
+  struct pygraph_graph_plan plan;
+  CHECK(pygraph_graph_plan_make(l, after, &plan) == 0);
+  return plan_text_of(l, plan);
+}
+
+/* The plan a capture makes: the fake backend says which events time. */
+static const char *plan_text_capture(const struct pygraph_op_list *l)
+{
+  struct pygraph_graph_plan plan;
+  CHECK(pygraph_graph_plan_for_capture(l, &fake_backend, &plan) == 0);
+  return plan_text_of(l, plan);
 }
 
 static const char *plan_text(const struct pygraph_op_list *l)
@@ -250,6 +266,15 @@ static void test_graph_plan(void)
    * on and keeps its node); the kernels keep the order the records made. */
   const unsigned char after[5] = {1, 0, 1, 0, 0};
   CHECK_STR(plan_text_after(&l, after), "0 1 2~<1,0 3~<0,1 4<0,1 after=2 streams=2");
+  /* A capture's plan asks the backend about the joined record only (2),
+   * once; an event that times keeps every record's node. */
+  fake_reset();
+  fake.untimed_event_ids = 1u << 1;                  /* FAKE_EVENT(1) == fork */
+  CHECK_STR(plan_text_capture(&l), "0 1 2~<1,0 3~<0,1 4<0,1 after=2 streams=2");
+  CHECK(fake_event_times_queries == 1);
+  fake.untimed_event_ids = 0;
+  CHECK_STR(plan_text_capture(&l), "0 1 2<1,0 3~<0,2 4<0,2 streams=2");
+  CHECK(fake_event_times_queries == 2);
 
   pygraph_op_list_reset(&l);            /* serialized: records stay in the chain */
   add_kernel(&l, legacy);

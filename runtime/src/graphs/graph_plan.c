@@ -32,7 +32,7 @@ static void add_deps(const struct pygraph_graph_plan *plan, struct pygraph_plan_
   }
 }
 
-int pygraph_graph_plan_make(const struct pygraph_op_list *ops, const unsigned char *after_graph,
+int pygraph_graph_plan_make(const struct pygraph_op_list *ops, const unsigned char *untimed,
                             struct pygraph_graph_plan *plan)
 {
   size_t n = ops->n_ops ? ops->n_ops : 1;
@@ -67,8 +67,7 @@ int pygraph_graph_plan_make(const struct pygraph_op_list *ops, const unsigned ch
     if (ops->ops[i].kind == PYGRAPH_OP_EVENT_WAIT && ops->ops[i].wait_link >= 0)
       after[ops->ops[i].wait_link] = 1;
   for (size_t i = 0; i < ops->n_ops; i++)
-    after[i] = after[i] && ops->ops[i].kind == PYGRAPH_OP_EVENT_RECORD && after_graph &&
-               after_graph[i];
+    after[i] = after[i] && ops->ops[i].kind == PYGRAPH_OP_EVENT_RECORD && untimed && untimed[i];
   for (size_t i = ops->n_ops; i-- > 0;)
     if (ops->ops[i].kind == PYGRAPH_OP_EVENT_RECORD && !after[i])
       for (long k = ops->ops[i].wait_link; k >= 0 && after[k]; k = ops->ops[k].wait_link)
@@ -107,6 +106,33 @@ int pygraph_graph_plan_make(const struct pygraph_op_list *ops, const unsigned ch
   free(last);
   free(after);
   return 0;
+}
+
+int pygraph_graph_plan_for_capture(const struct pygraph_op_list *ops,
+                                   const struct pygraph_backend *backend,
+                                   struct pygraph_graph_plan *plan)
+{
+  enum { NOT_ASKED, TIMES, UNTIMED };
+  unsigned char *answer = calloc(ops->n_ops ? ops->n_ops : 1, 1);
+  if (!answer) {
+    memset(plan, 0, sizeof *plan);
+    return -1;
+  }
+  /* Only a record some wait joins can go after the graph: only those are
+   * asked, each once. */
+  for (size_t i = 0; backend->event_times && i < ops->n_ops; i++) {
+    const struct pygraph_op *op = &ops->ops[i];
+    if (op->kind != PYGRAPH_OP_EVENT_WAIT || op->wait_link < 0)
+      continue;
+    unsigned char *a = &answer[op->wait_link];
+    if (*a == NOT_ASKED)
+      *a = backend->event_times(ops->ops[op->wait_link].event) ? TIMES : UNTIMED;
+  }
+  for (size_t i = 0; i < ops->n_ops; i++)
+    answer[i] = answer[i] == UNTIMED;
+  int made = pygraph_graph_plan_make(ops, answer, plan);
+  free(answer);
+  return made;
 }
 
 void pygraph_graph_plan_free(struct pygraph_graph_plan *plan)

@@ -56,15 +56,12 @@ void pygraph_indirect_clear(struct pygraph_indirect *ind)
   ind->n_nodes = 0;
   ind->n_ops = 0;
   ind->block_size = 0;
-  if (ind->one_wave)
-    memset(ind->one_wave, 0, ind->cap_one_wave);
 }
 
 void pygraph_indirect_free(struct pygraph_indirect *ind)
 {
   free(ind->nodes);
   free(ind->node_of_op);
-  free(ind->one_wave);
   memset(ind, 0, sizeof *ind);
 }
 
@@ -132,15 +129,21 @@ size_t pygraph_indirect_slice_align(const struct pygraph_param_layout *layout)
   return align < PYGRAPH_INDIRECT_SLICE_ALIGN_MAX ? align : PYGRAPH_INDIRECT_SLICE_ALIGN_MAX;
 }
 
+/* The function op i's node runs: its twin when it is indirect. */
+static const void *node_func(const struct pygraph_indirect *ind, const struct pygraph_op_list *ops,
+                             size_t i)
+{
+  long in = i < ind->n_ops ? ind->node_of_op[i] : -1;
+  return in >= 0 ? ind->nodes[in].twin : ops->ops[i].func;
+}
+
 /* PYGRAPH_INDIRECT=auto takes a twin only where it starts early: some
  * kernel before it (stream order or an event edge of the iteration) fits
  * in one wave, so a programmatic edge leads to it (see
  * pygraph_indirect_mark_waves).  Elsewhere a twin only adds its argument
  * load, and at a root the loader kernel in front of it, to a per-node
- * update the host makes while the GPU is busy (a one-kernel iteration of
- * a 2^22-element sort step: 6.4 ms with a root twin, 3.6 ms direct).  The
- * plan is made as if every record had a node (the real one may forward a
- * record to the kernel before it: then the twin just gets a full edge).
+ * update the host makes while the GPU is busy.  Judged on the plan the
+ * graph is built from, so "before it" is what the node's edges will be.
  * NULL = starts early; else why not. */
 static const char *why_not_early(const struct pygraph_indirect *ind,
                                  const struct pygraph_backend *backend,
@@ -154,10 +157,8 @@ static const char *why_not_early(const struct pygraph_indirect *ind,
     if (ops->ops[dep].kind != PYGRAPH_OP_KERNEL)
       continue;
     kernels++;
-    long in = ind->node_of_op[dep];
     long long resident;
-    if (fits_one_wave(backend, &ops->ops[dep], in >= 0 ? ind->nodes[in].twin : ops->ops[dep].func,
-                      &resident))
+    if (fits_one_wave(backend, &ops->ops[dep], node_func(ind, ops, dep), &resident))
       return NULL;
   }
   return kernels ? "twin cannot start early: the kernel before it needs more than one wave "
@@ -166,7 +167,8 @@ static const char *why_not_early(const struct pygraph_indirect *ind,
 }
 
 int pygraph_indirect_select(struct pygraph_indirect *ind, const struct pygraph_backend *backend,
-                            const struct pygraph_op_list *ops, const unsigned char *changed,
+                            const struct pygraph_op_list *ops,
+                            const struct pygraph_graph_plan *plan, const unsigned char *changed,
                             size_t n_changed, int only_waiting, pygraph_indirect_note_fn note,
                             void *ctx)
 {
@@ -176,8 +178,6 @@ int pygraph_indirect_select(struct pygraph_indirect *ind, const struct pygraph_b
     return -1;
   ind->n_ops = ops->n_ops;
   size_t offset = 0;
-  struct pygraph_graph_plan plan;
-  int plan_made = 0;
   for (size_t i = 0; i < ops->n_ops; i++) {
     const struct pygraph_op *op = &ops->ops[i];
     ind->node_of_op[i] = -1;
@@ -188,22 +188,14 @@ int pygraph_indirect_select(struct pygraph_indirect *ind, const struct pygraph_b
     int waits = 0;
     const char *reason = why_direct(backend, op, i < n_changed && changed[i], only_waiting, &twin,
                                     &waits, &detail);
-    if (!reason && only_waiting) {
-      if (!plan_made && pygraph_graph_plan_make(ops, NULL, &plan) != 0) {
-        pygraph_indirect_clear(ind);
-        return -1;
-      }
-      plan_made = 1;
-      reason = why_not_early(ind, backend, ops, &plan, i);
-    }
+    if (!reason && only_waiting)
+      reason = why_not_early(ind, backend, ops, plan, i);
     if (reason) {
       if (note)
         note(ctx, i, op, reason, detail);
       continue;
     }
     if (pygraph_grow((void **)&ind->nodes, &ind->cap_nodes, ind->n_nodes + 1, sizeof *ind->nodes)) {
-      if (plan_made)
-        pygraph_graph_plan_free(&plan);
       pygraph_indirect_clear(ind);
       return -1;
     }
@@ -224,8 +216,6 @@ int pygraph_indirect_select(struct pygraph_indirect *ind, const struct pygraph_b
       note(ctx, i, op, NULL, NULL);
   }
   ind->block_size = offset;
-  if (plan_made)
-    pygraph_graph_plan_free(&plan);
   return 0;
 }
 
@@ -292,38 +282,35 @@ static int any_waiting_node(const struct pygraph_indirect *ind)
   return 0;
 }
 
-int pygraph_indirect_mark_waves(struct pygraph_indirect *ind,
+int pygraph_indirect_mark_waves(const struct pygraph_indirect *ind,
                                 const struct pygraph_backend *backend,
-                                const struct pygraph_op_list *ops, pygraph_wave_note_fn note,
+                                const struct pygraph_op_list *ops,
+                                struct pygraph_graph_plan *plan, pygraph_wave_note_fn note,
                                 void *ctx)
 {
-  if (pygraph_grow((void **)&ind->one_wave, &ind->cap_one_wave, ops->n_ops ? ops->n_ops : 1,
-                   sizeof *ind->one_wave))
-    return -1;
-  memset(ind->one_wave, 0, ind->cap_one_wave);
+  for (size_t i = 0; i < ops->n_ops; i++)
+    memset(plan->nodes[i].programmatic, 0, sizeof plan->nodes[i].programmatic);
   if (!any_waiting_node(ind))
     return 0;                       /* no edge could be programmatic: no queries */
+  unsigned char *one_wave = calloc(ops->n_ops ? ops->n_ops : 1, 1);
+  if (!one_wave)
+    return -1;
   for (size_t i = 0; i < ops->n_ops && i < ind->n_ops; i++) {
     const struct pygraph_op *op = &ops->ops[i];
     if (op->kind != PYGRAPH_OP_KERNEL)
       continue;
-    long in = ind->node_of_op[i];
-    const void *func = in >= 0 ? ind->nodes[in].twin : op->func;   /* what the node runs */
     long long resident;
-    ind->one_wave[i] = (unsigned char)fits_one_wave(backend, op, func, &resident);
+    one_wave[i] = (unsigned char)fits_one_wave(backend, op, node_func(ind, ops, i), &resident);
     if (note)
       note(ctx, i, op, (unsigned long long)op->grid.x * op->grid.y * op->grid.z, resident);
   }
+  for (size_t n = 0; n < ind->n_nodes; n++) {
+    if (!ind->nodes[n].waits)
+      continue;
+    struct pygraph_plan_node *pn = &plan->nodes[ind->nodes[n].op];
+    for (unsigned d = 0; d < pn->n_deps; d++)
+      pn->programmatic[d] = ops->ops[pn->deps[d]].kind == PYGRAPH_OP_KERNEL && one_wave[pn->deps[d]];
+  }
+  free(one_wave);
   return 0;
-}
-
-int pygraph_indirect_edge_programmatic(const struct pygraph_indirect *ind,
-                                       const struct pygraph_op_list *ops, size_t from, size_t to)
-{
-  if (!ind || to >= ind->n_ops || from >= ind->n_ops || !ind->one_wave ||
-      from >= ind->cap_one_wave)
-    return 0;
-  long in = ind->node_of_op[to];
-  return in >= 0 && ind->nodes[in].waits && ops->ops[from].kind == PYGRAPH_OP_KERNEL &&
-         ind->one_wave[from];
 }

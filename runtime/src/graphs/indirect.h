@@ -1,6 +1,7 @@
 /* indirect.h - parameter indirection: kernel nodes whose arguments change
  * every iteration read them from a device block instead of their node
- * parameters, so one memcpy-node update per replay refreshes all of them.
+ * parameters, so one loader-node update per replay (per chunk of the block)
+ * refreshes all of them.
  *
  * The compiler gives each kernel an indirect twin (pygraph_site.
  * indirect_twin): a kernel taking one pointer to a block laid out exactly
@@ -16,6 +17,7 @@
 #define PYGRAPH_INDIRECT_H
 
 #include "graphs/arg_loader.h"
+#include "graphs/graph_plan.h"
 #include "port/backend.h"
 
 /* Slices start at a multiple of 16, or of the largest power of two that
@@ -39,10 +41,6 @@ struct pygraph_indirect {
   long *node_of_op;                 /* per op: index into nodes, -1 = direct */
   size_t n_ops, cap_ops;
   size_t block_size;                /* packed total, bytes refreshed per replay */
-  /* Per op (pygraph_indirect_mark_waves): 1 = a kernel whose whole grid is
-   * resident at once (one wave), so a programmatic edge may leave it. */
-  unsigned char *one_wave;
-  size_t cap_one_wave;
 };
 
 /* What graph_build needs for the indirect part (NULL or n_nodes == 0: none). */
@@ -57,14 +55,18 @@ typedef void (*pygraph_indirect_note_fn)(void *ctx, size_t op_index,
                                          const struct pygraph_op *op, const char *reason,
                                          const char *detail);
 
-/* Chooses the indirect nodes of `ops` (about to be captured).  changed[i]
- * says whether op i's argument bytes changed before capture; positions at
- * or past n_changed count as unchanged.  With only_waiting, a twin that
- * cannot start early (compiled for an older GPU) keeps its op direct
- * (PYGRAPH_INDIRECT=auto: per-node updates measured cheaper then).  Returns
- * 0, or -1 when out of memory (ind is then empty: everything stays direct). */
+/* Chooses the indirect nodes of `ops` (about to be captured into the graph
+ * `plan` describes: pygraph_graph_plan_for_capture).  changed[i] says
+ * whether op i's argument bytes changed before capture; positions at or
+ * past n_changed count as unchanged.  With only_waiting
+ * (PYGRAPH_INDIRECT=auto: per-node updates measured cheaper otherwise), a
+ * twin that cannot start early keeps its op direct: one compiled for an
+ * older GPU, or one whose node has no one-wave kernel among its plan
+ * dependencies.  Returns 0, or -1 when out of memory (ind is then empty:
+ * everything stays direct). */
 int pygraph_indirect_select(struct pygraph_indirect *ind, const struct pygraph_backend *backend,
-                            const struct pygraph_op_list *ops, const unsigned char *changed,
+                            const struct pygraph_op_list *ops,
+                            const struct pygraph_graph_plan *plan, const unsigned char *changed,
                             size_t n_changed, int only_waiting, pygraph_indirect_note_fn note,
                             void *ctx);
 
@@ -84,21 +86,20 @@ int pygraph_indirect_select(struct pygraph_indirect *ind, const struct pygraph_b
  * dependent does nothing).  B's own grid does not matter: B's blocks
  * launch early only into slots A has released or never needed.
  *
- * Fills ind->one_wave for every op of `ops` (after pygraph_indirect_select
- * on the same list); queries only when some indirect node waits.  note
- * (may be NULL) hears each kernel op's verdict: resident < 0 = query failed.
- * Returns 0, or -1 when out of memory (no programmatic edges then). */
+ * Writes the plan's programmatic edges, all of them anew (the only writer
+ * of them; after pygraph_indirect_select on the same list and plan): an edge is
+ * programmatic only into an indirect node whose twin waits, from a kernel
+ * dependency whose grid is one wave.  Queries only when some indirect node
+ * waits.  note (may be NULL) hears each kernel op's verdict: resident < 0
+ * = query failed.  Returns 0, or -1 when out of memory (no programmatic
+ * edges then). */
 typedef void (*pygraph_wave_note_fn)(void *ctx, size_t op_index, const struct pygraph_op *op,
                                      unsigned long long blocks, long long resident);
-int pygraph_indirect_mark_waves(struct pygraph_indirect *ind,
+int pygraph_indirect_mark_waves(const struct pygraph_indirect *ind,
                                 const struct pygraph_backend *backend,
-                                const struct pygraph_op_list *ops, pygraph_wave_note_fn note,
+                                const struct pygraph_op_list *ops,
+                                struct pygraph_graph_plan *plan, pygraph_wave_note_fn note,
                                 void *ctx);
-
-/* Is the edge from op `from` (a dependency) into op `to` programmatic?
- * Only into an indirect node whose twin waits, from a one-wave kernel. */
-int pygraph_indirect_edge_programmatic(const struct pygraph_indirect *ind,
-                                       const struct pygraph_op_list *ops, size_t from, size_t to);
 
 /* The backend's count of resident blocks for a launch shape, cached for
  * the process (successes only).  -1 when it cannot say. */

@@ -130,6 +130,7 @@ static void note_wave(void *ctx, size_t index, const struct pygraph_op *op,
 static cudaError_t prepare_indirect(struct pygraph_variant_cache *cache,
                                     const struct pygraph_op_list *cur,
                                     const struct pygraph_capture_request *request,
+                                    struct pygraph_graph_plan *plan,
                                     struct pygraph_indirect *ind, struct pygraph_arg_block *ab,
                                     const char **step)
 {
@@ -144,7 +145,7 @@ static cudaError_t prepare_indirect(struct pygraph_variant_cache *cache,
     return cudaSuccess;
   }
   int only_waiting = settings->indirect == PYGRAPH_INDIRECT_AUTO;
-  if (pygraph_indirect_select(ind, cache->backend, cur, request->arg_changed,
+  if (pygraph_indirect_select(ind, cache->backend, cur, plan, request->arg_changed,
                               request->n_arg_changed, only_waiting, note_node, cache)) {
     pygraph_debug_log(settings, SEG_FMT ": all kernel nodes direct: out of memory",
                       SEG_ARGS(cache));
@@ -152,7 +153,7 @@ static cudaError_t prepare_indirect(struct pygraph_variant_cache *cache,
   }
   if (ind->n_nodes == 0)
     return cudaSuccess;
-  if (pygraph_indirect_mark_waves(ind, cache->backend, cur, note_wave, cache))
+  if (pygraph_indirect_mark_waves(ind, cache->backend, cur, plan, note_wave, cache))
     pygraph_debug_log(settings, SEG_FMT ": no programmatic edges: out of memory",
                       SEG_ARGS(cache));
   cudaError_t err = pygraph_arg_block_create(ab, cache->backend, ind->block_size, step);
@@ -192,13 +193,14 @@ static struct pygraph_variant *pick_slot(struct pygraph_variant_cache *cache)
 static cudaError_t build_and_instantiate(struct pygraph_variant_cache *cache,
                                          struct pygraph_variant *v,
                                          const struct pygraph_op_list *cur,
+                                         const struct pygraph_graph_plan *plan,
                                          struct pygraph_indirect *ind,
                                          struct pygraph_arg_block *ab, void **graph,
                                          const char **step)
 {
   const struct pygraph_backend *backend = cache->backend;
   struct pygraph_indirect_graph ind_graph = {.ind = ind, .args = ab};
-  cudaError_t err = backend->graph_build(cur, ind->n_nodes ? &ind_graph : NULL, graph);
+  cudaError_t err = backend->graph_build(cur, plan, ind->n_nodes ? &ind_graph : NULL, graph);
   if (err != cudaSuccess) {
     *step = "graph build";
     return err;
@@ -243,13 +245,20 @@ cudaError_t pygraph_variant_cache_capture(struct pygraph_variant_cache *cache,
   struct pygraph_variant *v = pick_slot(cache);
   struct pygraph_indirect ind = {0};
   struct pygraph_arg_block ab;
+  struct pygraph_graph_plan plan;           /* the graph's one plan (graph_plan.h) */
   void *graph = NULL;
-  cudaError_t err = prepare_indirect(cache, cur, request, &ind, &ab, step);
+  if (pygraph_graph_plan_for_capture(cur, cache->backend, &plan)) {
+    *step = "graph build";
+    return cudaErrorMemoryAllocation;
+  }
+  cudaError_t err = prepare_indirect(cache, cur, request, &plan, &ind, &ab, step);
   if (err != cudaSuccess) {
+    pygraph_graph_plan_free(&plan);
     pygraph_indirect_free(&ind);              /* (prepare_indirect freed the rest) */
     return err;
   }
-  err = build_and_instantiate(cache, v, cur, &ind, &ab, &graph, step);
+  err = build_and_instantiate(cache, v, cur, &plan, &ind, &ab, &graph, step);
+  pygraph_graph_plan_free(&plan);
   if (err != cudaSuccess) {
     cache->failed.graph = graph;
     cache->failed.args = ab;

@@ -3,7 +3,8 @@
  * The state machine only talks to this interface, so unit tests can run it
  * against a fake that logs calls and fails on demand.  backend_cuda.c is
  * the real one.  A graph handle is opaque to the logic; it owns the CUDA
- * graph, its executable form and one node per op, in op order. */
+ * graph, its executable form and one node slot per op, in op order
+ * (empty where the plan gives the op no node). */
 #ifndef PYGRAPH_BACKEND_H
 #define PYGRAPH_BACKEND_H
 
@@ -16,6 +17,7 @@ struct pygraph_op;
 struct pygraph_op_list;
 struct pygraph_param_layout;
 struct pygraph_indirect_graph;
+struct pygraph_graph_plan;
 struct pygraph_arg_block;
 
 /* What the runtime needs to know about an indirect twin (indirect.h). */
@@ -41,14 +43,18 @@ struct pygraph_backend {
   /* For cudaMemcpyDefault: are both pointers plain device memory? */
   int (*both_device_memory)(const void *dst, const void *src);
 
-  /* Create a graph with one node per op (ops are materialized).  With
-   * `ind` (NULL or no nodes: none) the graph also gets one loader kernel
-   * node per chunk of the argument block (arg_loader.h), with the host
-   * image as parameters, on which every root node depends; each indirect op
-   * becomes a kernel node running its twin with one parameter, the device
-   * address of its slice; an indirect node whose twin waits is reached from
-   * kernel predecessors by programmatic edges. */
+  /* Create the graph `plan` describes (graph_plan.h, made from `ops`, which
+   * are materialized): per op a node of the plan's form with the plan's
+   * dependencies, programmatic where the plan says so; the plan's
+   * after-graph records made after each launch, on the launch stream.  The
+   * backend adds nothing and decides nothing about the shape.  With `ind`
+   * (NULL or no nodes: none) the graph also gets one loader kernel node per
+   * chunk of the argument block (arg_loader.h), with the host image as
+   * parameters, on which every root node depends; each indirect op becomes
+   * a kernel node running its twin with one parameter, the device address
+   * of its slice.  The plan is the caller's (only read during the call). */
   cudaError_t (*graph_build)(const struct pygraph_op_list *ops,
+                             const struct pygraph_graph_plan *plan,
                              const struct pygraph_indirect_graph *ind, void **graph);
 
   /* Make `graph` launchable.  When `previous` (a launchable graph of this
@@ -57,7 +63,9 @@ struct pygraph_backend {
    * left untouched on failure. */
   cudaError_t (*graph_instantiate)(void *graph, void *previous);
 
-  /* Apply op's parameters to node `index` of the executable graph. */
+  /* Apply op's parameters to node `index` of the executable graph.  For a
+   * record the plan made after the graph: its new event, which must not
+   * time either (event_times), else cudaErrorNotSupported. */
   cudaError_t (*graph_update_node)(void *graph, size_t index, const struct pygraph_op *op);
 
   /* Launch on the stream of the first op, joining the other streams the ops
@@ -98,6 +106,14 @@ struct pygraph_backend {
   /* ---- measurement (selective deployment, measure.h) ---- */
 
   void (*event_destroy)(cudaEvent_t event);
+
+  /* Can `event` time?  0 only when CUDA says it cannot (it was made with
+   * cudaEventDisableTiming); 1 when it can, or when that cannot be told
+   * without disturbing the program (an error of the program's is pending,
+   * which the query would overwrite).  The graph
+   * plan makes such an event's joined records after the graph (graph_plan.h).
+   * NULL: every event times. */
+  int (*event_times)(cudaEvent_t event);
 
   /* An event that can time (no cudaEventDisableTiming). */
   cudaError_t (*timing_event_create)(cudaEvent_t *event);

@@ -1,0 +1,218 @@
+/* cuda_ops.c - eager execution and the queries the logic asks of CUDA. */
+#include "cuda/cuda_ops.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+#include "cuda/driver_api.h"
+#include "cuda/loader_module.h"
+#include "recording/op.h"
+#include "recording/param_cache.h"
+
+int pygraph_cuda_stream_captured(cudaStream_t stream)
+{
+  enum cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+#if CUDART_VERSION >= 13000
+  cudaError_t err = cudaStreamGetCaptureInfo(stream, &status, NULL, NULL, NULL, NULL, NULL);
+#else
+  cudaError_t err = cudaStreamGetCaptureInfo(stream, &status, NULL, NULL, NULL, NULL);
+#endif
+  /* An error (the legacy stream while a blocking stream captures, a bad
+   * handle, a sticky error) also means "stay out of the way": the program's
+   * own call, passed through, then meets the same condition as without
+   * pygraph. */
+  return err != cudaSuccess || status != cudaStreamCaptureStatusNone;
+}
+
+cudaError_t pygraph_cuda_execute(const struct pygraph_op *op)
+{
+  switch (op->kind) {
+  case PYGRAPH_OP_KERNEL:
+    return cudaLaunchKernel(op->func, op->grid, op->block, op->arg_ptrs, op->shmem, op->stream);
+  case PYGRAPH_OP_MEMSET:
+    return cudaMemsetAsync(op->dst, op->value, op->count, op->stream);
+  case PYGRAPH_OP_MEMCPY:
+    return cudaMemcpyAsync(op->dst, op->src, op->count, op->memcpy_kind, op->stream);
+  case PYGRAPH_OP_EVENT_RECORD:
+    return cudaEventRecord(op->event, op->stream);
+  case PYGRAPH_OP_EVENT_WAIT:
+    return cudaStreamWaitEvent(op->stream, op->event, op->wait_flags);
+  }
+  return cudaErrorInvalidValue;
+}
+
+struct pygraph_param_layout *pygraph_cuda_param_layout(const void *func)
+{
+  cudaFunction_t f;
+  if (cudaGetFuncBySymbol(&f, func) != cudaSuccess) {
+    (void)cudaGetLastError();        /* the launch itself will report a bad func */
+    return NULL;
+  }
+  pygraph_pfn_cuFuncGetParamInfo get_info = pygraph_driver_cuFuncGetParamInfo();
+  if (!get_info)
+    return NULL;
+  /* The driver has no parameter count query we can rely on: probe until the
+   * index is out of range. */
+  size_t offset, size, n = 0;
+  for (;; n++) {
+    CUresult r = get_info((CUfunction)f, n, &offset, &size);
+    if (r == CUDA_ERROR_INVALID_VALUE)
+      break;
+    if (r != CUDA_SUCCESS || n > 65536)
+      return NULL;
+  }
+  struct pygraph_param_layout *layout = pygraph_param_layout_alloc(n);
+  if (!layout)
+    return NULL;
+  for (size_t i = 0; i < n; i++) {
+    if (get_info((CUfunction)f, i, &offset, &size) != CUDA_SUCCESS) {
+      free(layout);
+      return NULL;
+    }
+    layout->params[i].offset = offset;
+    layout->params[i].size = size;
+    if (offset + size > layout->total_size)
+      layout->total_size = offset + size;
+  }
+  return layout;
+}
+
+static int is_device_memory(const void *p)
+{
+  struct cudaPointerAttributes attr;
+  if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  return attr.type == cudaMemoryTypeDevice;
+}
+
+int pygraph_cuda_both_device_memory(const void *dst, const void *src)
+{
+  return is_device_memory(dst) && is_device_memory(src);
+}
+
+/* ---- parameter indirection --------------------------------------------- */
+
+const char *pygraph_cuda_twin_check(const void *twin, struct pygraph_twin_info *info)
+{
+  struct cudaFuncAttributes attr;
+  cudaError_t err = cudaFuncGetAttributes(&attr, twin);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError();
+    return cudaGetErrorName(err);
+  }
+  /* When the driver can tell: (pointer, layout tag) - the tag is the size
+   * of the second parameter (pygraph_layout_tag.h); a twin of an older
+   * plugin takes the pointer alone and has no tag (0). */
+  struct pygraph_param_layout *layout = pygraph_cuda_param_layout(twin);
+  int shape_ok = !layout || (layout->n_params >= 1 && layout->n_params <= 2 &&
+                             layout->params[0].size == sizeof(void *));
+  info->layout_tag = layout && layout->n_params == 2 ? (unsigned)layout->params[1].size : 0;
+  free(layout);
+  if (!shape_ok)
+    return "twin does not take (pointer, layout tag)";
+  /* Without the loaders there is no way to fill the argument block. */
+  if (pygraph_cuda_loaders_ready() != cudaSuccess)
+    return "argument loader kernels unavailable";
+  info->max_threads_per_block = attr.maxThreadsPerBlock;
+  info->max_dynamic_smem = attr.maxDynamicSharedSizeBytes;
+  /* The plugin makes twins wait (griddepcontrol) exactly when it compiles
+   * them for sm_90 or newer, which is the PTX target the function reports. */
+  info->waits = attr.ptxVersion >= 90;
+  return NULL;
+}
+
+/* Blocks of func resident at once on the current device.  A pending
+ * error of the user's is not overwritten: no answer then (full edges). */
+cudaError_t pygraph_cuda_resident_blocks(const void *func, unsigned threads, size_t smem,
+                                         long long *blocks)
+{
+  if (cudaPeekAtLastError() != cudaSuccess)
+    return cudaErrorNotReady;
+  int device, sms, per_sm;
+  cudaError_t err = cudaGetDevice(&device);
+  if (err == cudaSuccess)
+    err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  if (err == cudaSuccess)
+    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, func, (int)threads, smem);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError();        /* pygraph's own query: not the user's error */
+    return err;
+  }
+  *blocks = (long long)per_sm * sms;
+  return cudaSuccess;
+}
+
+cudaError_t pygraph_cuda_device_alloc(void **ptr, size_t size)
+{
+  return cudaMalloc(ptr, size);
+}
+
+void pygraph_cuda_device_free(void *ptr)
+{
+  (void)cudaFree(ptr);
+}
+
+/* ---- events -------------------------------------------------------------- */
+
+/* cudaEventElapsedTime(e, e) tells an event made with
+ * cudaEventDisableTiming apart: cudaErrorInvalidResourceHandle.  (So does
+ * an event never recorded; every event a graph records was recorded by the
+ * eager iterations before the capture.)  Any other answer: it times. */
+int pygraph_cuda_event_times(cudaEvent_t event)
+{
+  if (cudaPeekAtLastError() != cudaSuccess)
+    return 1;                          /* the probe would overwrite the user's error */
+  float ms;
+  cudaError_t err = cudaEventElapsedTime(&ms, event, event);
+  if (err != cudaSuccess)
+    (void)cudaGetLastError();
+  return err != cudaErrorInvalidResourceHandle;
+}
+
+void pygraph_cuda_event_destroy(cudaEvent_t event)
+{
+  (void)cudaEventDestroy(event);
+}
+
+cudaError_t pygraph_cuda_timing_event_create(cudaEvent_t *event)
+{
+  return cudaEventCreateWithFlags(event, cudaEventDefault);
+}
+
+cudaError_t pygraph_cuda_event_record(cudaEvent_t event, cudaStream_t stream)
+{
+  return cudaEventRecord(event, stream);
+}
+
+/* Timing events are recorded only on streams found not captured
+ * (capture_check.h), so relaxed mode allows querying them. */
+cudaError_t pygraph_cuda_event_query(cudaEvent_t event)
+{
+  return cudaEventQuery(event);
+}
+
+cudaError_t pygraph_cuda_event_elapsed_ms(float *ms, cudaEvent_t start, cudaEvent_t end)
+{
+  return cudaEventElapsedTime(ms, start, end);
+}
+
+/* ---- host clock and errors ---------------------------------------------- */
+
+double pygraph_cuda_now_us(void)
+{
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+void pygraph_cuda_clear_error(void)
+{
+  (void)cudaGetLastError();
+}
+
+const char *pygraph_cuda_error_name(cudaError_t err)
+{
+  return cudaGetErrorName(err);
+}
