@@ -12,8 +12,8 @@ test/lit/api-table.cu.
       -Rpass/-Rpass-missed output and the instrumented IR, see TEST).
   api_table_rows.py selftest TABLE TEST
       both checks reject what they must: a row added to a copy of TABLE
-      without a test, and remarks/IR where a barrier formed a region or a
-      deferred call was not routed.
+      without a test, and remarks/IR where a barrier formed a region, was a
+      call the table does not list, or a deferred call was not routed.
 
 Exit status 1 on any failure, listing every one.
 """
@@ -23,7 +23,7 @@ import sys
 
 ROW = re.compile(r"^ROW\((\w+),\s*(\w+),")
 ROWV = re.compile(r"^ROWV\((\w+),\s*(\w+),\s*(\w+),")
-EXPECTATIONS = ("barrier", "deferred", "harmless", "launch")
+EXPECTATIONS = ("barrier", "unknown", "deferred", "harmless", "launch")
 TWINNED = re.compile(r'^(PTSZ|DRIVER_PTSZ|OWN)\("(\w+)"')
 PLAIN = re.compile(r'^\{"(\w+)"')
 REMARK = re.compile(r"^[^:\s]+:(\d+):\d+: remark: (.*?)(?: \[-Rpass[-\w]*=pygraph\])?$")
@@ -108,23 +108,27 @@ def check_row(row, at, formed, calls):
     line, expect, api, fn = row
     if expect not in EXPECTATIONS:
         return ["unknown expectation '%s'" % expect]
-    k2_eager = any(t.startswith("launch of 'k2(float*)' stays eager") for t in at.get(line, []))
+    k2 = [t for t in at.get(line, []) if t.startswith("launch of 'k2(float*)' stays eager")]
+    unknown = any("CUDA call '%s' that pygraph does not know" % api in t for t in k2)
     routed = "__pygraph_" + api
     got = calls.get(fn)
     if got is None:
         return ["no function %s in the IR" % fn]
-    wanted_sites = {"barrier": None, "deferred": 2, "harmless": 2, "launch": 3}[expect]
+    wanted_sites = {"deferred": 2, "harmless": 2, "launch": 3}.get(expect)
     errors = []
     if wanted_sites is None:
         if fn in formed:
             errors.append("formed a region (%s launch sites)" % formed[fn])
-        if not k2_eager:
+        if not k2:
             errors.append("the launch after the call does not stay eager")
+        elif unknown != (expect == "unknown"):
+            errors.append("the call is %s" % ("not a row of the table" if unknown
+                                              else "a row of the table"))
     elif formed.get(fn) != [wanted_sites]:
         errors.append("regions of %s launch sites, not one of %d" % (formed.get(fn), wanted_sites))
     if expect in ("deferred", "launch") and (routed not in got or api in got):
         errors.append("the call is not routed to %s" % routed)
-    if expect in ("barrier", "harmless") and (api not in got or routed in got):
+    if expect in ("barrier", "unknown", "harmless") and (api not in got or routed in got):
         errors.append("the call is not left as a call of %s" % api)
     return errors
 
@@ -180,6 +184,10 @@ def selftest(table_text, test_text):
         problems.append("a barrier that formed a region was not reported")
     if len(behaviour(test, good, ir.replace("@__pygraph_cudaOp", "@cudaOp"))[0]) != 1:
         problems.append("a deferred call left unrouted was not reported")
+    dropped = good.replace("launch site\n", "launch site after CUDA call 'cudaSync' that"
+                           " pygraph does not know at t.cu:1\n", 1)
+    if len(behaviour(test, dropped, ir)[0]) != 1:
+        problems.append("a barrier row no longer in the table was not reported")
     for p in problems:
         print("SELFTEST FAIL: " + p)
     print("selftest: %s" % ("failed" if problems else "the checks reject what they must"))
