@@ -17,8 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { kMaxWalk = 512 };  /* values followed from one read; beyond: assume a wait */
-
 static int contains(LLVMValueRef *xs, unsigned n, LLVMValueRef x) {
   for (unsigned i = 0; i < n; ++i)
     if (xs[i] == x)
@@ -68,49 +66,98 @@ static int exits_loop_around(pg_loop_info *li, LLVMValueRef t, LLVMBasicBlockRef
 
 enum reach { REACH_NONE = 0, REACH_RET = 1, REACH_EXIT = 2 };
 
-/* Where the value of src goes: a return, and (with li) a loop exit. */
-static int follow(LLVMValueRef src, pg_loop_info *li) {
-  LLVMValueRef seen[kMaxWalk];
-  unsigned nseen = 0, next = 0;
-  int found = REACH_NONE;
-  seen[nseen++] = src;
-  LLVMBasicBlockRef from = LLVMGetInstructionParent(src);
-  while (next < nseen) {
-    LLVMValueRef v = seen[next++];
-    for (LLVMUseRef u = LLVMGetFirstUse(v); u; u = LLVMGetNextUse(u)) {
-      LLVMValueRef user = LLVMGetUser(u);
-      if (!LLVMIsAInstruction(user))
-        continue;
-      LLVMOpcode op = LLVMGetInstructionOpcode(user);
-      if (op == LLVMRet) {
-        found |= REACH_RET;
-      } else if (op == LLVMBr || op == LLVMSwitch) {
-        if (li && exits_loop_around(li, user, from))
-          return found | REACH_EXIT;
-      } else if (op == LLVMStore) {
-        /* Spilled to a stack slot (every value at -O0): its loads carry it on. */
-        LLVMValueRef slot = pg_strip(LLVMGetOperand(user, 1));
-        if (LLVMGetOperand(user, 0) != v || !LLVMIsAAllocaInst(slot))
-          continue;
-        for (LLVMUseRef su = LLVMGetFirstUse(slot); su; su = LLVMGetNextUse(su)) {
-          LLVMValueRef ld = LLVMGetUser(su);
-          if (!LLVMIsALoadInst(ld) || contains(seen, nseen, ld))
-            continue;
-          if (nseen == kMaxWalk)
-            return found | REACH_EXIT | REACH_RET;
-          seen[nseen++] = ld;
-        }
-      } else if (LLVMGetTypeKind(LLVMTypeOf(user)) == LLVMVoidTypeKind ||
-                 ((op == LLVMCall || op == LLVMInvoke) &&
-                  !(pg_called_function(user) && LLVMGetIntrinsicID(pg_called_function(user))))) {
-        /* into a callee: not followed (intrinsics, smin or bswap say, are) */
-      } else if (!contains(seen, nseen, user)) {
-        if (nseen == kMaxWalk)
-          return found | REACH_EXIT | REACH_RET;   /* too far to tell: assume the worst */
-        seen[nseen++] = user;
-      }
-    }
+/* The values one read's value reaches, each once, however many: `order` is
+ * the worklist (values in the order they were reached), `slots` an
+ * open-addressing hash set of the same values (a power-of-2 size, at most
+ * half full, NULL for an empty slot). */
+typedef struct value_walk {
+  LLVMValueRef *order;
+  unsigned n, cap;
+  LLVMValueRef *slots;
+  size_t nslots;
+} value_walk;
+
+static size_t slot_hash(LLVMValueRef v, size_t mask) {
+  uint64_t h = (uint64_t)(uintptr_t)v;
+  h = (h ^ (h >> 29)) * 0x9e3779b97f4a7c15ull;
+  return (size_t)(h >> 17) & mask;
+}
+
+/* Puts v in its free slot (v is not in the set yet). */
+static void place(value_walk *w, LLVMValueRef v) {
+  size_t mask = w->nslots - 1, i = slot_hash(v, mask);
+  while (w->slots[i])
+    i = (i + 1) & mask;
+  w->slots[i] = v;
+}
+
+static void rehash(value_walk *w) {
+  size_t n = w->nslots ? w->nslots * 2 : 64;
+  LLVMValueRef *slots = n > w->nslots ? calloc(n, sizeof *slots) : NULL;
+  if (!slots)
+    pg_out_of_memory();
+  free(w->slots);
+  w->slots = slots;
+  w->nslots = n;
+  for (unsigned i = 0; i < w->n; ++i)
+    place(w, w->order[i]);
+}
+
+/* Adds v to the walk unless it was reached before. */
+static void visit(value_walk *w, LLVMValueRef v) {
+  if (2 * ((size_t)w->n + 1) > w->nslots)
+    rehash(w);
+  size_t mask = w->nslots - 1;
+  for (size_t i = slot_hash(v, mask); w->slots[i]; i = (i + 1) & mask)
+    if (w->slots[i] == v)
+      return;
+  place(w, v);
+  PG_PUSH(w->order, w->n, w->cap, v);
+}
+
+/* One use of a reached value v by `user`: where it takes v (a return, a
+ * loop exit seen from block `from`), and the values it carries v on to. */
+static int follow_use(value_walk *w, LLVMValueRef v, LLVMValueRef user, pg_loop_info *li,
+                      LLVMBasicBlockRef from) {
+  if (!LLVMIsAInstruction(user))
+    return REACH_NONE;
+  LLVMOpcode op = LLVMGetInstructionOpcode(user);
+  if (op == LLVMRet)
+    return REACH_RET;
+  if (op == LLVMBr || op == LLVMSwitch)
+    return li && exits_loop_around(li, user, from) ? REACH_EXIT : REACH_NONE;
+  if (op == LLVMStore) {
+    /* Spilled to a stack slot (every value at -O0): its loads carry it on. */
+    LLVMValueRef slot = pg_strip(LLVMGetOperand(user, 1));
+    if (LLVMGetOperand(user, 0) == v && LLVMIsAAllocaInst(slot))
+      for (LLVMUseRef su = LLVMGetFirstUse(slot); su; su = LLVMGetNextUse(su))
+        if (LLVMIsALoadInst(LLVMGetUser(su)))
+          visit(w, LLVMGetUser(su));
+    return REACH_NONE;
   }
+  LLVMValueRef callee = pg_called_function(user);
+  if (LLVMGetTypeKind(LLVMTypeOf(user)) == LLVMVoidTypeKind ||
+      ((op == LLVMCall || op == LLVMInvoke) && !(callee && LLVMGetIntrinsicID(callee))))
+    return REACH_NONE; /* into a callee: not followed (intrinsics, smin or bswap say, are) */
+  visit(w, user);
+  return REACH_NONE;
+}
+
+/* Where the value of src goes: a return, and (with li) a loop exit.  Every
+ * value it reaches is followed: no limit on how far. */
+static int follow(LLVMValueRef src, pg_loop_info *li) {
+  value_walk w;
+  memset(&w, 0, sizeof w);
+  visit(&w, src);
+  LLVMBasicBlockRef from = LLVMGetInstructionParent(src);
+  int found = REACH_NONE;
+  for (unsigned next = 0; next < w.n && !(found & REACH_EXIT); ++next) {
+    LLVMValueRef v = w.order[next];
+    for (LLVMUseRef u = LLVMGetFirstUse(v); u && !(found & REACH_EXIT); u = LLVMGetNextUse(u))
+      found |= follow_use(&w, v, LLVMGetUser(u), li, from);
+  }
+  free(w.order);
+  free(w.slots);
   return found;
 }
 

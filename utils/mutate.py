@@ -1,0 +1,461 @@
+#!/usr/bin/env python3
+"""Mutation check: small, plausible changes to the safety rules of the pass
+and the runtime, each of which some test must catch.
+
+  utils/mutate.py [--scratch DIR] [--only NAME[,NAME...]] [--list] [--jobs N]
+  utils/mutate.py --self-test
+
+For each mutation of MUTATIONS (a name, a file, the exact original text, its
+replacement, the tests that must catch it) it writes the mutant into a
+scratch copy of the tree (DIR/src, synced from this checkout's tracked and
+untracked-not-ignored files), rebuilds only the targets those tests need
+(DIR/build, one incremental Ninja build reused by every mutant and every
+run), runs only those tests, and restores the file.  A mutant no test fails
+SURVIVES.  The run prints every survivor and exits 1 if there is one.
+
+A mutation whose original text is not in its file is looked up in every
+file under the file's top folder (runtime/src, pass/core, ...), so a file
+moved by a restructure is still found.  Text found nowhere is a STALE
+mutation, text found in several files an AMBIGUOUS one: both are errors
+(exit 1), never skipped.  The unmutated tree must pass every test first.
+
+Tests: "lit:NAME.cu" (test/lit, built target: the plugin) or "unit:NAME"
+(test/unit/NAME.c, target pygraph_NAME).
+"""
+import argparse
+import filecmp
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+
+# (name, file, original text, replacement, tests that must fail), or
+# (name, [(file, original text, replacement), ...], tests) for a mutation of
+# several places at once.
+MUTATIONS = [
+    # ---- the CUDA API table: a barrier or a deferred op that turns harmless
+    ("api: cudaEventSynchronize harmless", "pass/core/cuda_api_table.c",
+     '{"cudaEventSynchronize", PG_API_SYNC, 0,', '{"cudaEventSynchronize", PG_API_HARMLESS, 0,',
+     ["lit:api-table.cu"]),
+    ("api: cudaStreamQuery harmless", "pass/core/cuda_api_table.c",
+     'PTSZ("cudaStreamQuery", PG_API_SYNC,', 'PTSZ("cudaStreamQuery", PG_API_HARMLESS,',
+     ["lit:api-table.cu"]),
+    ("api: cudaMemcpy harmless", "pass/core/cuda_api_table.c",
+     'PTSZ("cudaMemcpy", PG_API_SYNC,', 'PTSZ("cudaMemcpy", PG_API_HARMLESS,',
+     ["lit:api-table.cu"]),
+    ("api: cudaMalloc harmless", "pass/core/cuda_api_table.c",
+     '{"cudaMalloc", PG_API_UNCAPTURABLE,', '{"cudaMalloc", PG_API_HARMLESS,',
+     ["lit:api-table.cu"]),
+    ("api: cudaLaunchHostFunc harmless", "pass/core/cuda_api_table.c",
+     'PTSZ("cudaLaunchHostFunc", PG_API_STREAM_OP,', 'PTSZ("cudaLaunchHostFunc", PG_API_HARMLESS,',
+     ["lit:api-table.cu"]),
+    ("api: cudaGetLastError a barrier", "pass/core/cuda_api_table.c",
+     '{"cudaGetLastError", PG_API_HARMLESS,', '{"cudaGetLastError", PG_API_SYNC,',
+     ["lit:api-table.cu"]),
+    ("api: cudaEventRecord harmless", "pass/core/cuda_api_table.c",
+     'PTSZ("cudaEventRecord", PG_API_STREAM_OP,', 'PTSZ("cudaEventRecord", PG_API_HARMLESS,',
+     ["lit:api-table.cu"]),
+    ("api: cudaGraph* family dropped", "pass/core/cuda_api_table.c",
+     '{"cudaGraph", PG_API_OWN_CAPTURE,', '{"cudaGraphNoSuchCall", PG_API_OWN_CAPTURE,',
+     ["lit:api-table.cu"]),
+    # ---- the call classifier
+    ("classifier: D2H cudaMemcpyAsync not host-touching", "pass/core/call_classifier.c",
+     "kind != kMemcpyDeviceToDevice &&", "kind != kMemcpyDeviceToDevice && kind != 2 &&",
+     ["lit:api-table.cu", "lit:batchable-refusals.cu"]),
+    ("classifier: unrouted stream ops deferred", "pass/core/call_classifier.c",
+     "if (!pg_api_routed(api))\n      set_barrier(out, PG_WHY_API_NOT_ROUTED);\n    else ",
+     "", ["lit:api-table.cu"]),
+    ("classifier: own capture calls harmless", "pass/core/call_classifier.c",
+     "  case PG_API_OWN_CAPTURE:\n  case PG_API_UNCAPTURABLE:\n    set_barrier",
+     "  case PG_API_UNCAPTURABLE:\n    set_barrier", ["lit:api-table.cu", "lit:own-capture.cu"]),
+    ("classifier: unknown externals harmless", "pass/core/call_classifier.c",
+     "else if (!pg_is_harmless_external(name))", "else if (0)",
+     ["lit:api-table.cu", "lit:region-missed.cu"]),
+    ("classifier: indirect calls harmless", "pass/core/call_classifier.c",
+     "  else if (!out->callee)\n    set_barrier(out, LLVMIsAInlineAsm(LLVMGetCalledValue(inst)) "
+     "? PG_WHY_INLINE_ASM\n                                                                : "
+     "PG_WHY_INDIRECT_CALL);\n", "  else if (!out->callee)\n    ;\n", ["lit:region-missed.cu"]),
+    # ---- batchable loops
+    ("batchable: atomic read-modify-write allowed", "pass/core/batchable.c",
+     "  case LLVMAtomicRMW:\n  case LLVMAtomicCmpXchg:\n", "  case LLVMAtomicCmpXchg:\n",
+     ["lit:batchable-refusals.cu"]),
+    ("batchable: compare-exchange allowed", "pass/core/batchable.c",
+     "  case LLVMAtomicRMW:\n  case LLVMAtomicCmpXchg:\n", "  case LLVMAtomicRMW:\n",
+     ["lit:batchable-refusals.cu"]),
+    ("batchable: memset/memcpy into escaping memory allowed", "pass/core/batchable.c",
+     "    if (!is_private(LLVMGetOperand(call, 0)))\n      return found(v, PG_BATCH_WRITE, call);",
+     "    if (0)\n      return found(v, PG_BATCH_WRITE, call);", ["lit:batchable-refusals.cu"]),
+    ("batchable: stores allowed", "pass/core/batchable.c",
+     "    return !is_private(LLVMGetOperand(i, 1)) && found(v, PG_BATCH_WRITE, i);",
+     "    return 0;", ["lit:batchable-reasons.cu"]),
+    ("batchable: volatile loads allowed", "pass/core/batchable.c",
+     "return (LLVMGetVolatile(i) || LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic) &&",
+     "return (LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic) &&",
+     ["lit:batchable-reasons.cu"]),
+    ("batchable: atomic loads allowed", "pass/core/batchable.c",
+     "return (LLVMGetVolatile(i) || LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic) &&",
+     "return (LLVMGetVolatile(i)) &&", ["lit:batchable-refusals.cu"]),
+    ("batchable: throwing calls allowed", "pass/core/batchable.c",
+     "      if (unwinds) {", "      if (0) {",
+     ["lit:batchable-refusals.cu", "lit:batchable-reasons.cu"]),
+    ("batchable: a caught call counts as throwing", "pass/core/batchable.c",
+     "*unwinds = !LLVMIsAInvokeInst(call) && ", "*unwinds = ", ["lit:batchable-refusals.cu"]),
+    ("batchable: callee verdicts ignored", "pass/core/batchable.c",
+     "  if (ff->why != PG_BATCH_OK) {", "  if (0) {",
+     ["lit:batchable-refusals.cu", "lit:batchable-reasons.cu"]),
+    ("batchable: recursion allowed", "pass/core/batchable.c",
+     "  if (ff->state == FACT_VISITING) {", "  if (0) {", ["lit:batchable-reasons.cu"]),
+    ("batchable: escaped locals private", "pass/core/batchable.c",
+     "  return pg_is_private_stack_slot_except(ptr, hands_off, NULL);",
+     "  return LLVMIsAAllocaInst(pg_underlying_object(ptr)) != NULL;",
+     ["lit:batchable-reasons.cu"]),
+    # ---- wait loops
+    ("wait: compare-exchange not a shared read", "pass/core/wait_loops.c",
+     '    return "atomic compare-exchange";', "    return NULL;", ["lit:wait-reads.cu"]),
+    ("wait: read-modify-write not a shared read", "pass/core/wait_loops.c",
+     '    return "atomic read-modify-write";', "    return NULL;", ["lit:wait-reads.cu"]),
+    ("wait: volatile load not a shared read", "pass/core/wait_loops.c",
+     'return LLVMGetVolatile(inst) ? "volatile load"', 'return 0 ? "volatile load"',
+     ["lit:wait-reads.cu"]),
+    ("wait: atomic load not a shared read", "pass/core/wait_loops.c",
+     '? "atomic load" : NULL;', '? NULL : NULL;', ["lit:wait-reads.cu"]),
+    ("wait: getters not followed", "pass/core/wait_loops.c",
+     "return f && contains(w->returners, w->nret, f);", "return 0;", ["lit:wait-reads.cu"]),
+    ("wait: private locals count as shared", "pass/core/wait_loops.c",
+     "return shared_read_kind(inst) && !pg_is_private_stack_slot(LLVMGetOperand(inst, 0));",
+     "return shared_read_kind(inst) != NULL;", ["lit:wait-reads.cu"]),
+    ("wait: stack-slot spills not followed (-O0)", "pass/core/wait_loops.c",
+     "if (LLVMGetOperand(user, 0) == v && LLVMIsAAllocaInst(slot))", "if (0)",
+     ["lit:wait-reads.cu"]),
+    ("wait: any branch is a loop exit", "pass/core/wait_loops.c",
+     "      if (!pg_loop_contains_block(l, LLVMGetSuccessor(t, s)))\n        return 1;",
+     "      return 1;", ["lit:host-device-flags.cu"]),
+    ("wait: a walk limit of 512 values", "pass/core/wait_loops.c",
+     "static void visit(value_walk *w, LLVMValueRef v) {\n",
+     "static void visit(value_walk *w, LLVMValueRef v) {\n  if (w->n >= 512)\n    return;\n",
+     ["lit:wait-far.cu"]),
+    # ---- runtime: what may replay
+    ("replay: memset value ignored", "runtime/src/recording/signature.c",
+     "return op_a->dst != op_b->dst || (unsigned char)op_a->value != (unsigned char)op_b->value;",
+     "return op_a->dst != op_b->dst;", ["unit:test_replay_rules"]),
+    ("replay: copy destination ignored", "runtime/src/recording/signature.c",
+     "return op_a->dst != op_b->dst || op_a->src != op_b->src;", "return op_a->src != op_b->src;",
+     ["unit:test_replay_rules"]),
+    # A shape field is compared and hashed (the hash finds the variant, the
+    # comparison guards it): a field dropped from shape is dropped from both.
+    ("replay: kernel shared memory not shape", [
+        ("runtime/src/recording/signature.c",
+         "same_dim3(a->block, b->block) && a->shmem == b->shmem;", "same_dim3(a->block, b->block);"),
+        ("runtime/src/recording/signature.c", "      h = mix(h, op->shmem);\n", "")],
+     ["unit:test_replay_rules", "unit:test_signature"]),
+    ("replay: z dimensions not shape", [
+        ("runtime/src/recording/signature.c",
+         "return a.x == b.x && a.y == b.y && a.z == b.z;", "return a.x == b.x && a.y == b.y;"),
+        ("runtime/src/recording/signature.c", " ^\n                     op->grid.z);", ");"),
+        ("runtime/src/recording/signature.c", "<< 16) ^ op->block.z);", "<< 16));")],
+     ["unit:test_replay_rules"]),
+    ("replay: memset size not shape", [
+        ("runtime/src/recording/signature.c",
+         "  case PYGRAPH_OP_MEMSET:\n    return a->count == b->count;",
+         "  case PYGRAPH_OP_MEMSET:\n    return 1;"),
+        ("runtime/src/recording/signature.c",
+         "    case PYGRAPH_OP_MEMSET:\n      h = mix(h, op->count);\n", "    case PYGRAPH_OP_MEMSET:\n")],
+     ["unit:test_replay_rules", "unit:test_signature"]),
+    ("replay: copy kind not shape", [
+        ("runtime/src/recording/signature.c",
+         "return a->count == b->count && a->memcpy_kind == b->memcpy_kind;",
+         "return a->count == b->count;"),
+        ("runtime/src/recording/signature.c",
+         "      h = mix(h, (unsigned long long)op->memcpy_kind);\n", "")],
+     ["unit:test_replay_rules", "unit:test_signature"]),
+    ("record: device-to-host copies deferred", "runtime/src/recording/record.c",
+     "int device_to_device = kind == cudaMemcpyDeviceToDevice ||",
+     "int device_to_device = 1 ||", ["unit:test_replay_rules", "unit:test_flush"]),
+    ("record: cudaMemcpyDefault deferred with host memory", "runtime/src/recording/record.c",
+     "(kind == cudaMemcpyDefault && seg->backend->both_device_memory(dst, src));",
+     "kind == cudaMemcpyDefault;", ["unit:test_flush"]),
+    ("segment: a failed launch drops its ops", "runtime/src/segment/segment.c",
+     "    if (!ran)\n      execute_all(seg, list);", "    (void)ran;",
+     ["unit:test_faults", "unit:test_batch"]),
+    ("segment: a failed launch reruns its ops", "runtime/src/segment/segment.c",
+     "    if (!ran)\n      execute_all(seg, list);", "    execute_all(seg, list);",
+     ["unit:test_faults", "unit:test_batch"]),
+    # ---- runtime: batching policy
+    ("batch: trip count not divided by K", "runtime/src/segment/batch.c",
+     "return b->trips >= 0 ? b->trips / b->k : -1;", "return b->trips >= 0 ? b->trips : -1;",
+     ["unit:test_thresholds"]),
+    ("batch: K not a power of 2", "runtime/src/segment/batch.c",
+     "  k = floor_pow2(k);\n", "  (void)floor_pow2;\n", ["unit:test_thresholds"]),
+    ("batch: PYGRAPH_BATCH ignored", "runtime/src/segment/batch.c",
+     "  if (setting && setting < b->max)", "  if (0)", ["unit:test_thresholds"]),
+    ("batch: cutoff 16 -> 64 ops", "runtime/src/segment/batch.h",
+     "#define PYGRAPH_BATCH_MAX_ITER_OPS 16u", "#define PYGRAPH_BATCH_MAX_ITER_OPS 64u",
+     ["unit:test_thresholds"]),
+    ("batch: 8 units per run -> 4", "runtime/src/segment/batch.h",
+     "#define PYGRAPH_BATCH_MIN_UNITS 8u", "#define PYGRAPH_BATCH_MIN_UNITS 4u",
+     ["unit:test_thresholds"]),
+    ("decide: GPU-bound ratio 1.25 -> 5.0", "runtime/src/selection/decide.h",
+     "#define PYGRAPH_GPU_BOUND_RATIO 1.25", "#define PYGRAPH_GPU_BOUND_RATIO 5.0",
+     ["unit:test_thresholds"]),
+    ("decide: GPU-bound ratio 1.25 -> 1.0", "runtime/src/selection/decide.h",
+     "#define PYGRAPH_GPU_BOUND_RATIO 1.25", "#define PYGRAPH_GPU_BOUND_RATIO 1.0",
+     ["unit:test_thresholds"]),
+    ("segment: host period from every unit (revert of c21736d)", "runtime/src/segment/segment.c",
+     "seg->auto_mode.decision != PYGRAPH_UNDECIDED || seg->cache.n_variants ||\n"
+     "      seg->capture_next) {", "seg->auto_mode.decision != PYGRAPH_UNDECIDED) {",
+     ["unit:test_batch"]),
+    ("settings: PYGRAPH_BATCH=1 ignored", "runtime/src/common/settings.c",
+     'parse_count(lookup("PYGRAPH_BATCH"), 1, 0);', 'parse_count(lookup("PYGRAPH_BATCH"), 2, 0);',
+     ["unit:test_thresholds"]),
+    ("settings: trailing text accepted", "runtime/src/common/settings.c",
+     "if (*end || text[0] == '-' || v < min || v > max)", "if (text[0] == '-' || v < min || v > max)",
+     ["unit:test_thresholds"]),
+]
+
+
+def run(cmd, cwd=None):
+    """Runs cmd; returns (ok, output)."""
+    p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    return p.returncode == 0, p.stdout
+
+
+def tree_files(repo):
+    """This checkout's tracked files and untracked ones git does not ignore."""
+    ok, out = run(["git", "-C", str(repo), "ls-files", "-z", "-c", "-o", "--exclude-standard"])
+    if not ok:
+        sys.exit("mutate.py: git ls-files failed:\n" + out)
+    return sorted({f for f in out.split("\0") if f and (repo / f).is_file()})
+
+
+def sync(repo, src, scratch):
+    """Makes src a copy of the checkout, writing only what changed (so that
+    the scratch build stays incremental) and removing what is gone; nothing
+    under the scratch folder itself is copied."""
+    inside = scratch.is_relative_to(repo) and scratch.relative_to(repo).as_posix() + "/"
+    files = [f for f in tree_files(repo) if not (inside and f.startswith(inside))]
+    wanted = set(files)
+    for f in files:
+        a, b = repo / f, src / f
+        if not b.exists() or not filecmp.cmp(a, b, shallow=False):
+            b.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(a, b)
+    for path in sorted(src.rglob("*"), reverse=True):
+        rel = path.relative_to(src).as_posix()
+        if path.is_file() and rel not in wanted:
+            path.unlink()
+        elif path.is_dir() and not any(path.iterdir()):
+            path.rmdir()
+
+
+def locate(src, rel, text):
+    """The file holding the mutation's text: `rel`, else the one file under
+    rel's top folder (two levels: runtime/src, pass/core) that holds it.
+    Returns (path, None) or (None, error)."""
+    path = src / rel
+    if path.is_file() and text in path.read_text(encoding="utf-8", errors="replace"):
+        return path, None
+    top = src / pathlib.Path(rel).parts[0]
+    if len(pathlib.Path(rel).parts) > 2:
+        top = top / pathlib.Path(rel).parts[1]
+    hits = [p for p in sorted(top.rglob("*")) if p.is_file() and p.suffix in (".c", ".h", ".cpp")
+            and text in p.read_text(encoding="utf-8", errors="replace")]
+    if len(hits) == 1:
+        return hits[0], None
+    if not hits:
+        return None, "STALE: its original text is in no file under %s" % top.relative_to(src)
+    return None, "AMBIGUOUS: its original text is in %s" % ", ".join(
+        str(h.relative_to(src)) for h in hits)
+
+
+def targets_of(tests):
+    targets = set()
+    for t in tests:
+        kind, name = t.split(":", 1)
+        targets.add("pygraph" if kind == "lit" else "pygraph_" + name)
+    return sorted(targets)
+
+
+def run_tests(build, tests, jobs):
+    """Names of the tests that failed (stops at the first failing group)."""
+    failed = []
+    for t in tests:
+        kind, name = t.split(":", 1)
+        if kind == "unit":
+            ok, _ = run([str(build / "test" / "unit" / ("pygraph_" + name))])
+            if not ok:
+                failed.append(t)
+    if failed:
+        return failed
+    lit = [t.split(":", 1)[1] for t in tests if t.startswith("lit:")]
+    if lit:
+        lit_bin = shutil.which("lit") or "/usr/lib/llvm-%s/bin/lit" % llvm_major(build)
+        pattern = "|".join(re.escape(n) + "$" for n in lit)
+        ok, out = run([lit_bin, "-q", "-j", str(jobs), "--filter", pattern,
+                       str(build / "test" / "lit")])
+        if not ok:
+            failed += ["lit:" + n for n in lit if re.search(r"pygraph :: %s\b" % re.escape(n), out)]
+            failed = failed or ["lit (%s)" % (out.strip().splitlines() or ["no output"])[-1]]
+    return failed
+
+
+def llvm_major(build):
+    cache = (build / "CMakeCache.txt").read_text()
+    for line in cache.splitlines():
+        if line.startswith("PYGRAPH_LLVM_MAJOR:"):
+            return line.split("=", 1)[1]
+    return "22"
+
+
+def configure(src, build):
+    if (build / "build.ninja").exists():
+        return
+    cuda = os.environ.get("PYGRAPH_CUDA_PATH", "/usr/local/cuda")
+    ok, out = run(["cmake", "-S", str(src), "-B", str(build), "-G", "Ninja",
+                   "-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_C_COMPILER=clang-22",
+                   "-DCMAKE_CXX_COMPILER=clang++-22", "-DPYGRAPH_CUDA_PATH=" + cuda,
+                   "-DPYGRAPH_BUILD_EXAMPLES=OFF"])
+    if not ok:
+        sys.exit("mutate.py: configuring the scratch build failed:\n" + out)
+
+
+def build_targets(build, targets, jobs):
+    return run(["cmake", "--build", str(build), "-j", str(jobs), "--target", *targets])
+
+
+def edits_of(mutation):
+    """[(file, original text, replacement)] of a mutation."""
+    return mutation[1] if len(mutation) == 3 else [tuple(mutation[1:4])]
+
+
+def tests_of(mutation):
+    return mutation[-1]
+
+
+def place_edits(src, mutation):
+    """[(path, original text, replacement)] located in src, or an error."""
+    placed = []
+    for rel, before, after in edits_of(mutation):
+        path, error = locate(src, rel, before)
+        if error:
+            return None, error
+        n = path.read_text(encoding="utf-8").count(before)
+        if n != 1:
+            return None, "AMBIGUOUS: its original text occurs %d times in %s" % (
+                n, path.relative_to(src))
+        placed.append((path, before, after, path != src / rel))
+    return placed, None
+
+
+def check_mutant(src, build, mutation, jobs):
+    """'killed by ...', 'SURVIVED', or an error text; the files are restored."""
+    placed, error = place_edits(src, mutation)
+    if error:
+        return error
+    originals = {path: path.read_text(encoding="utf-8") for path, _, _, _ in placed}
+    try:
+        for path, before, after, _ in placed:
+            path.write_text(path.read_text(encoding="utf-8").replace(before, after),
+                            encoding="utf-8")
+        ok, _ = build_targets(build, targets_of(tests_of(mutation)), jobs)
+        failed = ["the build (does not compile)"] if not ok else \
+            run_tests(build, tests_of(mutation), jobs)
+    finally:
+        for path, text in originals.items():
+            path.write_text(text, encoding="utf-8")
+    moved = sorted({str(p.relative_to(src)) for p, _, _, m in placed if m})
+    note = " [found in %s]" % ", ".join(moved) if moved else ""
+    return ("killed by " + ", ".join(failed) if failed else "SURVIVED") + note
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--scratch", type=pathlib.Path,
+                    default=pathlib.Path(tempfile.gettempdir()) / "pygraph-mutate")
+    ap.add_argument("--only", help="comma-separated substrings of mutation names")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--self-test", action="store_true")
+    args = ap.parse_args()
+    if args.self_test:
+        return self_test()
+    chosen = [m for m in MUTATIONS
+              if not args.only or any(s in m[0] for s in args.only.split(","))]
+    if args.list:
+        for m in chosen:
+            files = sorted({e[0] for e in edits_of(m)})
+            print("%-55s %s -> %s" % (m[0], ", ".join(files), ", ".join(tests_of(m))))
+        print("%d mutations" % len(chosen))
+        return 0
+    src, build = args.scratch.resolve() / "src", args.scratch.resolve() / "build"
+    start = time.time()
+    sync(REPO, src, args.scratch.resolve())
+    configure(src, build)
+    tests = sorted({t for m in chosen for t in tests_of(m)})
+    ok, out = build_targets(build, targets_of(tests), args.jobs)
+    if not ok:
+        sys.exit("mutate.py: the unmutated scratch tree does not build:\n" + out[-3000:])
+    baseline = run_tests(build, tests, args.jobs)
+    if baseline:
+        sys.exit("mutate.py: the unmutated tree fails %s" % ", ".join(baseline))
+    print("baseline: %d tests pass (%.0f s)" % (len(tests), time.time() - start), flush=True)
+    survivors, errors = [], []
+    for m in chosen:
+        t0 = time.time()
+        verdict = check_mutant(src, build, m, args.jobs)
+        print("%-55s %s (%.0f s)" % (m[0], verdict, time.time() - t0), flush=True)
+        if verdict.startswith("SURVIVED"):
+            survivors.append(m[0])
+        elif not verdict.startswith("killed"):
+            errors.append(m[0])
+    build_targets(build, targets_of(tests), args.jobs)   # leave the scratch build unmutated
+    print("%d mutations, %d killed, %d survived, %d errors, %.0f s" % (
+        len(chosen), len(chosen) - len(survivors) - len(errors), len(survivors), len(errors),
+        time.time() - start))
+    for s in survivors:
+        print("SURVIVOR: " + s)
+    for e in errors:
+        print("ERROR: " + e)
+    return 1 if survivors or errors else 0
+
+
+def self_test():
+    """locate() finds a moved file, and reports stale and ambiguous text."""
+    problems = []
+    with tempfile.TemporaryDirectory() as d:
+        src = pathlib.Path(d)
+        (src / "runtime/src/new").mkdir(parents=True)
+        (src / "runtime/src/new/moved.c").write_text("int rule = 16;\nint twice = 2;\n")
+        (src / "runtime/src/new/other.c").write_text("int twice = 2;\n")
+        path, err = locate(src, "runtime/src/old/moved.c", "int rule = 16;")
+        if err or path != src / "runtime/src/new/moved.c":
+            problems.append("a moved file was not found: %s %s" % (path, err))
+        if not (locate(src, "runtime/src/old/moved.c", "int rule = 64;")[1] or "").startswith("STALE"):
+            problems.append("text found nowhere was not reported as stale")
+        if not (locate(src, "runtime/src/old/moved.c", "int twice = 2;")[1] or "").startswith("AMBIGUOUS"):
+            problems.append("text found in two files was not reported as ambiguous")
+    names = [m[0] for m in MUTATIONS]
+    if len(set(names)) != len(names):
+        problems.append("mutation names are not unique")
+    for m in MUTATIONS:
+        if place_edits(REPO, m)[1]:
+            problems.append("%s: %s" % (m[0], place_edits(REPO, m)[1]))
+        for t in tests_of(m):
+            kind, name = t.split(":", 1)
+            where = REPO / ("test/lit/" + name if kind == "lit" else "test/unit/%s.c" % name)
+            if kind not in ("lit", "unit") or not where.is_file():
+                problems.append("%s: no test %s" % (m[0], t))
+    for p in problems:
+        print("SELFTEST FAIL: " + p)
+    print("self-test: %s (%d mutations)" % ("failed" if problems else "ok", len(MUTATIONS)))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
