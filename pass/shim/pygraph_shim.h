@@ -87,6 +87,9 @@ int pg_is_private_stack_slot_except(LLVMValueRef ptr, pg_use_filter ok, void *ct
 /* The object ptr points into (casts, GEPs stripped): an alloca, a global,
  * an argument, a loaded pointer, ... */
 LLVMValueRef pg_underlying_object(LLVMValueRef ptr);
+/* The pointer ptr is a constant byte offset from (casts and GEPs with
+ * constant indices stripped, m's data layout), and that offset in *off. */
+LLVMValueRef pg_strip_constant_offsets(LLVMModuleRef m, LLVMValueRef ptr, long long *off);
 
 /* ---- calls (llvm::CallBase attributes, call site and callee) ----------- */
 /* 1 when the call or invoke may unwind (no nounwind on it or its callee). */
