@@ -71,6 +71,14 @@ int pg_remark_enabled(LLVMModuleRef m, pg_remark_kind kind);
 int pg_remark_wanted(LLVMModuleRef m, pg_remark_kind kind);
 /* `at` is an instruction (its debug location is used) or a function. */
 void pg_remark(pg_remark_kind kind, const char *name, LLVMValueRef at, const char *msg);
+/* The device compile's remarks, under their own name "pygraph-device"
+ * (-Rpass-analysis=pygraph-device; -Rpass-analysis=pygraph leaves them
+ * out).  clang matches a -Rpass* pattern anywhere in a name, so they print
+ * for a pattern that selects "pygraph-device" but not "pygraph", or one
+ * that selects names beyond pygraph's too (".*", "pygraph|device"); clang's
+ * -fsave-optimization-record saves them whatever the pattern. */
+int pg_device_remark_wanted(LLVMModuleRef m, pg_remark_kind kind);
+void pg_device_remark(pg_remark_kind kind, const char *name, LLVMValueRef at, const char *msg);
 /* File, line and column the user wrote for inst ("" and 0 when unknown):
  * the debug location with inlined __device_stub__ frames peeled off. */
 const char *pg_user_loc(LLVMValueRef inst, unsigned *line, unsigned *col);
