@@ -109,6 +109,10 @@ int pg_call_only_reads_memory(LLVMValueRef call);
 /* ---- misc -------------------------------------------------------------- */
 /* Demangled name (Itanium), malloc'd; the input copied when it isn't mangled. */
 char *pg_demangle(const char *mangled);
+/* The qualified name of a mangled function, without return or parameter
+ * types ("ns::Timer<int>::start" for _ZN2ns5TimerIiE5startEv), malloc'd;
+ * NULL when `mangled` is no mangled function name. */
+char *pg_demangle_function_name(const char *mangled);
 
 /* ---- cloning (llvm::CloneFunctionInto) -------------------------------- */
 /* Clones the body of `from` into `into` (same module), after the

@@ -174,4 +174,11 @@ char *pg_demangle(const char *mangled) {
   return strdup(D.c_str());
 }
 
+char *pg_demangle_function_name(const char *mangled) {
+  ItaniumPartialDemangler D;
+  if (D.partialDemangle(mangled) || !D.isFunction())
+    return nullptr;
+  return D.getFunctionName(nullptr, nullptr); // malloc'd, as __cxa_demangle's
+}
+
 } // extern "C"
