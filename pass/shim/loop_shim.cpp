@@ -158,15 +158,17 @@ extern "C" void pg_loop_lines(pg_loop *l, unsigned *first, unsigned *last) {
   };
   widen(Start);
   widen(End);
-  // Every line of the loop's own code (code inlined into it counts at its
-  // call's line): optimised loops keep their body's lines where the
-  // metadata is gone.  Phis are no code: a promoted variable's phi may
-  // carry the line of its declaration before the loop.
+  // The loop statement's own start and end are its range.  Where
+  // optimisation dropped them, every line of the loop's own code is (code
+  // inlined into it counts at its call's line), but for what carries lines
+  // of no statement inside: phis (a promoted variable's declaration) and
+  // landing pads (the function's closing brace).
   Frame Home = homeFrame(Lp, Start);
-  if (Home.SP)
+  if (Home.SP && !(Start && End))
     for (BasicBlock *BB : Lp->blocks())
       for (Instruction &I : *BB)
-        if (!isa<PHINode>(I))
+        if (!isa<PHINode>(I) && !I.isEHPad() &&
+            !(isa<ExtractValueInst>(I) && isa<LandingPadInst>(I.getOperand(0))))
           widen(inFrame(I.getDebugLoc().get(), Home));
   *first = lo;
   *last = hi;

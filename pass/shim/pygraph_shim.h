@@ -36,8 +36,8 @@ LLVMBasicBlockRef pg_loop_latch(pg_loop *l);
 /* Fills up to max unique exit blocks; returns how many there are. */
 unsigned pg_loop_exit_blocks(pg_loop *l, LLVMBasicBlockRef *out, unsigned max);
 /* Source lines the loop statement spans: its loop metadata's start and end
- * (where optimisation left them), widened to every line of the loop's own
- * code in its blocks (inlined code at its call's line); 0 when unknown. */
+ * where optimisation left them, else the lines of the loop's own code in its
+ * blocks (inlined code at its call's line); 0 when unknown. */
 void pg_loop_lines(pg_loop *l, unsigned *first, unsigned *last);
 /* Constant trip count of the loop from ScalarEvolution, 0 when unknown. */
 unsigned pg_loop_trip_count(pg_loop_info *li, pg_loop *l);
