@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # selftest.sh - check run_apps.sh and table_apps.awk without a GPU: a fake bundle of two "apps"
 # (shell scripts standing in for plain/pygraph) whose outputs match, differ within and beyond a
-# tolerance, and time themselves; asserts the match, own-time and share columns. Exit 0 = pass.
+# tolerance, and time themselves; asserts the match, own-time and share columns; and
+# summarize_remarks.sh on remark lines of the plugin. Exit 0 = pass.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
@@ -28,4 +29,16 @@ grep -q 'a1 .*regions=1 eager=0' "$t/out/table.txt" || fail "plugin summary"
 tar -tJf "$t/out/logs.tar.xz" > "$t/list"; grep -q 'logs/a2.graph.2.out' "$t/list" || fail "logs tarball"
 BUDGET_S=-1 bash "$b/run_apps.sh" "$b" "$t/out2" > /dev/null 2>&1
 grep -q 'skipped (BUDGET_S=-1 reached): a1 a2' "$t/out2/table.txt" || fail "time budget"
+# summarize_remarks.sh: remark lines as the plugin prints them (a region remark of the older form
+# too); reason keywords and allow= hints do not split the reasons.
+cat > "$t/remarks.txt" <<'EOF'
+a.cu:3:5: remark: formed graph region in 'f(float*)': loop iteration (lines 2-6), 2 launch sites [-Rpass=pygraph]
+a.cu:9:5: remark: formed graph region in 'g(float*)': loop iteration (lines 8-12), segment 0 of 1, 2 launch sites [-Rpass=pygraph]
+a.cu:14:5: remark: launch of 'k(float*)' stays eager: only 1 launch site after external call 'opaque(float*)' at a.cu:13, which may synchronize (if it does not, add -fplugin-arg-pygraph-allow=opaque) before the next barrier; a graph region needs at least 2 (min-launches) [external-call] [-Rpass-missed=pygraph]
+a.cu:20:5: remark: launch of 'k(float*)' stays eager: only 1 launch site after external call 'other(int)' at a.cu:19, which may synchronize (if it does not, add -fplugin-arg-pygraph-allow=other) before the next barrier; a graph region needs at least 2 (min-launches) [external-call] [-Rpass-missed=pygraph]
+a.cu:30:5: remark: launch of 'k(float*)' stays eager: inside the program's own stream capture (begun at a.cu:28) [own-capture] [-Rpass-missed=pygraph]
+EOF
+want="regions=2 eager=3 [only N launch site after external call 'F' at a.cu:N, which may synchronize x2; inside the program's own stream capture (begun at a.cu:N) x1]"
+got=$(bash "$here/summarize_remarks.sh" "$t/remarks.txt")
+[[ $got == "$want" ]] || { echo "selftest: FAIL: summarize_remarks.sh gave: $got"; exit 1; }
 echo "selftest: PASS"

@@ -8,13 +8,18 @@ import re
 import shlex
 import statistics
 
-# "launch of 'K' stays eager: only 1 launch site after X before the next barrier; ..."
-ALONE = re.compile(r"stays eager: only (\d+) launch sites? (.*) before the next barrier; "
-                   r"a graph region needs at least \d+ \(min-launches\)(; loop not batchable: .*)?$")
+# "launch of 'K' stays eager: only 1 launch site after X before the next barrier (Y); ...
+# [keyword]" (older passes: no "(Y)", the barrier the segment runs into, and no keyword)
+ALONE = re.compile(r"stays eager: only (\d+) launch sites? (.*?) before the next barrier"
+                   r"(?: \((.*)\))?; a graph region needs at least \d+ \(min-launches\)"
+                   r"(; loop not batchable: .*?)?(?: \[[\w=.-]+\])?$")
+KEYWORD = re.compile(r" \[[\w=.-]+\]$")  # the reason's keyword closing a missed remark
 ALONE_CUT = re.compile(r"stays eager: only (\d+) launch sites? after (.*)$")
 CUT = "(remark text cut by the pass) "
-REGION = re.compile(r"graph region in .*: (loop iteration|straight-line run).*, "
-                    r"segment \d+ of \d+, (\d+) launch sites?$")
+# "... loop iteration (lines 3-9)[, part 2 of 3 (after X)], 4 launch sites"; older passes
+# said ", segment 1 of 3, " there.
+REGION = re.compile(r"graph region in .*: (loop iteration|straight-line run).*?, "
+                    r"(\d+) launch sites?$")
 USER_FN = "call of a user function that may synchronize"
 # A batchable loop's own -Rpass remark, beside its region's (same location).
 BATCHABLE = "batchable loop ("
@@ -60,7 +65,9 @@ def barrier_of(origin):
         return "volatile/atomic read deciding a loop exit", m.group(1)
     if "deciding a loop exit" in what:
         return "volatile/atomic read deciding a loop exit", what.split(" deciding")[0]
-    m = re.match(r"call of external function '(.*?)'( with.*)?$", what)
+    m = re.match(r"call of external function '(.*?)'( with.*)?$", what)  # older passes
+    if not m:
+        m = re.match(r"external call '(.*)', which may synchronize", what)
     if m:
         return "external function with unknown effect", m.group(1)
     m = re.match(r"CUDA call '(.*)' that pygraph does not know$", what)
@@ -83,7 +90,7 @@ def eager_reason(msg):
     far as it goes and its reason marked so."""
     if "stays eager: " not in msg:
         return CUT + "before its reason (long kernel name)", "-", None
-    body = msg.split("stays eager: ", 1)[1]
+    body = KEYWORD.sub("", msg.split("stays eager: ", 1)[1])
     m = ALONE.search(msg)
     if not m:
         m = ALONE_CUT.search(msg)

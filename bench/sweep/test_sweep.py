@@ -47,6 +47,32 @@ class EagerReasons(unittest.TestCase):
         self.assertEqual(self.reason("after indirect call at <unknown location>")[:2],
                          ("after indirect call", "<indirect call>"))
 
+    def test_external_with_allow_hint_and_keyword(self):
+        msg = ("launch of 'k(float*)' stays eager: only 1 launch site after external call "
+               "'opaque(float*)' at x.cu:7, which may synchronize (if it does not, add "
+               "-fplugin-arg-pygraph-allow=opaque)" + TAIL + " [external-call]")
+        self.assertEqual(ss.eager_reason(msg),
+                         ("after external function with unknown effect", "opaque(float*)", 1))
+        inner = ("after call of 'outer(float*)' at a.cu:3, which may synchronize (external call "
+                 "'timer(int)' at b.cu:1, which may synchronize (if it does not, add "
+                 "-fplugin-arg-pygraph-allow=timer))")
+        self.assertEqual(self.reason(inner)[:2],
+                         ("after " + ss.USER_FN + " (external function with unknown effect)",
+                          "timer(int)"))
+
+    def test_next_barrier_named(self):
+        msg = ("launch of 'k(float*)' stays eager: only 1 launch site at the start of the loop "
+               "iteration before the next barrier (cudaMemcpy synchronizes at x.cu:9); a graph "
+               "region needs at least 2 (min-launches); loop not batchable: stores to memory a "
+               "kernel may read (store to 'g') [cuda-sync]")
+        self.assertEqual(ss.eager_reason(msg), ("alone at the start of a loop iteration", "-", 1))
+
+    def test_keyword_left_out_of_other_reasons(self):
+        msg = ("launch of 'k(float*)' stays eager: inside the program's own stream capture "
+               "(begun at x.cu:3) [own-capture]")
+        self.assertEqual(ss.eager_reason(msg),
+                         ("inside the program's own stream capture (begun at x.cu:3)", "-", None))
+
     def test_host_wait(self):
         origin = ("after volatile load deciding a loop exit (the host may wait for a kernel) "
                   "at h.cu:4")
@@ -80,6 +106,24 @@ class Remarks(unittest.TestCase):
         self.assertEqual(ss.REGION.search(r["region"][0]["msg"]).group(2), "2")
         self.assertEqual([e["loc"] for e in r["eager"]], ["m.cu:20:5"])
         self.assertEqual(r["sync_in_loop"], 1)
+
+    def test_region_launch_counts(self):
+        for msg, n in [
+                ("formed graph region in 'f(float*, int)': loop iteration (lines 10-13), "
+                 "2 launch sites", "2"),
+                ("formed graph region in 'f(float*, int)': loop iteration (lines 10-30), part 2 "
+                 "of 3 (after cudaMemcpy synchronizes at m.cu:20), 11 launch sites", "11"),
+                ("formed graph region in 'g()': straight-line run, part 2 of 2 (after the loop "
+                 "at lines 3-9), 1 launch site", "1"),
+                ("formed graph region in 'f(float*, int)': loop iteration (lines 10-13), "
+                 "segment 0 of 1, 2 launch sites", "2")]:
+            self.assertEqual(ss.REGION.search(msg).group(2), n)
+
+    def test_device_remarks_are_not_the_hosts(self):
+        text = ("m.cu:1:1: remark: kernel 'k(float*)' (1 parameter, 8 bytes): graphs can change "
+                "its arguments without a per-launch update [-Rpass-analysis=pygraph-device]")
+        r = run_sweep.parse_remarks(text)
+        self.assertEqual((r["site"], r["region"], r["eager"]), ([], [], []))
 
     def test_batchable_loop_is_not_a_region(self):
         text = "\n".join([

@@ -374,7 +374,7 @@ static char *inner_text(const pg_batch_verdict *v) {
 }
 
 static char *barrier_text(const pg_classifier *c, const pg_call_info *ci) {
-  if (ci->callee) {
+  if (ci->callee && ci->why != PG_WHY_UNKNOWN_EXTERNAL) { /* that one names its allow= */
     char *dn = demangled(ci->callee);
     char *text = pg_strf("barrier '%s' in the loop", dn);
     free(dn);

@@ -1,5 +1,6 @@
 /* call_classifier.c - classify host calls and summarise module functions. */
 #include "call_classifier.h"
+#include "allow_names.h"
 #include "harmless_externals.h"
 #include "wait_loops.h"
 #include "ir_util.h"
@@ -168,8 +169,8 @@ static char *barrier_what(const pg_call_info *ci) {
     what = pg_strf("call of '%s', which ends the program's own stream capture", dn);
     break;
   case PG_WHY_UNKNOWN_CUDA: what = pg_strf("CUDA call '%s' that pygraph does not know", dn); break;
-  case PG_WHY_UNKNOWN_EXTERNAL:
-    what = pg_strf("call of external function '%s' with unknown effect", dn);
+  case PG_WHY_UNKNOWN_EXTERNAL: /* has its own shape: external_call_why */
+    what = pg_strf("%s", "");
     break;
   }
   free(dn);
@@ -188,11 +189,29 @@ static char *callee_may_sync_why(const pg_classifier *c, const pg_call_info *ci)
   return text;
 }
 
+/* "external call 'f(int)' at x.cu:9, which may synchronize (if it does
+ * not, add -fplugin-arg-pygraph-allow=f)": the option that lifts it. */
+static char *external_call_why(const pg_call_info *ci) {
+  size_t n;
+  const char *symbol = LLVMGetValueName2(ci->callee, &n);
+  char *dn = pg_demangle(symbol);
+  char *loc = pg_loc_dup(ci->inst);
+  char *option = pg_allow_option(symbol);
+  char *text = pg_strf("external call '%s' at %s, which may synchronize (if it does not, add %s)",
+                       dn, loc, option);
+  free(option);
+  free(loc);
+  free(dn);
+  return text;
+}
+
 char *pg_call_why(const pg_classifier *c, const pg_call_info *ci) {
   if (ci->kind != PG_CALL_BARRIER)
     return pg_strf("%s", "");
   if (ci->why == PG_WHY_CALLEE_MAY_SYNC)
     return callee_may_sync_why(c, ci);
+  if (ci->why == PG_WHY_UNKNOWN_EXTERNAL)
+    return external_call_why(ci);
   char *what = barrier_what(ci);
   char *loc = pg_loc_dup(ci->inst);
   char *text = pg_strf("%s at %s", what, loc);

@@ -70,7 +70,8 @@ void pg_classifier_free(pg_classifier *c);
  * the call map (call_map.h), which calls this once per instruction. */
 void pg_classify(const pg_classifier *c, LLVMValueRef inst, pg_call_info *out);
 /* Why ci is a barrier, with its location: "cudaMemcpy synchronizes at
- * x.cu:12"; "" when it is none.  malloc'd: for remarks only. */
+ * x.cu:12"; an external call names the allow= option that would lift it;
+ * "" when it is none.  malloc'd: for remarks only. */
 char *pg_call_why(const pg_classifier *c, const pg_call_info *ci);
 const pg_function_summary *pg_summary_of(const pg_classifier *c, LLVMValueRef fn);
 int pg_is_stub(const pg_classifier *c, LLVMValueRef fn);

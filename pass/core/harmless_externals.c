@@ -1,12 +1,11 @@
 /* harmless_externals.c - the documented allow-list of libc/libm/libstdc++
  * calls that neither synchronize with the device nor read its results, so
  * progress printing and host arithmetic do not break a region.  Everything
- * else outside the module is a barrier (add more with allow=f,g). */
+ * else outside the module is a barrier (add more with allow=f,g, in any
+ * spelling allow_names.h lists). */
 #include "harmless_externals.h"
+#include "allow_names.h"
 #include "options.h"
-#include "../shim/pygraph_shim.h"
-
-#include <stdlib.h>
 
 #include <string.h>
 
@@ -53,14 +52,5 @@ int pg_is_harmless_external(const char *name) {
   for (size_t i = 0; i < sizeof kPrefixes / sizeof kPrefixes[0]; ++i)
     if (strncmp(kPrefixes[i], name, strlen(kPrefixes[i])) == 0)
       return 1;
-  if (pg_options_allows(name))
-    return 1;
-  /* allow= takes plain names: "opaque" allows opaque(float*) too */
-  char *plain = pg_demangle(name);
-  char *paren = strchr(plain, '(');
-  if (paren)
-    *paren = 0;
-  int ok = pg_options_allows(plain);
-  free(plain);
-  return ok;
+  return pg_allow_matches(pg_opts()->allow, pg_opts()->nallow, name);
 }

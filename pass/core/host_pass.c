@@ -112,7 +112,28 @@ static void cover_callees(host_ctx *h) {
   }
 }
 
-/* -Rpass: one remark per region segment, and one per batchable loop. */
+/* ", part 2 of 3 (after cudaMemcpy synchronizes at x.cu:12)": where a
+ * scope split into several regions splits; "" for a scope of one region. */
+static char *part_text(host_ctx *h, const pg_scope *s, const pg_segment *seg) {
+  if (s->n_instrumented < 2)
+    return pg_strf("%s", "");
+  if (seg->after_loop) {
+    unsigned first, last;
+    pg_loop_lines(seg->after_loop, &first, &last);
+    if (first)
+      return pg_strf(", part %d of %u (after the loop at lines %u-%u)", seg->index + 1,
+                     s->n_instrumented, first, last);
+  }
+  if (!seg->after)
+    return pg_strf(", part %d of %u", seg->index + 1, s->n_instrumented);
+  char *why = pg_call_why(&h->cls, pg_call_at(&h->calls, seg->after));
+  char *text = pg_strf(", part %d of %u (after %s)", seg->index + 1, s->n_instrumented, why);
+  free(why);
+  return text;
+}
+
+/* -Rpass: one remark per region (segment), with its launch sites, and one
+ * per batchable loop. */
 static void region_remarks(host_ctx *h, unsigned p, const char *fname) {
   const char *verb = pg_opts()->analyze_only ? "would form" : "formed";
   for (unsigned k = 0; k < h->plans[p].nscopes; ++k) {
@@ -125,11 +146,13 @@ static void region_remarks(host_ctx *h, unsigned p, const char *fname) {
       if (seg->index < 0)
         continue;
       LLVMValueRef at = seg->first_launch ? seg->first_launch : seg->begin_before;
-      char *msg = pg_strf("%s graph region in '%s': %s%s, segment %d of %u, %u launch site%s",
-                          verb, fname, s->loop ? "loop iteration" : "straight-line run", where,
-                          seg->index, s->n_instrumented, seg->weight, seg->weight == 1 ? "" : "s");
+      char *part = part_text(h, s, seg);
+      char *msg = pg_strf("%s graph region in '%s': %s%s%s, %u launch site%s", verb, fname,
+                          s->loop ? "loop iteration" : "straight-line run", where, part,
+                          seg->sites, seg->sites == 1 ? "" : "s");
       pg_remark(PG_REMARK_PASSED, "Region", at, msg);
       free(msg);
+      free(part);
       if (s->batch.ok) {
         msg = pg_strf("batchable loop%s: up to %d iterations per graph", where, pg_opts()->batch);
         pg_remark(PG_REMARK_PASSED, "Batchable", at, msg);

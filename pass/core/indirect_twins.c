@@ -2,6 +2,7 @@
  * block (see indirect_twins.h).  C builds the twin and its prologue; the
  * shim clones the body. */
 #include "ir_util.h"
+#include "device_pass.h"
 #include "indirect_twins.h"
 
 #include "pygraph_layout_tag.h"
@@ -256,21 +257,23 @@ static void finish_twin(LLVMModuleRef m, LLVMValueRef k, LLVMValueRef twin,
   copy_annotations(m, k, twin);
 }
 
+/* The kernel's device remark (device_pass.h), once its twin is made or
+ * failed: what graphs can do with its arguments, in the user's terms. */
 static void twin_remark(LLVMModuleRef m, LLVMValueRef k, const twin_layout *lay, int made) {
   pg_remark_kind kind = made ? PG_REMARK_ANALYSIS : PG_REMARK_MISSED;
-  if (!pg_remark_enabled(m, kind))
+  if (!pg_device_remark_wanted(m, kind))
     return;
-  size_t len;
-  char *dem = pg_demangle(LLVMGetValueName2(k, &len));
-  char *msg =
-      made ? pg_strf("indirect twin '%s' reads %u parameter%s (%llu bytes) from an argument "
-                     "block%s",
-                     dem, lay->n, lay->n == 1 ? "" : "s", lay->bytes,
-                     lay->pdl ? ", waits for its predecessor (programmatic launch)" : "")
-           : pg_strf("no indirect twin for '%s': cloning failed", dem);
-  pg_remark(kind, "IndirectTwin", k, msg);
+  const char *what =
+      !made ? "graphs change its arguments with a per-launch update (no version of it that "
+              "reads them from GPU memory could be built)"
+      : lay->pdl ? "graphs can change its arguments without a per-launch update, through a "
+                   "version of it that reads them from GPU memory while the kernel before it "
+                   "finishes"
+                 : "with PYGRAPH_INDIRECT=1, graphs can change its arguments without a "
+                   "per-launch update, through a version of it that reads them from GPU memory";
+  char *msg = pg_kernel_remark_text(k, lay->n, lay->bytes, what);
+  pg_device_remark(kind, "Kernel", k, msg);
   free(msg);
-  free(dem);
 }
 
 /* The twin's declaration: (args, tag).  The tag is an unused byval byte

@@ -4,10 +4,10 @@
  * __cudaPushCallConfiguration(i64 gxy, i32 gz, i64 bxy, i32 bz, i64 s, ptr st)
  * in a block that dominates the stub call (-O0) or the inlined stub's
  * cudaLaunchKernel (-O2); a direct launch API call carries them itself.
- * At -O0 the dim3 values travel through allocas built by dim3's
- * constructor, which we follow when it is a plain constant construction.
+ * What a dimension holds there is dim3_value.c's to prove.
  */
 #include "launch_describe.h"
+#include "dim3_value.h"
 #include "ir_util.h"
 #include "../shim/pygraph_shim.h"
 
@@ -33,64 +33,20 @@ static LLVMValueRef find_push_config(LLVMValueRef call) {
   return NULL;
 }
 
-/* The alloca (or global) a pointer is based on, and the byte offset. */
-static LLVMValueRef base_of(LLVMValueRef p, long long *off) {
-  *off = 0;
-  while (p && LLVMIsAGetElementPtrInst(p)) {
-    unsigned n = (unsigned)LLVMGetNumOperands(p);
-    long long o, sum = 0;
-    for (unsigned i = 1; i < n; ++i) {
-      if (!pg_const_int(LLVMGetOperand(p, i), &o))
-        return NULL;
-      sum += o; /* only all-zero struct GEPs or i8 byte GEPs get here */
-    }
-    if (n > 2 && sum != 0)
-      return NULL;
-    *off += sum;
-    p = LLVMGetOperand(p, 0);
-  }
-  return p;
-}
-
-/* dim3 component `idx` stored at alloca `a` by `call dim3::dim3(a, x, y, z)`,
- * possibly after a memcpy from another such alloca. */
-static int dim3_component(LLVMValueRef a, int idx, long long *out) {
-  for (int hops = 0; hops < 3 && a; ++hops) {
-    LLVMValueRef next = NULL;
-    for (LLVMUseRef u = LLVMGetFirstUse(a); u; u = LLVMGetNextUse(u)) {
-      LLVMValueRef user = LLVMGetUser(u);
-      const char *n = pg_called_name(user);
-      if (!n || LLVMGetOperand(user, 0) != a)
-        continue;
-      if (strncmp(n, "_ZN4dim3C", 9) == 0 && LLVMGetNumArgOperands(user) == 4)
-        return pg_const_int(LLVMGetOperand(user, 1 + idx), out);
-      if (strncmp(n, "llvm.memcpy", 11) == 0)
-        next = LLVMGetOperand(user, 1);
-    }
-    a = next;
-  }
-  return 0;
-}
-
-/* Renders the packed (i64 xy, i32 z) pair as "(x,y,z)". */
-static void render_dim3(LLVMValueRef xy, LLVMValueRef z, char *buf, size_t len) {
-  long long vxy, vz;
-  if (pg_const_int(xy, &vxy) && pg_const_int(z, &vz)) {
-    snprintf(buf, len, "(%u,%u,%lld)", (unsigned)(vxy & 0xffffffffu),
-             (unsigned)((unsigned long long)vxy >> 32), vz);
+/* "(x,y,z)", each component a number only where dim3_value.c proves it
+ * reaches the launch, else "<dynamic>"; "<dynamic>" alone when none is. */
+static void render_dim3(LLVMValueRef launch, LLVMValueRef xy, LLVMValueRef z, char *buf,
+                        size_t len) {
+  pg_dim3 d;
+  pg_dim3_value(launch, xy, z, &d);
+  if (!d.known[0] && !d.known[1] && !d.known[2]) {
+    snprintf(buf, len, "<dynamic>");
     return;
   }
-  if (xy && LLVMIsALoadInst(xy)) {
-    long long off;
-    LLVMValueRef a = base_of(LLVMGetOperand(xy, 0), &off);
-    long long x, y, zz;
-    if (a && off == 0 && dim3_component(a, 0, &x) && dim3_component(a, 1, &y) &&
-        dim3_component(a, 2, &zz)) {
-      snprintf(buf, len, "(%lld,%lld,%lld)", x, y, zz);
-      return;
-    }
-  }
-  snprintf(buf, len, "<dynamic>");
+  char part[3][16];
+  for (int k = 0; k < 3; ++k)
+    snprintf(part[k], sizeof part[k], d.known[k] ? "%u" : "<dynamic>", d.v[k]);
+  snprintf(buf, len, "(%s,%s,%s)", part[0], part[1], part[2]);
 }
 
 static void render_int(LLVMValueRef v, char *buf, size_t len) {
@@ -123,19 +79,19 @@ char *pg_launch_kernel_name(const pg_call_info *ci) {
 }
 
 char *pg_describe_launch(const pg_call_info *ci, LLVMValueRef call) {
-  /* fit the longest renderings: "(%lld,%lld,%lld)" is at most 66 bytes */
-  char grid[72], block[72], shmem[32], stream[32];
+  /* fit the longest rendering: "(<dynamic>,<dynamic>,<dynamic>)" */
+  char grid[48], block[48], shmem[32], stream[32];
   int ptsz = ci->api && strstr(ci->api->name, "_ptsz") != NULL;
   LLVMValueRef push = find_push_config(call);
   if (push) {
-    render_dim3(LLVMGetOperand(push, 0), LLVMGetOperand(push, 1), grid, sizeof grid);
-    render_dim3(LLVMGetOperand(push, 2), LLVMGetOperand(push, 3), block, sizeof block);
+    render_dim3(call, LLVMGetOperand(push, 0), LLVMGetOperand(push, 1), grid, sizeof grid);
+    render_dim3(call, LLVMGetOperand(push, 2), LLVMGetOperand(push, 3), block, sizeof block);
     render_int(LLVMGetOperand(push, 4), shmem, sizeof shmem);
     render_stream(LLVMGetOperand(push, 5), ptsz, stream, sizeof stream);
   } else if (ci->api && strncmp(ci->api->name, "cudaLaunchKernel", 16) == 0 &&
              strncmp(ci->api->name, "cudaLaunchKernelExC", 19) != 0) {
-    render_dim3(LLVMGetOperand(call, 1), LLVMGetOperand(call, 2), grid, sizeof grid);
-    render_dim3(LLVMGetOperand(call, 3), LLVMGetOperand(call, 4), block, sizeof block);
+    render_dim3(call, LLVMGetOperand(call, 1), LLVMGetOperand(call, 2), grid, sizeof grid);
+    render_dim3(call, LLVMGetOperand(call, 3), LLVMGetOperand(call, 4), block, sizeof block);
     render_int(LLVMGetOperand(call, 6), shmem, sizeof shmem);
     render_stream(LLVMGetOperand(call, 7), ptsz, stream, sizeof stream);
   } else {

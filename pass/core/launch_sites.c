@@ -93,6 +93,36 @@ static char *segment_origin(const pg_classifier *c, const pg_eager_reason *why) 
   return origin;
 }
 
+/* " (cudaMemcpy synchronizes at x.cu:12)": the barrier a segment runs
+ * into, "" when it runs into none. */
+static char *next_barrier(const pg_classifier *c, const pg_eager_reason *why) {
+  if (!why->before)
+    return pg_strf("%s", "");
+  char *barrier = pg_call_why(c, why->before);
+  char *text = pg_strf(" (%s)", barrier);
+  free(barrier);
+  return text;
+}
+
+static char *too_few_text(const pg_classifier *c, const pg_eager_reason *why) {
+  char *origin = segment_origin(c, why);
+  char *next = next_barrier(c, why);
+  /* A barrier is why there are segments at all; anything else kept a
+   * loop without one from batching. */
+  char *batch = why->batch.why > PG_BATCH_OK && why->batch.why != PG_BATCH_BARRIER
+                    ? pg_batch_why_text(c, &why->batch)
+                    : NULL;
+  char *text = pg_strf("only %u launch site%s %s before the next barrier%s; a graph region "
+                       "needs at least %d (min-launches)%s%s",
+                       why->weight, why->weight == 1 ? "" : "s", origin, next,
+                       pg_opts()->min_launches, batch ? "; loop not batchable: " : "",
+                       batch ? batch : "");
+  free(batch);
+  free(next);
+  free(origin);
+  return text;
+}
+
 /* malloc'd */
 static char *eager_text(const pg_classifier *c, const pg_eager_reason *why) {
   switch (why->kind) {
@@ -106,24 +136,50 @@ static char *eager_text(const pg_classifier *c, const pg_eager_reason *why) {
   }
   case PG_EAGER_STRAIGHT_LINE_OFF:
     return pg_strf("launch outside loops stays eager (straight-line=0)");
-  case PG_EAGER_TOO_FEW: {
-    char *origin = segment_origin(c, why);
-    /* A barrier is why there are segments at all; anything else kept a
-     * loop without one from batching. */
-    char *batch = why->batch.why > PG_BATCH_OK && why->batch.why != PG_BATCH_BARRIER
-                      ? pg_batch_why_text(c, &why->batch)
-                      : NULL;
-    char *text = pg_strf("only %u launch site%s %s before the next barrier; a graph region "
-                         "needs at least %d (min-launches)%s%s",
-                         why->weight, why->weight == 1 ? "" : "s", origin,
-                         pg_opts()->min_launches, batch ? "; loop not batchable: " : "",
-                         batch ? batch : "");
-    free(batch);
-    free(origin);
-    return text;
-  }
+  case PG_EAGER_TOO_FEW:
+    return too_few_text(c, why);
   }
   return pg_strf("not inside any region");
+}
+
+/* The kind of barrier ci is, by its root cause (a module function that
+ * may synchronize: what it calls). */
+static const char *barrier_keyword(const pg_classifier *c, const pg_call_info *ci) {
+  for (unsigned hops = 0; ci->why == PG_WHY_CALLEE_MAY_SYNC && hops < 64; ++hops)
+    ci = &pg_summary_of(c, ci->callee)->cause;
+  switch (ci->why) {
+  case PG_WHY_WAIT_LOAD:
+  case PG_WHY_WAIT_CALL: return "host-wait";
+  case PG_WHY_INLINE_ASM: return "inline-asm";
+  case PG_WHY_INDIRECT_CALL: return "indirect-call";
+  case PG_WHY_API_NOT_ROUTED: return "cuda-not-deferred";
+  case PG_WHY_API_HOST_COPY: return "host-copy";
+  case PG_WHY_API_CLASS:
+    return ci->api->cls == PG_API_OWN_CAPTURE   ? "capture-call"
+           : ci->api->cls == PG_API_UNCAPTURABLE ? "cuda-uncapturable"
+                                                 : "cuda-sync";
+  case PG_WHY_OPENS_CAPTURE:
+  case PG_WHY_CLOSES_CAPTURE: return "capture-call";
+  case PG_WHY_UNKNOWN_CUDA: return "unknown-cuda";
+  case PG_WHY_UNKNOWN_EXTERNAL: return "external-call";
+  case PG_WHY_NONE:
+  case PG_WHY_CALLEE_MAY_SYNC: break;
+  }
+  return "barrier";
+}
+
+const char *pg_eager_keyword(const pg_classifier *c, const pg_eager_reason *why) {
+  switch (why->kind) {
+  case PG_EAGER_NO_REGION: return "no-region";
+  case PG_EAGER_OWN_CAPTURE: return "own-capture";
+  case PG_EAGER_STRAIGHT_LINE_OFF: return "straight-line=0";
+  case PG_EAGER_TOO_FEW: break;
+  }
+  if (why->after)
+    return barrier_keyword(c, why->after);
+  if (why->before)
+    return barrier_keyword(c, why->before);
+  return why->in_loop && why->batch.why > PG_BATCH_OK ? "not-batchable" : "alone";
 }
 
 void pg_sites_remark_eager(const pg_launch_sites *t, const pg_classifier *c) {
@@ -133,7 +189,8 @@ void pg_sites_remark_eager(const pg_launch_sites *t, const pg_classifier *c) {
       continue;
     char *why = eager_text(c, &r->eager);
     char *kernel = pg_launch_kernel_name(r->launch);
-    char *msg = pg_strf("launch of '%s' stays eager: %s", kernel, why);
+    char *msg = pg_strf("launch of '%s' stays eager: %s [%s]", kernel, why,
+                        pg_eager_keyword(c, &r->eager));
     pg_remark(PG_REMARK_MISSED, "Eager", r->launch->inst, msg);
     free(msg);
     free(kernel);

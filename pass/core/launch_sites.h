@@ -25,6 +25,7 @@ typedef struct pg_eager_reason {
   LLVMValueRef capture;       /* OWN_CAPTURE: where the program's capture begins */
   unsigned weight;            /* TOO_FEW: launch sites of the segment */
   const pg_call_info *after;  /* TOO_FEW: barrier the segment starts after, or NULL */
+  const pg_call_info *before; /* TOO_FEW: first barrier it runs into, or NULL */
   int in_loop;                /* TOO_FEW: the segment is part of a loop iteration */
   pg_batch_verdict batch;     /* TOO_FEW in a loop: why the loop is not batchable */
 } pg_eager_reason;
@@ -47,7 +48,14 @@ LLVMValueRef pg_sites_region_callee(const pg_launch_sites *t, unsigned i);
 
 /* Stubs of the known kernels of covered sites, in site order (malloc'd). */
 LLVMValueRef *pg_sites_launched_stubs(const pg_launch_sites *t, unsigned *n);
-/* -Rpass-missed: "launch of 'k' stays eager: <why>" for every uncovered site. */
+/* -Rpass-missed: "launch of 'k' stays eager: <why> [<keyword>]" for every
+ * uncovered site; the keyword (pg_eager_keyword) names the reason's kind. */
 void pg_sites_remark_eager(const pg_launch_sites *t, const pg_classifier *c);
+/* Why's kind in a word: own-capture, straight-line=0, no-region; for too
+ * few launch sites, the kind of barrier before the segment (else after it):
+ * cuda-sync, cuda-uncapturable, cuda-not-deferred, host-copy, host-wait,
+ * external-call, unknown-cuda, capture-call, indirect-call, inline-asm;
+ * without one, not-batchable (a loop that cannot batch) or alone. */
+const char *pg_eager_keyword(const pg_classifier *c, const pg_eager_reason *why);
 
 #endif

@@ -1,13 +1,14 @@
 /* options.c - parse -fplugin-arg-pygraph-* (clang hands us the text after
  * "-fplugin-arg-pygraph-"). */
 #include "options.h"
+#include "allow_names.h"
 #include "pass_entry.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static pg_options g_opts = {0, 0, 2, 1, 1, 32, {0}};
+static pg_options g_opts = {0, 0, 2, 1, 1, 32, NULL, 0};
 
 const pg_options *pg_opts(void) { return &g_opts; }
 
@@ -48,31 +49,13 @@ int pg_options_parse(const char *arg, char *err, size_t errlen) {
     return 0;
   }
   if (IS("allow") && val) {
-    size_t used = strlen(g_opts.allow);
-    if (used + strlen(val) + 2 >= sizeof g_opts.allow) {
-      snprintf(err, errlen, "allow list too long");
-      return 0;
-    }
-    if (used) strcat(g_opts.allow, ",");
-    strcat(g_opts.allow, val);
-    return 1;
+    if (pg_allow_split(val, &g_opts.allow, &g_opts.nallow)) return 1;
+    snprintf(err, errlen, "allow needs function names separated by commas, got '%s'", val);
+    return 0;
   }
 #undef IS
   snprintf(err, errlen, "unknown option '%.*s'; known: disable, analyze-only, "
            "min-launches=N, straight-line=0|1, indirection=0|1, batch=N, allow=f,g",
            (int)nlen, arg);
-  return 0;
-}
-
-int pg_options_allows(const char *name) {
-  size_t n = strlen(name);
-  for (const char *p = g_opts.allow; *p;) {
-    const char *comma = strchr(p, ',');
-    size_t len = comma ? (size_t)(comma - p) : strlen(p);
-    if (len == n && strncmp(p, name, n) == 0)
-      return 1;
-    if (!comma) break;
-    p = comma + 1;
-  }
   return 0;
 }

@@ -9,12 +9,11 @@ typedef struct pg_options {
   int straight_line;    /* straight-line=0|1: form regions outside loops (1) */
   int indirection;      /* indirection=0|1: indirect twins of kernels (1) */
   int batch;            /* batch=N: most iterations of a batchable loop per graph (32); 0: off */
-  char allow[1024];     /* allow=f,g: extra external functions known harmless */
+  char **allow;         /* allow=f,g: external functions known harmless (allow_names.h) */
+  unsigned nallow;
 } pg_options;
 
 /* The options of this compile (one cc1 job loads the plugin once). */
 const pg_options *pg_opts(void);
-/* 1 when `name` was listed in allow=. */
-int pg_options_allows(const char *name);
 
 #endif

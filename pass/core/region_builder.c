@@ -79,6 +79,7 @@ static int seen(walk_ctx *w, LLVMBasicBlockRef bb) {
 static void count_launch(walk_ctx *w, pg_segment *seg, const pg_call_info *ci, unsigned mult) {
   unsigned n = ci->kind == PG_CALL_LAUNCH ? 1 : pg_summary_of(w->c, ci->callee)->launches;
   seg->weight += mult * n;
+  seg->sites += n;
   unsigned line, first_line;
   pg_inst_file(ci->inst, &line, NULL);
   if (seg->first_launch)
@@ -103,6 +104,8 @@ static void walk_segment(walk_ctx *w, pg_segment *seg, const pg_call_info ***rea
       const pg_call_info *ci = pg_call_at(w->calls, i);
       if (pg_is_scope_barrier(w->c, ci, w->scope->loop != NULL)) {
         stopped = 1;
+        if (!seg->before)
+          seg->before = i; /* the nearest on the first path walked */
         break;
       }
       if (ci->kind != PG_CALL_LAUNCH && ci->kind != PG_CALL_LAUNCHING_CALLEE)
@@ -129,13 +132,15 @@ static void walk_segment(walk_ctx *w, pg_segment *seg, const pg_call_info ***rea
   free(stack);
 }
 
-static void add_segment(pg_scope *s, LLVMValueRef begin_before, LLVMValueRef after) {
+static void add_segment(pg_scope *s, LLVMValueRef begin_before, LLVMValueRef after,
+                        pg_loop *after_loop) {
   if (!begin_before)
     return;
   for (unsigned k = 0; k < s->nsegs; ++k)
     if (s->segs[k].begin_before == begin_before)
       return; /* the exit of a loop with several barriers */
-  pg_segment seg = {begin_before, after, 0, NULL, -1};
+  pg_segment seg = {.begin_before = begin_before, .after = after, .after_loop = after_loop,
+                    .index = -1};
   PG_PUSH(s->segs, s->nsegs, s->capsegs, seg);
 }
 
@@ -164,14 +169,14 @@ static void add_segments_after(walk_ctx *w, pg_scope *s, LLVMValueRef b) {
        l && l != s->loop && !loop_launches_memo(w, l); l = pg_loop_parent(l))
     quiet = l;
   if (!quiet) {
-    add_segment(s, resume_point(b), b);
+    add_segment(s, resume_point(b), b, NULL);
     return;
   }
   unsigned n;
   LLVMBasicBlockRef *exits = loop_exits(quiet, &n);
   for (unsigned i = 0; i < n; ++i)
     if (in_scope(w, exits[i]))
-      add_segment(s, first_insertion_point(exits[i]), b);
+      add_segment(s, first_insertion_point(exits[i]), b, NULL);
   free(exits);
 }
 
@@ -179,9 +184,9 @@ static void add_segments_after(walk_ctx *w, pg_scope *s, LLVMValueRef b) {
 static void collect_scope(walk_ctx *w, pg_scope *s) {
   LLVMValueRef fn = s->fn;
   if (s->loop)
-    add_segment(s, first_insertion_point(pg_loop_header(s->loop)), NULL);
+    add_segment(s, first_insertion_point(pg_loop_header(s->loop)), NULL, NULL);
   else
-    add_segment(s, first_insertion_point(LLVMGetEntryBasicBlock(fn)), NULL);
+    add_segment(s, first_insertion_point(LLVMGetEntryBasicBlock(fn)), NULL, NULL);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
     if (!in_scope(w, bb))
       continue;
@@ -213,7 +218,7 @@ static void collect_scope(walk_ctx *w, pg_scope *s) {
       unsigned n;
       LLVMBasicBlockRef *exits = loop_exits(ls->loop, &n);
       for (unsigned i = 0; i < n; ++i)
-        add_segment(s, first_insertion_point(exits[i]), NULL);
+        add_segment(s, first_insertion_point(exits[i]), NULL, ls->loop);
       free(exits);
     }
   }
@@ -241,6 +246,7 @@ static void report_launch(walk_ctx *w, const pg_scope *s, const pg_segment *seg,
     why.kind = PG_EAGER_TOO_FEW;
     why.weight = seg->weight;
     why.after = seg->after ? pg_call_at(w->calls, seg->after) : NULL;
+    why.before = seg->before ? pg_call_at(w->calls, seg->before) : NULL;
     why.in_loop = s->loop != NULL;
     why.batch = s->batch;
   }

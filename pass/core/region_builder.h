@@ -19,7 +19,10 @@
 typedef struct pg_segment {
   LLVMValueRef begin_before; /* begin(r, index) goes right before this */
   LLVMValueRef after;        /* barrier that starts it; NULL at scope entry */
+  pg_loop *after_loop;       /* function scope: the region loop it starts after, or NULL */
+  LLVMValueRef before;       /* first barrier the segment runs into, NULL if none */
   unsigned weight;           /* launch sites reached; repeated ones count twice */
+  unsigned sites;            /* launch sites reached, each once (a callee's: its own) */
   LLVMValueRef first_launch; /* for remarks */
   int index;                 /* runtime segment number, -1 if left eager */
 } pg_segment;

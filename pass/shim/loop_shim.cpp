@@ -70,33 +70,109 @@ unsigned pg_loop_exit_blocks(pg_loop *l, LLVMBasicBlockRef *out, unsigned max) {
   return static_cast<unsigned>(Exits.size());
 }
 
-void pg_loop_lines(pg_loop *l, unsigned *first, unsigned *last) {
+} // extern "C"
+
+namespace {
+// Where code was inlined: the subprogram it belongs to and the call site it
+// was inlined at (null in its own function).
+struct Frame {
+  const DISubprogram *SP = nullptr;
+  const DILocation *At = nullptr;
+  bool operator==(const Frame &O) const { return SP == O.SP && At == O.At; }
+};
+
+Frame frameOf(const DILocation *L) { return {L->getScope()->getSubprogram(), L->getInlinedAt()}; }
+
+// L's frames, outermost (the function it is in) first.
+SmallVector<Frame, 4> framesOf(const DILocation *L) {
+  SmallVector<Frame, 4> F;
+  for (; L; L = L->getInlinedAt())
+    F.push_back(frameOf(L));
+  std::reverse(F.begin(), F.end());
+  return F;
+}
+
+// The frame the loop statement is in: that of its loop metadata's start,
+// else the innermost frame all its instructions share (a loop of a helper
+// inlined into its caller is in the helper's frame).
+Frame homeFrame(const Loop *Lp, const DILocation *Start) {
+  if (Start)
+    return frameOf(Start);
+  SmallVector<Frame, 4> Common;
+  bool First = true;
+  for (BasicBlock *BB : Lp->blocks())
+    for (Instruction &I : *BB) {
+      const DILocation *L = I.getDebugLoc().get();
+      if (!L || !L->getLine() || isa<PHINode>(I))
+        continue;
+      SmallVector<Frame, 4> F = framesOf(L);
+      unsigned n = 0;
+      while (!First && n < Common.size() && n < F.size() && Common[n] == F[n])
+        ++n;
+      Common.assign(F.begin(), First ? F.end() : F.begin() + n);
+      First = false;
+    }
+  return Common.empty() ? Frame() : Common.back();
+}
+
+// Where L is in frame F: L itself, or the call site (of a call site...)
+// that inlined it there; null when L is not inside F.
+const DILocation *inFrame(const DILocation *L, const Frame &F) {
+  for (; L; L = L->getInlinedAt())
+    if (frameOf(L) == F)
+      return L;
+  return nullptr;
+}
+
+// Start and end of the loop statement from the loop metadata of a latch
+// (clang emits them under -g and under remark flags); optimisation may
+// drop them from some latches or all.
+void metadataRange(const Loop *Lp, const DILocation *&Start, const DILocation *&End) {
+  Start = End = nullptr;
+  SmallVector<BasicBlock *, 4> Latches;
+  Lp->getLoopLatches(Latches);
+  for (BasicBlock *BB : Latches) {
+    MDNode *ID = BB->getTerminator()->getMetadata(LLVMContext::MD_loop);
+    if (!ID)
+      continue;
+    for (const MDOperand &Op : drop_begin(ID->operands()))
+      if (auto *Loc = dyn_cast<DILocation>(Op)) {
+        (Start ? End : Start) = Loc;
+        if (End)
+          return;
+      }
+  }
+}
+} // namespace
+
+extern "C" void pg_loop_lines(pg_loop *l, unsigned *first, unsigned *last) {
+  const Loop *Lp = L(l);
+  const DILocation *Start, *End;
+  metadataRange(Lp, Start, End);
   unsigned lo = 0, hi = 0;
-  Loop::LocRange R = L(l)->getLocRange();
-  if (R.getStart()) {
-    lo = R.getStart().getLine();
-    hi = R.getEnd() ? R.getEnd().getLine() : lo;
-  }
-  // Blocks may carry lines outside the loop statement's range (inlined
-  // callees); only widen with lines from this function's own file.
-  if (!lo) {
-    for (BasicBlock *BB : L(l)->blocks())
+  auto widen = [&](const DILocation *Loc) {
+    if (!Loc || !Loc->getLine())
+      return;
+    lo = lo ? std::min(lo, Loc->getLine()) : Loc->getLine();
+    hi = std::max(hi, Loc->getLine());
+  };
+  widen(Start);
+  widen(End);
+  // The loop statement's own start and end are its range.  Where
+  // optimisation dropped them, every line of the loop's own code is (code
+  // inlined into it counts at its call's line), but for what carries lines
+  // of no statement inside: phis (a promoted variable's declaration) and
+  // landing pads (the function's closing brace).
+  Frame Home = homeFrame(Lp, Start);
+  if (Home.SP && !(Start && End))
+    for (BasicBlock *BB : Lp->blocks())
       for (Instruction &I : *BB)
-        if (const DebugLoc &DL = I.getDebugLoc()) {
-          if (DL.getInlinedAt())
-            continue;
-          unsigned line = DL.getLine();
-          if (!line)
-            continue;
-          lo = lo ? std::min(lo, line) : line;
-          hi = std::max(hi, line);
-        }
-  }
+        if (!isa<PHINode>(I) && !I.isEHPad() &&
+            !(isa<ExtractValueInst>(I) && isa<LandingPadInst>(I.getOperand(0))))
+          widen(inFrame(I.getDebugLoc().get(), Home));
   *first = lo;
   *last = hi;
 }
-
-} // extern "C"
 
 namespace {
 // ScalarEvolution of l's function, with what it needs alive beside it.

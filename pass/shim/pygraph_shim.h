@@ -35,8 +35,9 @@ LLVMBasicBlockRef pg_loop_preheader(pg_loop *l);
 LLVMBasicBlockRef pg_loop_latch(pg_loop *l);
 /* Fills up to max unique exit blocks; returns how many there are. */
 unsigned pg_loop_exit_blocks(pg_loop *l, LLVMBasicBlockRef *out, unsigned max);
-/* Source lines spanned by the loop (from its loop metadata or its blocks'
- * debug locations); 0 when unknown. */
+/* Source lines the loop statement spans: its loop metadata's start and end
+ * where optimisation left them, else the lines of the loop's own code in its
+ * blocks (inlined code at its call's line); 0 when unknown. */
 void pg_loop_lines(pg_loop *l, unsigned *first, unsigned *last);
 /* Constant trip count of the loop from ScalarEvolution, 0 when unknown. */
 unsigned pg_loop_trip_count(pg_loop_info *li, pg_loop *l);
@@ -70,6 +71,14 @@ int pg_remark_enabled(LLVMModuleRef m, pg_remark_kind kind);
 int pg_remark_wanted(LLVMModuleRef m, pg_remark_kind kind);
 /* `at` is an instruction (its debug location is used) or a function. */
 void pg_remark(pg_remark_kind kind, const char *name, LLVMValueRef at, const char *msg);
+/* The device compile's remarks, under their own name "pygraph-device"
+ * (-Rpass-analysis=pygraph-device; -Rpass-analysis=pygraph leaves them
+ * out).  clang matches a -Rpass* pattern anywhere in a name, so they print
+ * for a pattern that selects "pygraph-device" but not "pygraph", or one
+ * that selects names beyond pygraph's too (".*", "pygraph|device"); clang's
+ * -fsave-optimization-record saves them whatever the pattern. */
+int pg_device_remark_wanted(LLVMModuleRef m, pg_remark_kind kind);
+void pg_device_remark(pg_remark_kind kind, const char *name, LLVMValueRef at, const char *msg);
 /* File, line and column the user wrote for inst ("" and 0 when unknown):
  * the debug location with inlined __device_stub__ frames peeled off. */
 const char *pg_user_loc(LLVMValueRef inst, unsigned *line, unsigned *col);
@@ -87,6 +96,9 @@ int pg_is_private_stack_slot_except(LLVMValueRef ptr, pg_use_filter ok, void *ct
 /* The object ptr points into (casts, GEPs stripped): an alloca, a global,
  * an argument, a loaded pointer, ... */
 LLVMValueRef pg_underlying_object(LLVMValueRef ptr);
+/* The pointer ptr is a constant byte offset from (casts and GEPs with
+ * constant indices stripped, m's data layout), and that offset in *off. */
+LLVMValueRef pg_strip_constant_offsets(LLVMModuleRef m, LLVMValueRef ptr, long long *off);
 
 /* ---- calls (llvm::CallBase attributes, call site and callee) ----------- */
 /* 1 when the call or invoke may unwind (no nounwind on it or its callee). */
@@ -97,6 +109,10 @@ int pg_call_only_reads_memory(LLVMValueRef call);
 /* ---- misc -------------------------------------------------------------- */
 /* Demangled name (Itanium), malloc'd; the input copied when it isn't mangled. */
 char *pg_demangle(const char *mangled);
+/* The qualified name of a mangled function, without return or parameter
+ * types ("ns::Timer<int>::start" for _ZN2ns5TimerIiE5startEv), malloc'd;
+ * NULL when `mangled` is no mangled function name. */
+char *pg_demangle_function_name(const char *mangled);
 
 /* ---- cloning (llvm::CloneFunctionInto) -------------------------------- */
 /* Clones the body of `from` into `into` (same module), after the

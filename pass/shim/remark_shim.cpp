@@ -2,7 +2,8 @@
 //
 // Remarks go through LLVMContext::diagnose so that clang's -Rpass=pygraph,
 // -Rpass-missed=pygraph and -Rpass-analysis=pygraph filter and print them
-// with file:line:col, exactly like clang's own remarks.
+// with file:line:col, exactly like clang's own remarks.  The device compile's
+// remarks are under their own name, "pygraph-device" (see pygraph_shim.h).
 #include "pygraph_shim.h"
 
 #include "llvm/Demangle/Demangle.h"
@@ -12,6 +13,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instruction.h"
 #include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/LLVMRemarkStreamer.h"
 #include "llvm/IR/Module.h"
 
 #include <cstdlib>
@@ -20,6 +22,7 @@
 using namespace llvm;
 
 static const char *const kPassName = "pygraph";
+static const char *const kDevicePassName = "pygraph-device";
 
 // The location a user wrote: at -O2 a launch sits inside the inlined
 // __device_stub__, whose frames we peel off to reach the <<<>>> line.  A
@@ -48,19 +51,81 @@ static DebugLoc userLoc(const Instruction *I) {
   return DL;
 }
 
+static bool enabledFor(const DiagnosticHandler *H, pg_remark_kind Kind, StringRef Pass) {
+  switch (Kind) {
+  case PG_REMARK_PASSED:
+    return H->isPassedOptRemarkEnabled(Pass);
+  case PG_REMARK_MISSED:
+    return H->isMissedOptRemarkEnabled(Pass);
+  case PG_REMARK_ANALYSIS:
+    return H->isAnalysisRemarkEnabled(Pass);
+  }
+  return false;
+}
+
+// clang matches a -Rpass* pattern anywhere in a pass name: "pygraph"
+// selects "pygraph-device" too.  Device remarks print for a pattern that
+// selects "pygraph-device" but not "pygraph", or one that also selects
+// names beyond pygraph's (".*", "pygraph|device").
+static bool devicePrinted(const LLVMContext &Ctx, pg_remark_kind Kind) {
+  const DiagnosticHandler *H = Ctx.getDiagHandlerPtr();
+  return enabledFor(H, Kind, kDevicePassName) &&
+         (!enabledFor(H, Kind, kPassName) || enabledFor(H, Kind, "device"));
+}
+
+// Where a remark about `at` (an instruction or a function) points.
+static bool remarkSite(Value *V, const Function *&F, DiagnosticLocation &Loc,
+                       const BasicBlock *&BB) {
+  F = nullptr;
+  BB = nullptr;
+  if (auto *I = dyn_cast<Instruction>(V)) {
+    F = I->getFunction();
+    Loc = DiagnosticLocation(userLoc(I));
+    BB = I->getParent();
+  } else if (auto *Fn = dyn_cast<Function>(V)) {
+    F = Fn;
+    if (DISubprogram *SP = Fn->getSubprogram())
+      Loc = DiagnosticLocation(SP);
+    BB = Fn->empty() ? nullptr : &Fn->getEntryBlock();
+  }
+  return F != nullptr;
+}
+
+// Builds the remark of `kind` and hands it to Emit.
+template <typename EmitFn>
+static void buildRemark(pg_remark_kind kind, const char *pass, const char *name, LLVMValueRef at,
+                        const char *msg, EmitFn Emit) {
+  const Function *F;
+  DiagnosticLocation Loc;
+  const BasicBlock *BB;
+  if (!remarkSite(unwrap(at), F, Loc, BB))
+    return;
+  switch (kind) {
+  case PG_REMARK_PASSED: {
+    OptimizationRemark R(pass, name, Loc, BB);
+    R << msg;
+    Emit(F->getContext(), R);
+    break;
+  }
+  case PG_REMARK_MISSED: {
+    OptimizationRemarkMissed R(pass, name, Loc, BB);
+    R << msg;
+    Emit(F->getContext(), R);
+    break;
+  }
+  case PG_REMARK_ANALYSIS: {
+    OptimizationRemarkAnalysis R(pass, name, Loc, BB);
+    R << msg;
+    Emit(F->getContext(), R);
+    break;
+  }
+  }
+}
+
 extern "C" {
 
 int pg_remark_enabled(LLVMModuleRef m, pg_remark_kind kind) {
-  const DiagnosticHandler *H = unwrap(m)->getContext().getDiagHandlerPtr();
-  switch (kind) {
-  case PG_REMARK_PASSED:
-    return H->isPassedOptRemarkEnabled(kPassName);
-  case PG_REMARK_MISSED:
-    return H->isMissedOptRemarkEnabled(kPassName);
-  case PG_REMARK_ANALYSIS:
-    return H->isAnalysisRemarkEnabled(kPassName);
-  }
-  return 0;
+  return enabledFor(unwrap(m)->getContext().getDiagHandlerPtr(), kind, kPassName);
 }
 
 int pg_remark_wanted(LLVMModuleRef m, pg_remark_kind kind) {
@@ -69,42 +134,23 @@ int pg_remark_wanted(LLVMModuleRef m, pg_remark_kind kind) {
 }
 
 void pg_remark(pg_remark_kind kind, const char *name, LLVMValueRef at, const char *msg) {
-  Value *V = unwrap(at);
-  const Function *F = nullptr;
-  DiagnosticLocation Loc;
-  if (auto *I = dyn_cast<Instruction>(V)) {
-    F = I->getFunction();
-    Loc = DiagnosticLocation(userLoc(I));
-  } else if (auto *Fn = dyn_cast<Function>(V)) {
-    F = Fn;
-    if (DISubprogram *SP = Fn->getSubprogram())
-      Loc = DiagnosticLocation(SP);
-  }
-  if (!F)
-    return;
-  LLVMContext &Ctx = F->getContext();
-  const BasicBlock *BB = isa<Instruction>(V) ? cast<Instruction>(V)->getParent()
-                                             : (F->empty() ? nullptr : &F->getEntryBlock());
-  switch (kind) {
-  case PG_REMARK_PASSED: {
-    OptimizationRemark R(kPassName, name, Loc, BB);
-    R << msg;
-    Ctx.diagnose(R);
-    break;
-  }
-  case PG_REMARK_MISSED: {
-    OptimizationRemarkMissed R(kPassName, name, Loc, BB);
-    R << msg;
-    Ctx.diagnose(R);
-    break;
-  }
-  case PG_REMARK_ANALYSIS: {
-    OptimizationRemarkAnalysis R(kPassName, name, Loc, BB);
-    R << msg;
-    Ctx.diagnose(R);
-    break;
-  }
-  }
+  buildRemark(kind, kPassName, name, at, msg,
+              [](LLVMContext &Ctx, DiagnosticInfoOptimizationBase &R) { Ctx.diagnose(R); });
+}
+
+int pg_device_remark_wanted(LLVMModuleRef m, pg_remark_kind kind) {
+  const LLVMContext &Ctx = unwrap(m)->getContext();
+  return Ctx.getLLVMRemarkStreamer() != nullptr || devicePrinted(Ctx, kind);
+}
+
+void pg_device_remark(pg_remark_kind kind, const char *name, LLVMValueRef at, const char *msg) {
+  buildRemark(kind, kDevicePassName, name, at, msg,
+              [kind](LLVMContext &Ctx, DiagnosticInfoOptimizationBase &R) {
+                if (devicePrinted(Ctx, kind))
+                  Ctx.diagnose(R); // printed, and saved to the record if any
+                else if (LLVMRemarkStreamer *RS = Ctx.getLLVMRemarkStreamer())
+                  RS->emit(R);     // saved only
+              });
 }
 
 const char *pg_user_loc(LLVMValueRef inst, unsigned *line, unsigned *col) {
@@ -126,6 +172,13 @@ const char *pg_user_loc(LLVMValueRef inst, unsigned *line, unsigned *col) {
 char *pg_demangle(const char *mangled) {
   std::string D = llvm::demangle(mangled);
   return strdup(D.c_str());
+}
+
+char *pg_demangle_function_name(const char *mangled) {
+  ItaniumPartialDemangler D;
+  if (D.partialDemangle(mangled) || !D.isFunction())
+    return nullptr;
+  return D.getFunctionName(nullptr, nullptr); // malloc'd, as __cxa_demangle's
 }
 
 } // extern "C"

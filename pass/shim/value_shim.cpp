@@ -6,6 +6,7 @@
 #include "llvm/Analysis/CaptureTracking.h"
 #include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
 
 using namespace llvm;
 
@@ -54,6 +55,15 @@ int pg_is_private_stack_slot_except(LLVMValueRef ptr, pg_use_filter ok, void *ct
 
 int pg_is_private_stack_slot(LLVMValueRef ptr) {
   return pg_is_private_stack_slot_except(ptr, nullptr, nullptr);
+}
+
+LLVMValueRef pg_strip_constant_offsets(LLVMModuleRef m, LLVMValueRef ptr, long long *off) {
+  const DataLayout &DL = unwrap(m)->getDataLayout();
+  Value *V = unwrap(ptr);
+  APInt Off(DL.getIndexTypeSizeInBits(V->getType()), 0);
+  Value *Base = V->stripAndAccumulateConstantOffsets(DL, Off, /*AllowNonInbounds=*/true);
+  *off = Off.getSExtValue();
+  return wrap(Base);
 }
 
 int pg_call_may_unwind(LLVMValueRef call) {

@@ -42,7 +42,7 @@ __global__ void k2(float *p) {}
 void constant_trips(float *p) {
   for (int r = 0; r < 100; r++)
     k<<<4, 128>>>(p, r);
-  // REMARK: batchable-loops.cu:[[@LINE-1]]:5: remark: formed graph region in 'constant_trips(float*)': loop iteration (lines [[#@LINE-2]]-[[#@LINE-1]]), segment 0 of 1, 1 launch site
+  // REMARK: batchable-loops.cu:[[@LINE-1]]:5: remark: formed graph region in 'constant_trips(float*)': loop iteration (lines [[#@LINE-2]]-[[#@LINE-1]]), 1 launch site
   // REMARK: batchable-loops.cu:[[@LINE-2]]:5: remark: batchable loop (lines [[#@LINE-3]]-[[#@LINE-2]]): up to 32 iterations per graph
   // B8REMARK: batchable-loops.cu:[[@LINE-3]]:5: remark: batchable loop (lines [[#@LINE-4]]-[[#@LINE-3]]): up to 8 iterations per graph
   // OFFREMARK-NOT: {{remark: batchable loop|not batchable}}
@@ -175,7 +175,7 @@ void two_launches(float *p, int repeat) {
     k<<<4, 128>>>(p, r);
     k2<<<4, 128>>>(p);
   }
-  // REMARK: batchable-loops.cu:[[@LINE-3]]:5: remark: formed graph region in 'two_launches(float*, int)': loop iteration (lines [[#@LINE-4]]-[[#@LINE-1]]), segment 0 of 1, 2 launch sites
+  // REMARK: batchable-loops.cu:[[@LINE-3]]:5: remark: formed graph region in 'two_launches(float*, int)': loop iteration (lines [[#@LINE-4]]-[[#@LINE-1]]), 2 launch sites
   // REMARK: batchable-loops.cu:[[@LINE-4]]:5: remark: batchable loop (lines [[#@LINE-5]]-[[#@LINE-2]]): up to 32 iterations per graph
   // REMARK-NOT: stays eager
   // OFFREMARK: batchable-loops.cu:[[@LINE-6]]:5: remark: formed graph region in 'two_launches(float*, int)': loop iteration

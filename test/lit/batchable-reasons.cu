@@ -126,7 +126,7 @@ void callee_may_throw(float *p, int repeat) {
 void one_launch_stores(float *p, int repeat) {
   for (int r = 0; r < repeat; r++) {
     k<<<4, 128>>>(p, r);
-    // MISSED: batchable-reasons.cu:[[@LINE-1]]:5: remark: launch of 'k(float*, int)' stays eager: only 1 launch site at the start of the loop iteration before the next barrier; a graph region needs at least 2 (min-launches); loop not batchable: stores to memory a kernel may read (store to 'progress') [-Rpass-missed=pygraph]
+    // MISSED: batchable-reasons.cu:[[@LINE-1]]:5: remark: launch of 'k(float*, int)' stays eager: only 1 launch site at the start of the loop iteration before the next barrier; a graph region needs at least 2 (min-launches); loop not batchable: stores to memory a kernel may read (store to 'progress') [not-batchable] [-Rpass-missed=pygraph]
     progress = r;
   }
 }

@@ -18,7 +18,7 @@ void conv_like(float *d, float *h, int repeat, int n) {
     cudaMemcpy(h, d, n * sizeof(float), cudaMemcpyDeviceToHost);
   }
 }
-// CHECK: batchable-subloops.cu:16:{{[0-9]+}}: remark: formed graph region in 'conv_like(float*, float*, int, int)': loop iteration (lines 15-16), segment 0 of 1, 1 launch site
+// CHECK: batchable-subloops.cu:16:{{[0-9]+}}: remark: formed graph region in 'conv_like(float*, float*, int, int)': loop iteration (lines 15-16), 1 launch site
 // CHECK: batchable-subloops.cu:16:{{[0-9]+}}: remark: batchable loop (lines 15-16): up to 32 iterations per graph
 // OFF: batchable-subloops.cu:16:{{[0-9]+}}: remark: formed graph region in 'conv_like(float*, float*, int, int)': loop iteration (lines 14-19)
 

@@ -13,7 +13,7 @@ static void outer_sync(float *p) { syncs(p); }
 void launch_only(float *p, int n) {
   for (int i = 0; i < n; ++i)
     middle(p);
-  // CHECK: callee-summary.cu:[[@LINE-1]]:5: remark: formed graph region in 'launch_only(float*, int)': loop iteration (lines [[#@LINE-2]]-[[#@LINE-1]]), segment 0 of 1, 2 launch sites
+  // CHECK: callee-summary.cu:[[@LINE-1]]:5: remark: formed graph region in 'launch_only(float*, int)': loop iteration (lines [[#@LINE-2]]-[[#@LINE-1]]), 2 launch sites
 }
 
 void with_sync(float *p, int n) {

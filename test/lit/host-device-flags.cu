@@ -70,7 +70,7 @@ void poll_then_chain(volatile int *flag, float *x, int n, cudaStream_t s) {
     consume<<<1, 32, 0, s>>>(x);
   }
 }
-// REGION: remark: formed graph region in 'poll_then_chain(int volatile*, float*, int, CUstream_st*)': loop iteration (lines {{[0-9-]+}}), segment 0 of 1, 2 launch sites
+// REGION: remark: formed graph region in 'poll_then_chain(int volatile*, float*, int, CUstream_st*)': loop iteration (lines {{[0-9-]+}}), 2 launch sites
 // IR-LABEL: define {{.*}}poll_then_chain
 // IR: load volatile i32
 // IR-NEXT: icmp
@@ -169,7 +169,7 @@ void stop_flag(std::atomic<bool> *stop, float *x, cudaStream_t s) {
     consume<<<1, 32, 0, s>>>(x);
   }
 }
-// REGION: remark: formed graph region in 'stop_flag(std::atomic<bool>*, float*, CUstream_st*)': loop iteration ({{.*}}), segment {{[0-9]}} of {{[0-9]}}, 2 launch sites
+// REGION: remark: formed graph region in 'stop_flag(std::atomic<bool>*, float*, CUstream_st*)': loop iteration (lines {{[0-9-]+}}), 2 launch sites
 
 void reference_counts(std::shared_ptr<float> p, int n, cudaStream_t s) {
   for (int i = 1; i <= n; ++i) {

@@ -12,12 +12,12 @@ void f(float *p, int n) {
     k<<<1, 1>>>(p, i + 1);
   }
 }
-// ANALYZE: plugin-modes.cu:11:5: remark: would form graph region in 'f(float*, int)': loop iteration (lines 10-13), segment 0 of 1, 2 launch sites
+// ANALYZE: plugin-modes.cu:11:5: remark: would form graph region in 'f(float*, int)': loop iteration (lines 10-13), 2 launch sites
 // UNCHANGED-NOT: __pygraph
 // MIN3: plugin-modes.cu:11:5: remark: launch of 'k(float*, int)' stays eager: only 2 launch sites at the start of the loop iteration before the next barrier; a graph region needs at least 3 (min-launches)
 // MIN3-NOT: formed graph region
 // A batchable loop (this one) needs one launch site, whatever min-launches says.
 // RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-min-launches=3 -Rpass=pygraph -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=MIN3BATCH
-// MIN3BATCH: plugin-modes.cu:11:5: remark: formed graph region in 'f(float*, int)': loop iteration (lines 10-13), segment 0 of 1, 2 launch sites
+// MIN3BATCH: plugin-modes.cu:11:5: remark: formed graph region in 'f(float*, int)': loop iteration (lines 10-13), 2 launch sites
 // MIN3BATCH: plugin-modes.cu:11:5: remark: batchable loop (lines 10-13): up to 32 iterations per graph
 // MIN3BATCH-NOT: stays eager

@@ -39,11 +39,11 @@
 ; CHECK-NOT:   @__pygraph_region_end(
 ; CHECK:       {{^}$}}
 
-; REMARK: remark: batch_invoke.cu:8:5: formed graph region in 'f(float*, int)': loop iteration (lines 7-10), segment 0 of 1, 1 launch site
+; REMARK: remark: batch_invoke.cu:8:5: formed graph region in 'f(float*, int)': loop iteration (lines 7-10), 1 launch site
 ; REMARK: remark: batch_invoke.cu:8:5: batchable loop (lines 7-10): up to 32 iterations per graph
 ; REMARK-NOT: not batchable
-; BARRIER: remark: batch_invoke.cu:9:5: loop (lines 7-10) not batchable: barrier 'note(int)' in the loop
-; BARRIER: remark: batch_invoke.cu:8:5: launch of 'k(float*, int)' stays eager: only 1 launch site at the start of the loop iteration before the next barrier; a graph region needs at least 2 (min-launches){{$}}
+; BARRIER: remark: batch_invoke.cu:9:5: loop (lines 7-10) not batchable: barrier in the loop (external call 'note(int)' at batch_invoke.cu:9, which may synchronize (if it does not, add -fplugin-arg-pygraph-allow=note))
+; BARRIER: remark: batch_invoke.cu:8:5: launch of 'k(float*, int)' stays eager: only 1 launch site at the start of the loop iteration before the next barrier (external call 'note(int)' at batch_invoke.cu:9, which may synchronize (if it does not, add -fplugin-arg-pygraph-allow=note)); a graph region needs at least 2 (min-launches) [external-call]{{$}}
 ;
 ; Source (batch_invoke.cu), made with
 ;   %cuda_host -O2 -gline-tables-only -fexceptions -fcxx-exceptions -S -emit-llvm batch_invoke.cu

@@ -41,7 +41,7 @@
 ; CHECK-NOT:   @cudaLaunchKernel(
 ; CHECK:       declare i32 @__pygraph_cudaLaunchKernel(
 
-; REMARK: remark: invoke.cu:8:5: formed graph region in 'f(float*, float*, int)': loop iteration (lines 7-12), segment 0 of 1, 3 launch sites
+; REMARK: remark: invoke.cu:8:5: formed graph region in 'f(float*, float*, int)': loop iteration (lines 7-12), 3 launch sites
 ; REMARK-NOT: stays eager
 ;
 ; Source (invoke.cu), made with

@@ -25,7 +25,7 @@
 ; CHECK-NOT:   @cudaLaunchKernel(
 ; CHECK:       declare void @__pygraph_region_begin(ptr, i32)
 
-; REMARK: remark: irreducible.cu:9:3: formed graph region in 'f(float*, int, int)': straight-line run, segment 0 of 1, 3 launch sites
+; REMARK: remark: irreducible.cu:9:3: formed graph region in 'f(float*, int, int)': straight-line run, 3 launch sites
 ; REMARK-NOT: loop iteration
 
 ; NOSTRAIGHT-DAG: remark: irreducible.cu:9:3: launch of 'k(float*)' stays eager: launch outside loops stays eager (straight-line=0)

@@ -13,7 +13,7 @@ __global__ void k(float *p, int i) {}
 void decode(float *p, int steps) {
   for (int t = 0; t < steps; ++t) {
     k<<<1, 1>>>(p, t);
-    // CHECK: region-loop-choice.cu:[[@LINE-1]]:5: remark: formed graph region in 'decode(float*, int)': loop iteration (lines [[#@LINE-2]]-[[#@LINE+6]]), segment 0 of 1, 5 launch sites
+    // CHECK: region-loop-choice.cu:[[@LINE-1]]:5: remark: formed graph region in 'decode(float*, int)': loop iteration (lines [[#@LINE-2]]-[[#@LINE+6]]), 3 launch sites
     for (int l = 0; l < 4; ++l) {
       k<<<1, 1>>>(p, l);
       CHECK(cudaGetLastError());
@@ -32,7 +32,7 @@ void prompts(float *p, int n, int *len) {
     k<<<1, 1>>>(p, q);
     for (int t = 0; t < len[q]; ++t) {
       k<<<1, 1>>>(p, t);
-      // CHECK-DAG: region-loop-choice.cu:[[@LINE-1]]:7: remark: formed graph region in 'prompts(float*, int, int*)': loop iteration (lines [[#@LINE-2]]-[[#@LINE+4]]), segment 0 of 1, 3 launch sites
+      // CHECK-DAG: region-loop-choice.cu:[[@LINE-1]]:7: remark: formed graph region in 'prompts(float*, int, int*)': loop iteration (lines [[#@LINE-2]]-[[#@LINE+4]]), 2 launch sites
 #pragma nounroll
       for (int l = 0; l < 4; ++l)
         k<<<1, 1>>>(p, l);
@@ -47,7 +47,7 @@ void chain(float *p, long iters, int kernels) {
   for (long it = 0; it < iters; ++it) {
     for (int j = 0; j < kernels; ++j)
       k<<<1, 1>>>(p, j);
-    // CHECK-DAG: region-loop-choice.cu:[[@LINE-1]]:7: remark: formed graph region in 'chain(float*, long, int)': loop iteration (lines [[#@LINE-3]]-[[#@LINE+2]]), segment 0 of 1, 3 launch sites
+    // CHECK-DAG: region-loop-choice.cu:[[@LINE-1]]:7: remark: formed graph region in 'chain(float*, long, int)': loop iteration (lines [[#@LINE-3]]-[[#@LINE+2]]), 2 launch sites
     k<<<1, 1>>>(p, -1);
   }
 }

@@ -73,7 +73,7 @@
 ;
 ; REMARK: remark: exits.cu:6:5: launch of 'k(float*)' grid=(1,1,1) block=(32,1,1)
 ; REMARK: remark: exits.cu:7:5: launch of 'k2(float*)'
-; REMARK: remark: exits.cu:6:5: formed graph region in 'many_exits(float*, float*, int const*, int)': loop iteration (lines 5-17), segment 0 of 1, 2 launch sites
+; REMARK: remark: exits.cu:6:5: formed graph region in 'many_exits(float*, float*, int const*, int)': loop iteration (lines 5-17), 2 launch sites
 ;
 ; ANALYZE: would form graph region in 'many_exits(float*, float*, int const*, int)': loop iteration
 ; ANALYZE-NOT: @__pygraph_

@@ -4,7 +4,7 @@
 // RUN: %cuda_device -O2 -fplugin=%plugin -S -emit-llvm %s -o - | FileCheck %s
 // RUN: %cuda_device -O0 -fplugin=%plugin -S -emit-llvm %s -o - | FileCheck %s --check-prefix=O0
 // RUN: %cuda_device -O2 -fplugin=%plugin -S %s -o - | FileCheck %s --check-prefix=PTX
-// RUN: %cuda_device -O2 -fplugin=%plugin -Rpass-analysis=pygraph -S -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %cuda_device -O2 -fplugin=%plugin -Rpass-analysis=pygraph-device -S -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %cuda_device -O2 -fplugin=%plugin -fplugin-arg-pygraph-indirection=0 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=OFF
 // ptxas accepts the twins (a full compile, both sides).
 // RUN: %cuda -O2 -fplugin=%plugin -c %s -o %t.o
@@ -152,9 +152,9 @@ __global__ void noparams() {}
 // PTX-NEXT: .maxntid 128
 // PTX-NEXT: .minnctapersm 4
 
-// REMARK: twins-device.cu:16:1: remark: indirect twin 'scalars(int, float, double, char, int*)' reads 5 parameters (32 bytes) from an argument block, waits for its predecessor (programmatic launch)
-// REMARK: twins-device.cu:22:1: remark: indirect twin 'aligned(char, A16, bool, float4, int*)' reads 5 parameters (72 bytes) from an argument block, waits for its predecessor (programmatic launch)
-// REMARK: twins-device.cu:23:1: remark: indirect twin 'void tmpl<double>(double*, double)' reads 2 parameters (16 bytes) from an argument block, waits for its predecessor (programmatic launch)
-// REMARK: twins-device.cu:28:1: remark: indirect twin 'noparams()' reads 0 parameters (0 bytes) from an argument block, waits for its predecessor (programmatic launch)
+// REMARK: twins-device.cu:16:1: remark: kernel 'scalars(int, float, double, char, int*)' (5 parameters, 32 bytes): graphs can change its arguments without a per-launch update, through a version of it that reads them from GPU memory while the kernel before it finishes
+// REMARK: twins-device.cu:22:1: remark: kernel 'aligned(char, A16, bool, float4, int*)' (5 parameters, 72 bytes): graphs can change its arguments without a per-launch update, through a version of it that reads them from GPU memory while the kernel before it finishes
+// REMARK: twins-device.cu:23:1: remark: kernel 'void tmpl<double>(double*, double)' (2 parameters, 16 bytes): graphs can change its arguments without a per-launch update, through a version of it that reads them from GPU memory while the kernel before it finishes
+// REMARK: twins-device.cu:28:1: remark: kernel 'noparams()' (0 parameters, 0 bytes): graphs can change its arguments without a per-launch update, through a version of it that reads them from GPU memory while the kernel before it finishes
 
 // OFF-NOT: __pygraph_ind

@@ -9,13 +9,13 @@
 // RUN: %cuda_device -O2 -fplugin=%plugin -S -emit-llvm %s -o - | FileCheck %s
 // RUN: %cuda_device -O0 -fplugin=%plugin -S -emit-llvm %s -o - | FileCheck %s --check-prefix=O0
 // RUN: %cuda_device -O2 -fplugin=%plugin -S %s -o - | FileCheck %s --check-prefix=PTX
-// RUN: %cuda_device -O2 -fplugin=%plugin -Rpass-analysis=pygraph -S -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %cuda_device -O2 -fplugin=%plugin -Rpass-analysis=pygraph-device -S -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=REMARK
 // The rule is the target's number, whatever its suffix.
 // RUN: %cuda_device --no-cuda-gpu-arch=sm_90 --cuda-gpu-arch=sm_90a -O2 -fplugin=%plugin -S -emit-llvm %s -o - | FileCheck %s --check-prefix=NEWER
 // RUN: %cuda_device --no-cuda-gpu-arch=sm_90 --cuda-gpu-arch=sm_100a -O2 -fplugin=%plugin -S -emit-llvm %s -o - | FileCheck %s --check-prefix=NEWER
 // RUN: %cuda_device --no-cuda-gpu-arch=sm_90 --cuda-gpu-arch=sm_80 -O2 -fplugin=%plugin -S -emit-llvm %s -o - | FileCheck %s --check-prefix=OLDER --implicit-check-not=griddepcontrol
 // RUN: %cuda_device --no-cuda-gpu-arch=sm_90 --cuda-gpu-arch=sm_89 -O2 -fplugin=%plugin -S -emit-llvm %s -o - | FileCheck %s --check-prefix=OLDER --implicit-check-not=griddepcontrol
-// RUN: %cuda_device --no-cuda-gpu-arch=sm_90 --cuda-gpu-arch=sm_80 -O2 -fplugin=%plugin -Rpass-analysis=pygraph -S -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=REMARK80
+// RUN: %cuda_device --no-cuda-gpu-arch=sm_90 --cuda-gpu-arch=sm_80 -O2 -fplugin=%plugin -Rpass-analysis=pygraph-device -S -o /dev/null %s 2>&1 | FileCheck %s --check-prefix=REMARK80
 // ptxas accepts both (it has no griddepcontrol before sm_90).
 // RUN: %cuda -O2 -fplugin=%plugin -c %s -o %t.o
 // RUN: %cuda --no-cuda-gpu-arch=sm_90 --cuda-gpu-arch=sm_80 -O2 -fplugin=%plugin -c %s -o %t.o
@@ -131,8 +131,8 @@ __global__ void noparams() {}
 // PTX-NEXT: // begin inline asm
 // PTX-NEXT: griddepcontrol.wait;
 
-// REMARK: twins-pdl.cu:23:1: remark: indirect twin 'axpy(float, float const*, float*, int)' reads 4 parameters (28 bytes) from an argument block, waits for its predecessor (programmatic launch) [-Rpass-analysis=pygraph]
-// REMARK: twins-pdl.cu:29:1: remark: indirect twin 'noparams()' reads 0 parameters (0 bytes) from an argument block, waits for its predecessor (programmatic launch) [-Rpass-analysis=pygraph]
+// REMARK: twins-pdl.cu:23:1: remark: kernel 'axpy(float, float const*, float*, int)' (4 parameters, 28 bytes): graphs can change its arguments without a per-launch update, through a version of it that reads them from GPU memory while the kernel before it finishes [-Rpass-analysis=pygraph-device]
+// REMARK: twins-pdl.cu:29:1: remark: kernel 'noparams()' (0 parameters, 0 bytes): graphs can change its arguments without a per-launch update, through a version of it that reads them from GPU memory while the kernel before it finishes [-Rpass-analysis=pygraph-device]
 
 // NEWER-LABEL: define dso_local ptx_kernel void @_Z4axpyfPKfPfi(
 // NEWER-NOT: griddepcontrol
@@ -146,4 +146,4 @@ __global__ void noparams() {}
 // OLDER-NEXT: ret void
 // OLDER: attributes #{{[0-9]+}} = { mustprogress nofree noinline norecurse nosync nounwind willreturn "frame-pointer"
 
-// REMARK80: twins-pdl.cu:23:1: remark: indirect twin 'axpy(float, float const*, float*, int)' reads 4 parameters (28 bytes) from an argument block [-Rpass-analysis=pygraph]
+// REMARK80: twins-pdl.cu:23:1: remark: kernel 'axpy(float, float const*, float*, int)' (4 parameters, 28 bytes): with PYGRAPH_INDIRECT=1, graphs can change its arguments without a per-launch update, through a version of it that reads them from GPU memory [-Rpass-analysis=pygraph-device]
