@@ -32,7 +32,7 @@ def load(work, phase):
     return out
 
 
-def reason(r, log):
+def reason(r, log, compiler="clang"):
     """A short reason for a failed build: the first error of the kind that
     stopped it, without file positions."""
     if r["timed_out"]:
@@ -44,7 +44,7 @@ def reason(r, log):
         (r"ptxas (?:error|fatal)\s*: (.*)", lambda m: "ptxas: " + unplace(m.group(1))),
         (r"undefined reference to `([^']*)'", lambda m: "link: undefined reference to " + m.group(1)[:60]),
         (r"/usr/bin/ld: (.*)", lambda m: "link: " + unplace(m.group(1))),
-        (r"error: (.*)", lambda m: "clang: " + unplace(m.group(1))),
+        (r"error: (.*)", lambda m: compiler + ": " + unplace(m.group(1))),
     ]
     for pattern, fmt in checks:
         m = re.search(pattern, log)
@@ -80,7 +80,7 @@ def rows(work):
         n = nvcc[app]
         row = {"app": app, "nvcc": n["rc"] == 0, "pygraph": None, "reason": "", "counts": None}
         if not row["nvcc"]:
-            row["reason"] = reason(n, read_log(work, "nvcc", app))
+            row["reason"] = reason(n, read_log(work, "nvcc", app), "nvcc")
         elif app in pyg:
             p = pyg[app]
             row["pygraph"] = p["rc"] == 0
