@@ -45,6 +45,7 @@ def reason(r, log, compiler="clang"):
         (r"undefined reference to `([^']*)'", lambda m: "link: undefined reference to " + m.group(1)[:60]),
         (r"/usr/bin/ld: (.*)", lambda m: "link: " + unplace(m.group(1))),
         (r"error: (.*)", lambda m: compiler + ": " + unplace(m.group(1))),
+        (r"(ModuleNotFoundError: .*|No rule to make target .*|can't cd to \S+)", lambda m: m.group(1)),
     ]
     for pattern, fmt in checks:
         m = re.search(pattern, log)
@@ -154,11 +155,12 @@ def main():
     p.add_argument("--out", default=os.path.join(HERE, "results.md"))
     p.add_argument("--command", default="bench/adoption/run_adoption.py")
     p.add_argument("--note", default="")
+    p.add_argument("--pygraph", default="", help="the pygraph commit the sweep ran (default: HEAD)")
     args = p.parse_args()
     with open(os.path.join(args.work, "hecbench.commit")) as f:
         hecbench = f.read().strip()
-    head = subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"], capture_output=True,
-                          text=True).stdout.strip()
+    head = args.pygraph or subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"],
+                                          capture_output=True, text=True).stdout.strip()
     meta = {"date": datetime.datetime.utcnow().strftime("%Y-%m-%d %H:%M UTC"), "hecbench": hecbench,
             "pygraph": head, "command": args.command, "note": args.note}
     with open(args.out, "w") as f:
