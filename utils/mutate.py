@@ -242,7 +242,8 @@ MUTATIONS = [
 
 def run(cmd, cwd=None):
     """Runs cmd; returns (ok, output)."""
-    p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       errors="replace")   # a failing test may print any bytes
     return p.returncode == 0, p.stdout
 
 
