@@ -37,7 +37,12 @@
 # The table goes to stdout and is appended, with date, GPU, driver, the
 # bundle's BUILD_INFO and the exact command, to <outdir>/results.md (copy
 # that into bench/results.md in the repository).  Per-run stdout/stderr are
-# kept in <outdir>/logs/<name>.<variant>.<round>.{out,err}.  Exits 1 when any
+# kept in <outdir>/logs/<name>.<variant>.<round>.{out,err}, and each pygraph
+# run's JSON report (PYGRAPH_REPORT=1,json:...) in
+# <outdir>/logs/<name>.<variant>.<round>.json (`pygraph-report show` reads
+# it, `pygraph-report compare` tells two apart).  The table is also drawn as
+# <outdir>/results.png (speed-ups over plain) by pygraph-report, copied next
+# to this script by build_gpu.sh, where matplotlib is installed.  Exits 1 when any
 # run failed or any checksum differs; prints "SKIP: no CUDA GPU found" and
 # exits 0 without a GPU.
 #
@@ -208,7 +213,9 @@ for l in "${lines[@]}"; do
     for v in "${order[@]}"; do
       o=$out/logs/$name.$v.$r
       # shellcheck disable=SC2086  # V_ENV and args are word lists on purpose
-      env ${V_ENV[$v]} ${pin[@]+"${pin[@]}"} timeout "$timeout_s" "$bin/${name}_${V_EXE[$v]}" $args >"$o.out" 2>"$o.err"
+      json=()
+      [[ ${V_ENV[$v]} == *PYGRAPH_REPORT=1* ]] && json=("PYGRAPH_REPORT=1,json:$o.json")
+      env ${V_ENV[$v]} ${json[@]+"${json[@]}"} ${pin[@]+"${pin[@]}"} timeout "$timeout_s" "$bin/${name}_${V_EXE[$v]}" $args >"$o.out" 2>"$o.err"
       rc=$?
       s=$(field "$o.out" checksum)
       # An example that prints kernel_ms (big_grid, big_loop: its
@@ -298,6 +305,14 @@ echo "$legend"
   echo "$legend"
 } >>"$out/results.md"
 echo "appended to $out/results.md" >&2
+report_tool=$(dirname "${BASH_SOURCE[0]}")/pygraph-report
+if [[ $nrows -gt 0 && -f $report_tool ]]; then
+  if python3 "$report_tool" plot "$out/results.md" --table -1 -o "$out/results.png" >/dev/null; then
+    echo "plot: $out/results.png" >&2
+  else
+    echo "run_bench.sh: no plot (see the message above)" >&2
+  fi
+fi
 [[ $nrows -eq 0 ]] && { echo "run_bench.sh: no examples ran" >&2; status=1; }
 [[ $status -ne 0 ]] && echo "run_bench.sh: FAILED (a run failed or checksums differ)" >&2
 exit $status

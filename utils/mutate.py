@@ -229,6 +229,16 @@ MUTATIONS = [
      "out->indirect = v ? PYGRAPH_INDIRECT_ON : PYGRAPH_INDIRECT_OFF;",
      "out->indirect = PYGRAPH_INDIRECT_ON;",
      ["unit:test_settings_report"]),
+    # ---- runtime: the report and the timeline
+    ("report: a quote in a name left unescaped in the JSON", "runtime/src/common/json_write.c",
+     "if (*p == '\"' || *p == '\\\\' || *p < 0x20)", "if (*p == '\\\\' || *p < 0x20)",
+     ["unit:test_report_json"]),
+    ("report: bytes that are not UTF-8 written as they are", "runtime/src/common/json_write.c",
+     "        fputs(\"\\\\ufffd\", f);", "        putc(*p, f);",
+     ["unit:test_report_json"]),
+    ("timeline: an iteration's range left open", "runtime/src/segment/segment.c",
+     "  pygraph_range_pop(&seg->ranges);            /* the iteration's (begin_iteration) */\n",
+     "", ["unit:test_ranges"]),
     ("settings: a bad value taken silently (no warning)", "runtime/src/common/settings.c",
      "    problem(out, name, text, expected, used);\n    return fallback;",
      "    return fallback;",
@@ -238,7 +248,8 @@ MUTATIONS = [
 
 def run(cmd, cwd=None):
     """Runs cmd; returns (ok, output)."""
-    p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                       errors="replace")   # a failing test may print any bytes
     return p.returncode == 0, p.stdout
 
 

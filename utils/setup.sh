@@ -19,6 +19,13 @@ if [[ -z ${PYGRAPH_SKIP_APT:-} ]]; then
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
   fi
+  # utils/pygraph-report draws its plots with matplotlib (its test is skipped
+  # without it); a Python that pip may not install into just goes without.
+  if ! python3 -c "import matplotlib" 2>/dev/null; then
+    echo "== installing matplotlib (pip)"
+    python3 -m pip install --quiet matplotlib >/dev/null 2>&1 ||
+      echo "setup.sh: matplotlib not installed (pip failed): pygraph-report plot is unavailable"
+  fi
 fi
 if [[ ! -f ${PYGRAPH_CUDA_PATH:-/usr/local/cuda}/include/cuda_runtime_api.h ]]; then
   echo "setup.sh: CUDA toolkit not found at ${PYGRAPH_CUDA_PATH:-/usr/local/cuda} (set PYGRAPH_CUDA_PATH)" >&2

@@ -14,7 +14,8 @@
 #                   plain / per-iteration / batched.  Skipped, with a note,
 #                   when the plugin does not know batch= (a probe compile
 #                   says "unknown option 'batch'").
-# into <build-dir>/gpu/bin/, and copies run_gpu.sh and run_bench.sh next to
+# into <build-dir>/gpu/bin/, and copies run_gpu.sh, run_bench.sh and
+# utils/pygraph-report (run_bench.sh draws its plot with it) next to
 # them, so <build-dir>/gpu can be carried to the GPU machine as one folder:
 #
 #   bash <build-dir>/gpu/run_gpu.sh   <build-dir>/gpu [outdir]
@@ -184,6 +185,7 @@ fi
 
 cp "$here/run_gpu.sh" "$gpu/run_gpu.sh"
 cp "$repo/bench/run_bench.sh" "$gpu/run_bench.sh"
+cp "$repo/utils/pygraph-report" "$gpu/pygraph-report"
 cp "$repo/bench/indirection_bench.sh" "$gpu/indirection_bench.sh"
 cp "$here/run_all_gpu.sh" "$gpu/run_all.sh"
 chmod +x "$gpu"/*.sh

@@ -82,6 +82,7 @@ void fake_reset(void)
   fake_timing_records = fake_timing_queries = 0;
   fake_capture_queries = 0;
   fake_event_times_queries = 0;
+  fake_range_depth = fake_range_pushes = fake_range_underflows = 0;
   fake_log_clear();
 }
 
@@ -464,6 +465,28 @@ static const char *fake_error_name(cudaError_t err)
   }
 }
 
+int fake_range_depth, fake_range_pushes, fake_range_underflows;
+unsigned fake_range_last_colour;
+
+static void fake_range_push(const char *name, unsigned argb)
+{
+  fake_range_depth++;
+  fake_range_pushes++;
+  fake_range_last_colour = argb;
+  if (fake.log_ranges)
+    fake_log_append("[%s ", name);
+}
+
+static void fake_range_pop(void)
+{
+  if (fake_range_depth == 0)
+    fake_range_underflows++;
+  else
+    fake_range_depth--;
+  if (fake.log_ranges)
+    fake_log_append("] ");
+}
+
 const struct pygraph_backend fake_backend = {
     .execute = fake_execute,
     .param_layout = fake_param_layout,
@@ -489,4 +512,6 @@ const struct pygraph_backend fake_backend = {
     .stream_captured = fake_stream_captured,
     .clear_error = fake_clear_error,
     .error_name = fake_error_name,
+    .range_push = fake_range_push,
+    .range_pop = fake_range_pop,
 };

@@ -18,7 +18,9 @@
  * advance by the configured costs; fake.events_pending holds them "not
  * ready".  Timing calls are never logged.
  * fake.captured_streams marks streams the "program" is capturing; the
- * runtime's capture-status queries are counted, not logged. */
+ * runtime's capture-status queries are counted, not logged.
+ * Timeline ranges are counted; with fake.log_ranges a push logs
+ * [<name> and a pop ]. */
 #ifndef PYGRAPH_TEST_FAKE_BACKEND_H
 #define PYGRAPH_TEST_FAKE_BACKEND_H
 
@@ -57,6 +59,8 @@ struct fake_config {
   /* the program's own stream captures */
   unsigned captured_streams;      /* bit id: FAKE_STREAM(id) is being captured */
   int launch_stream_captured;     /* graph_synchronize cannot wait (logs gsync!) */
+  /* the timeline: range pushes and pops are counted; logged only when set */
+  int log_ranges;                 /* push logs "[<name>", pop logs "]" */
 };
 
 extern struct fake_config fake;
@@ -74,6 +78,10 @@ extern int fake_clock_reads;      /* now_us calls */
 extern int fake_capture_queries;  /* stream_captured calls (not logged) */
 extern int fake_occupancy_queries;
 extern int fake_event_times_queries;   /* event_times calls (not logged) */
+/* Ranges (range_push / range_pop): open now, pushed in all, pops with none
+ * open, and the colour of the last push. */
+extern int fake_range_depth, fake_range_pushes, fake_range_underflows;
+extern unsigned fake_range_last_colour;
 /* The programmatic edges of the last graph built, as " <from>><to>" each,
  * in node order: what the plan it was given says (graph_plan.h). */
 extern char fake_programmatic[1024];

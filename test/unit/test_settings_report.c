@@ -31,7 +31,7 @@ static void test_defaults(void)
   CHECK(s.mode == PYGRAPH_MODE_AUTO);
   CHECK(s.warmup == 2);
   CHECK(s.max_captures == 16);
-  CHECK(!s.report && !s.debug && !s.mode_unknown);
+  CHECK(!s.report && !s.debug && !s.mode_unknown && !s.report_json && s.nvtx);
   CHECK(s.indirect == PYGRAPH_INDIRECT_AUTO);
   CHECK(pygraph_effective_warmup(&s) == 2);
   CHECK(s.max_ops == 4096 && s.variants == 8 && s.measure_iters == 12 && s.margin_pct == 3);
@@ -144,8 +144,8 @@ static void test_flag_words_and_warnings(void)
   CHECK(s.n_problems == 3);
   char line[256];
   pygraph_settings_format_problem(line, sizeof line, &s.problems[0]);
-  CHECK_STR(line, "pygraph: warning: PYGRAPH_REPORT=\"maybe\" is not 0/1, on/off, "
-                  "true/false or yes/no; using 0 (off)\n");
+  CHECK_STR(line, "pygraph: warning: PYGRAPH_REPORT=\"maybe\" is not a flag word (0/1, "
+                  "on/off, true/false or yes/no), json:PATH or <flag>,json:PATH; using 0 (off)\n");
   pygraph_settings_format_problem(line, sizeof line, &s.problems[1]);
   CHECK_STR(line, "pygraph: warning: PYGRAPH_INDIRECT=\"sometimes\" is not auto or 0/1, "
                   "on/off, true/false or yes/no; using auto\n");
@@ -157,9 +157,57 @@ static void test_flag_words_and_warnings(void)
                            "PYGRAPH_MAX_OPS", "x", "PYGRAPH_VARIANTS", "x",
                            "PYGRAPH_MEASURE_ITERS", "x", "PYGRAPH_MARGIN", "x",
                            "PYGRAPH_EAGER_BEFORE_CAPTURE", "x", "PYGRAPH_MIN_OPS", "x",
-                           "PYGRAPH_BATCH", "x", NULL};
+                           "PYGRAPH_BATCH", "x", "PYGRAPH_NVTX", "x", "PYGRAPH_FAULT", "x", NULL};
   s = parse(all_bad);                     /* every setting at once: each warned about */
-  CHECK(s.n_problems == 13 && s.n_problems <= PYGRAPH_SETTINGS_COUNT);
+  CHECK(s.n_problems == 15 && s.n_problems <= PYGRAPH_SETTINGS_COUNT);
+  const char *junk_debug[] = {"PYGRAPH_DEBUG", "maybe", NULL};
+  s = parse(junk_debug);                  /* a flag word not understood is off */
+  CHECK(!s.debug && s.n_problems == 1);
+}
+
+/* PYGRAPH_REPORT: a flag word, json:PATH, or both as <flag>,json:PATH
+ * (everything after "json:" is the path); anything else is a warning and
+ * no report. */
+static void test_report_setting(void)
+{
+  const char *json[] = {"PYGRAPH_REPORT", "json:out/run-%p.json", NULL};
+  struct pygraph_settings s = parse(json);
+  CHECK(!s.report && s.report_json && strcmp(s.report_json, "out/run-%p.json") == 0);
+  CHECK(s.n_problems == 0);
+  const char *both[] = {"PYGRAPH_REPORT", "yes,json:a,b json:c.json", NULL};
+  s = parse(both);
+  CHECK(s.report == 1 && s.report_json && strcmp(s.report_json, "a,b json:c.json") == 0);
+  const char *off_json[] = {"PYGRAPH_REPORT", "0,json:x.json", NULL};
+  s = parse(off_json);
+  CHECK(s.report == 0 && s.report_json && strcmp(s.report_json, "x.json") == 0);
+  const char *const bad[] = {"json:", "1,json:", "json", "2,json:x", "1;json:x", "true json:x",
+                             "verylongword,json:x", ",json:x", "JSON:x"};
+  for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    const char *v[] = {"PYGRAPH_REPORT", bad[i], NULL};
+    s = parse(v);
+    CHECK(!s.report && !s.report_json && s.n_problems == 1);
+    CHECK(s.n_problems == 1 && strcmp(s.problems[0].used, "0 (off)") == 0);
+  }
+  CHECK(parse(NULL).report_json == NULL);
+}
+
+/* PYGRAPH_NVTX: on by default; flag words; junk warns and keeps it on. */
+static void test_nvtx_setting(void)
+{
+  CHECK(parse(NULL).nvtx == 1);
+  const char *off[] = {"PYGRAPH_NVTX", "off", NULL};
+  CHECK(parse(off).nvtx == 0);
+  const char *zero[] = {"PYGRAPH_NVTX", "0", NULL};
+  CHECK(parse(zero).nvtx == 0);
+  const char *on[] = {"PYGRAPH_NVTX", "Yes", NULL};
+  CHECK(parse(on).nvtx == 1);
+  const char *junk[] = {"PYGRAPH_NVTX", "2", NULL};
+  struct pygraph_settings s = parse(junk);
+  CHECK(s.nvtx == 1 && s.n_problems == 1);
+  char line[256];
+  pygraph_settings_format_problem(line, sizeof line, &s.problems[0]);
+  CHECK_STR(line, "pygraph: warning: PYGRAPH_NVTX=\"2\" is not 0/1, on/off, true/false or "
+                  "yes/no; using 1 (on)\n");
 }
 
 static void test_decide(void)
@@ -228,6 +276,8 @@ int main(void)
   test_modes();
   test_numbers_and_flags();
   test_flag_words_and_warnings();
+  test_report_setting();
+  test_nvtx_setting();
   test_selective_settings();
   test_decide();
   test_report_lines();

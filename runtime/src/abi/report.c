@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "abi/launch_counter.h"
+#include "abi/report_json.h"
 #include "abi/region_state.h"
 
 int pygraph_report_format_segment(char *buf, size_t cap, const struct pygraph_segment *seg)
@@ -108,15 +109,22 @@ static void print_region(const struct pygraph_region_state *state, void *ctx)
   }
 }
 
-void pygraph_report_at_exit(void)
+static void print_lines(void)
 {
-  if (!pygraph_settings()->report)
-    return;
   unsigned long long in_graphs = 0;
   char line[256];
   pygraph_region_states_foreach(print_region, &in_graphs);
   pygraph_report_format_total(line, sizeof line, pygraph_total_launches(), in_graphs);
   fputs(line, stderr);
+}
+
+void pygraph_report_at_exit(void)
+{
+  const struct pygraph_settings *settings = pygraph_settings();
+  if (settings->report)
+    print_lines();
+  if (settings->report_json)
+    pygraph_report_json_at_exit(settings->report_json);
 }
 
 static pthread_once_t armed = PTHREAD_ONCE_INIT;

@@ -28,7 +28,8 @@ int pygraph_report_format_segment_thread(char *buf, size_t cap,
 int pygraph_report_format_total(char *buf, size_t cap, unsigned long long launches,
                                 unsigned long long in_graphs);
 
-/* atexit handler: prints the report to stderr when PYGRAPH_REPORT=1.
+/* atexit handler: prints the report to stderr when PYGRAPH_REPORT=1, and
+ * writes it as JSON for PYGRAPH_REPORT=json:PATH (report_json.h).
  * Touches no CUDA (the CUDA runtime may already be torn down). */
 void pygraph_report_at_exit(void);
 

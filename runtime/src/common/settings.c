@@ -81,6 +81,7 @@ void pygraph_settings_defaults(struct pygraph_settings *out)
   out->margin_pct = PYGRAPH_DEFAULT_MARGIN_PCT;
   out->eager_before_capture = PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE;
   out->min_ops = PYGRAPH_DEFAULT_MIN_OPS;
+  out->nvtx = 1;
 }
 
 static void parse_mode(struct pygraph_settings *out, const char *(*lookup)(const char *))
@@ -109,6 +110,49 @@ static void parse_indirect(struct pygraph_settings *out, const char *(*lookup)(c
     problem(out, "PYGRAPH_INDIRECT", text, "auto or " FLAG_WORDS, "auto");
   else
     out->indirect = v ? PYGRAPH_INDIRECT_ON : PYGRAPH_INDIRECT_OFF;
+}
+
+#define REPORT_WORDS "a flag word (" FLAG_WORDS "), json:PATH or <flag>,json:PATH"
+
+/* PYGRAPH_REPORT: a flag word (the lines on stderr), json:PATH (the JSON
+ * document), or both as <flag>,json:PATH.  Everything after the first
+ * "json:" is the path, whatever it holds. */
+static void parse_report(struct pygraph_settings *out, const char *(*lookup)(const char *))
+{
+  const char *text = lookup("PYGRAPH_REPORT");
+  if (!text || !*text)
+    return;
+  const char *json = strstr(text, "json:");
+  int flag = json ? 0 : flag_word(text);
+  if (json && json != text) {                /* "<flag>,json:PATH" */
+    char word[8] = "";
+    size_t n = (size_t)(json - text);
+    if (n >= 2 && n <= sizeof word && text[n - 1] == ',') {
+      memcpy(word, text, n - 1);
+      word[n - 1] = '\0';
+      flag = flag_word(word);
+    } else {
+      flag = -1;
+    }
+  }
+  if (flag < 0 || (json && !json[5])) {
+    problem(out, "PYGRAPH_REPORT", text, REPORT_WORDS, "0 (off)");
+    return;
+  }
+  out->report = flag;
+  out->report_json = json ? json + 5 : NULL;
+}
+
+/* PYGRAPH_NVTX: on unless a flag word turns it off. */
+static int parse_nvtx(struct pygraph_settings *out, const char *(*lookup)(const char *))
+{
+  const char *text = lookup("PYGRAPH_NVTX");
+  if (!text || !*text)
+    return 1;
+  int v = flag_word(text);
+  if (v < 0)
+    problem(out, "PYGRAPH_NVTX", text, FLAG_WORDS, "1 (on)");
+  return v != 0;
 }
 
 /* The numbers whose bound is PYGRAPH_MAX_* or a policy constant. */
@@ -186,7 +230,8 @@ void pygraph_settings_parse(struct pygraph_settings *out, const char *(*lookup)(
   out->warmup_set = warmup != 0;
   out->max_captures = parse_number(out, lookup, "PYGRAPH_MAX_CAPTURES", 0, 1000000ul,
                                    PYGRAPH_DEFAULT_MAX_CAPTURES, "a number", "16");
-  out->report = parse_flag(out, lookup, "PYGRAPH_REPORT");
+  parse_report(out, lookup);
+  out->nvtx = parse_nvtx(out, lookup);
   out->debug = parse_flag(out, lookup, "PYGRAPH_DEBUG");
   parse_indirect(out, lookup);
   out->max_ops = parse_number(out, lookup, "PYGRAPH_MAX_OPS", 1, 1000000ul,

@@ -21,7 +21,7 @@ enum pygraph_indirect_mode {
 };
 
 /* PYGRAPH_* variables the runtime reads (settings.c's table). */
-#define PYGRAPH_SETTINGS_COUNT 14u
+#define PYGRAPH_SETTINGS_COUNT 15u
 
 /* pygraph's own graph steps that PYGRAPH_FAULT can make fail (port/fault_inject.h). */
 enum pygraph_fault_step {
@@ -40,7 +40,12 @@ struct pygraph_settings {
   unsigned max_captures;        /* per segment (all variants, re-captures
                                    included); a miss after that goes eager for
                                    good ("signature unstable") */
-  int report;                   /* PYGRAPH_REPORT=1: summary at exit */
+  int report;                   /* PYGRAPH_REPORT=1: summary lines on stderr at exit */
+  const char *report_json;      /* PYGRAPH_REPORT=json:PATH (or <flag>,json:PATH): the
+                                   JSON report's path, "%p" standing for the process
+                                   id (report_json.h); NULL: none */
+  int nvtx;                     /* PYGRAPH_NVTX (default 1): NVTX ranges around region
+                                   segments' iterations (segment/ranges.h) */
   int debug;                    /* PYGRAPH_DEBUG=1: log transitions */
   int indirect;                 /* PYGRAPH_INDIRECT (enum pygraph_indirect_mode):
                                    kernel nodes whose arguments change read them
@@ -95,7 +100,7 @@ struct pygraph_settings {
 #define PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE 2u
 #define PYGRAPH_DEFAULT_MIN_OPS 2u
 
-/* Fills in the defaults of every field (mode auto). */
+/* Fills in the defaults of every field (mode auto, NVTX ranges on). */
 void pygraph_settings_defaults(struct pygraph_settings *out);
 
 /* Pure parser; `lookup` plays getenv.  Never prints: a value it cannot take

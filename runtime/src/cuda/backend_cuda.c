@@ -7,6 +7,7 @@
 #include "cuda/capture_mode.h"
 #include "cuda/cuda_ops.h"
 #include "cuda/graph_realise.h"
+#include "cuda/nvtx_ranges.h"
 
 /* Every entry once.  RELAXED / RELAXED_VOID: the entry may make an unsafe
  * call (memory, event creation and queries, synchronization, graph build
@@ -47,7 +48,9 @@
   DIRECT(now_us)                                                                                  \
   DIRECT(stream_captured)                                                                         \
   DIRECT(clear_error)                                                                             \
-  DIRECT(error_name)
+  DIRECT(error_name)                                                                              \
+  DIRECT(range_push)                                                                              \
+  DIRECT(range_pop)
 
 #define NO_WRAPPER(name)
 CUDA_ENTRIES(NO_WRAPPER, PYGRAPH_RELAXED, PYGRAPH_RELAXED_VOID)

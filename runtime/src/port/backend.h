@@ -142,6 +142,15 @@ struct pygraph_backend {
   void (*clear_error)(void);
 
   const char *(*error_name)(cudaError_t err);
+
+  /* ---- the timeline (segment/ranges.h) ---- */
+
+  /* Opens a range named `name` (a string that outlives the range) on the
+   * calling thread's range stack, in colour `argb` (0: the tool's choice);
+   * range_pop closes the thread's innermost one.  A profiling tool shows
+   * them (NVTX); with none attached they do nothing.  NULL: no ranges. */
+  void (*range_push)(const char *name, unsigned argb);
+  void (*range_pop)(void);
 };
 
 #endif /* PYGRAPH_BACKEND_H */

@@ -32,6 +32,7 @@ void pygraph_segment_init(struct pygraph_segment *seg, const struct pygraph_back
   pygraph_selection_init(&seg->sel, backend, &seg->settings, region, index, &seg->cache);
   pygraph_batch_init(&seg->batch, region->kind == PYGRAPH_REGION_BATCH ? region->batch_max : 0,
                      seg->settings.batch);
+  pygraph_ranges_init(&seg->ranges, backend, &seg->settings, region, index);
   if (settings->mode == PYGRAPH_MODE_EAGER) {
     seg->phase = PYGRAPH_PHASE_EAGER;
     seg->final = 1;
@@ -107,6 +108,7 @@ static int records_iteration(struct pygraph_segment *seg)
 
 int pygraph_segment_begin_iteration(struct pygraph_segment *seg)
 {
+  pygraph_range_push(&seg->ranges, PYGRAPH_RANGE_ITERATION);   /* popped at its end */
   seg->flushed = 0;
   seg->too_long = 0;
   seg->iter_updates = 0;
@@ -152,13 +154,22 @@ static void run_shadowed(struct pygraph_segment *seg, const struct pygraph_op *o
 }
 
 /* Errors are deliberately ignored: they stay CUDA's (sticky) last error,
- * exactly as if the user had made these calls. */
-static void execute_all(struct pygraph_segment *seg, const struct pygraph_op_list *list)
+ * exactly as if the user had made these calls.  `kind`: the range they
+ * run in (ranges.h). */
+static void execute_in(struct pygraph_segment *seg, const struct pygraph_op_list *list,
+                       enum pygraph_range_kind kind)
 {
-  if (seg->shadowed && list == seg->current)
-    return;                                   /* they ran as they came */
+  if ((seg->shadowed && list == seg->current) || list->n_ops == 0)
+    return;                                   /* they ran as they came, or nothing to run */
+  pygraph_range_push(&seg->ranges, kind);
   for (size_t i = 0; i < list->n_ops; i++)
     (void)seg->backend->execute(&list->ops[i]);
+  pygraph_range_pop(&seg->ranges);
+}
+
+static void execute_all(struct pygraph_segment *seg, const struct pygraph_op_list *list)
+{
+  execute_in(seg, list, PYGRAPH_RANGE_EAGER);
 }
 
 /* ---- eager: the one way in -------------------------------------------- */
@@ -295,8 +306,8 @@ struct iteration {
 /* The current iteration becomes a new variant and is launched.  Returns
  * the variant, or NULL after a fault (the ops then ran exactly once
  * anyway). */
-static struct pygraph_variant *capture(struct pygraph_segment *seg, struct iteration *it,
-                                       int direct_only)
+static struct pygraph_variant *capture_variant(struct pygraph_segment *seg, struct iteration *it,
+                                               int direct_only)
 {
   struct pygraph_op_list *cur = seg->current;
   double t0 = now_us(seg);
@@ -329,8 +340,18 @@ static struct pygraph_variant *capture(struct pygraph_segment *seg, struct itera
   return v;
 }
 
+static struct pygraph_variant *capture(struct pygraph_segment *seg, struct iteration *it,
+                                       int direct_only)
+{
+  pygraph_range_push(&seg->ranges, PYGRAPH_RANGE_CAPTURE);
+  struct pygraph_variant *v = capture_variant(seg, it, direct_only);
+  pygraph_range_pop(&seg->ranges);
+  return v;
+}
+
 /* Returns 1 when the variant ran the iteration. */
-static int replay(struct pygraph_segment *seg, struct iteration *it, struct pygraph_variant *v)
+static int replay_variant(struct pygraph_segment *seg, struct iteration *it,
+                          struct pygraph_variant *v)
 {
   struct pygraph_op_list *cur = seg->current;
   struct pygraph_update_counts counts;
@@ -354,6 +375,14 @@ static int replay(struct pygraph_segment *seg, struct iteration *it, struct pygr
   pygraph_variant_cache_adopt(&seg->cache, v, &seg->current);
   seg->hint = v->ref;
   return 1;
+}
+
+static int replay(struct pygraph_segment *seg, struct iteration *it, struct pygraph_variant *v)
+{
+  pygraph_range_push(&seg->ranges, PYGRAPH_RANGE_REPLAY);
+  int ran = replay_variant(seg, it, v);
+  pygraph_range_pop(&seg->ranges);
+  return ran;
 }
 
 /* ---- the end of an iteration ------------------------------------------ */
@@ -630,6 +659,7 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
     end_with(seg, NULL, &idle);
   else
     end_recorded(seg);
+  pygraph_range_pop(&seg->ranges);            /* the iteration's (begin_iteration) */
 }
 /* ---- iterations that stop recording ------------------------------------ */
 
@@ -638,7 +668,7 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
 static void run_recorded_now(struct pygraph_segment *seg)
 {
   pygraph_op_list_materialize(seg->current);
-  execute_all(seg, seg->current);
+  execute_in(seg, seg->current, PYGRAPH_RANGE_FLUSH);
   seg->flushed = 1;
 }
 

@@ -107,6 +107,9 @@ struct pygraph_segment_summary {
   unsigned long long iters, replays, captures, updates, flushes, mismatches;
   unsigned long long indirect_nodes, indirect_bytes;   /* of the graph in use (or the last) */
   unsigned long long eager_iters, timed, program_captured, launches_in_graphs;
+  unsigned long long rivals;                 /* direct rivals among the captures */
+  unsigned long long refreshes;              /* argument-block refreshes (loader updates) */
+  unsigned long long graph_iters;            /* loop iterations run by graphs */
   unsigned variants;                         /* live graph variants */
   double eager_us, graph_us;
   int batched;                               /* a batchable loop's segment */

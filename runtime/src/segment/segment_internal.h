@@ -10,6 +10,7 @@
 #include "graphs/variant_cache.h"
 #include "segment/batch.h"
 #include "segment/candidate.h"
+#include "segment/ranges.h"
 #include "segment/segment.h"
 #include "selection/selection.h"
 
@@ -92,6 +93,7 @@ struct pygraph_segment {
   struct pygraph_batch batch;                /* iterations per unit (batch.h) */
   struct pygraph_variant_cache cache;        /* the graphs */
   struct pygraph_selection sel;              /* the policy: what runs, verdicts (selection.h) */
+  struct pygraph_ranges ranges;              /* the timeline's range names (ranges.h) */
 };
 
 /* Sets up a segment state in place (tests use it on the stack). */

@@ -66,6 +66,7 @@ void pygraph_segment_summarize(const struct pygraph_segment *seg,
       .indirect_bytes = active ? active->indirect.block_size : s->indirect_bytes,
       .eager_iters = s->eager_iters, .timed = sel.timed,
       .program_captured = s->program_captured, .launches_in_graphs = s->launches_in_graphs,
+      .rivals = s->rivals, .refreshes = s->refreshes, .graph_iters = s->graph_iters,
       .variants = seg->cache.n_variants, .eager_us = sel.eager_us, .graph_us = sel.graph_us};
   summarize_batch(seg, out);
 }
