@@ -11,6 +11,7 @@
 #include "segment/batch.h"
 #include "segment/candidate.h"
 #include "segment/segment.h"
+#include "segment/verify.h"
 #include "selection/selection.h"
 
 enum pygraph_phase {
@@ -92,6 +93,7 @@ struct pygraph_segment {
   struct pygraph_batch batch;                /* iterations per unit (batch.h) */
   struct pygraph_variant_cache cache;        /* the graphs */
   struct pygraph_selection sel;              /* the policy: what runs, verdicts (selection.h) */
+  struct pygraph_verify verify;              /* PYGRAPH_VERIFY (verify.h) */
 };
 
 /* Sets up a segment state in place (tests use it on the stack). */

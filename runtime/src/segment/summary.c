@@ -68,4 +68,5 @@ void pygraph_segment_summarize(const struct pygraph_segment *seg,
       .program_captured = s->program_captured, .launches_in_graphs = s->launches_in_graphs,
       .variants = seg->cache.n_variants, .eager_us = sel.eager_us, .graph_us = sel.graph_us};
   summarize_batch(seg, out);
+  out->verify = pygraph_verify_status(&seg->verify);
 }
