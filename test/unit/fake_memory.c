@@ -10,13 +10,14 @@
 struct region_of_memory {
   unsigned char *base;
   size_t size;
+  int host;                             /* pinned host memory (kernels reach it too) */
 };
 
 static struct region_of_memory *regions;
 static size_t n_regions, cap_regions;
 int fake_copy_calls, fake_sync_calls, fake_allocation_queries;
 
-void fake_memory_register(void *base, size_t size)
+static void add_region(void *base, size_t size, int host)
 {
   if (n_regions == cap_regions) {
     cap_regions = cap_regions ? 2 * cap_regions : 16;
@@ -24,7 +25,12 @@ void fake_memory_register(void *base, size_t size)
     if (!regions)
       abort();
   }
-  regions[n_regions++] = (struct region_of_memory){base, size};
+  regions[n_regions++] = (struct region_of_memory){base, size, host};
+}
+
+void fake_memory_register(void *base, size_t size)
+{
+  add_region(base, size, 0);
 }
 
 void fake_memory_forget(void *base)
@@ -36,13 +42,23 @@ void fake_memory_forget(void *base)
     }
 }
 
-void *fake_buffer(size_t size)
+static void *new_buffer(size_t size, int host)
 {
   void *p = calloc(1, size);
   if (!p)
     abort();
-  fake_memory_register(p, size);
+  add_region(p, size, host);
   return p;
+}
+
+void *fake_buffer(size_t size)
+{
+  return new_buffer(size, 0);
+}
+
+void *fake_host_buffer(size_t size)
+{
+  return new_buffer(size, 1);
 }
 
 /* The registered region holding [p, p + n), or NULL. */
@@ -63,6 +79,8 @@ int fake_allocation_of(const void *ptr, void **base, size_t *size)
   const struct region_of_memory *r = find(ptr, 1);
   if (!r)
     return 0;
+  if (r->host)
+    return -1;
   *base = r->base;
   *size = r->size;
   return 1;

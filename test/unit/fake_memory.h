@@ -21,6 +21,8 @@
 
 /* A fresh zeroed "device" buffer of `size` bytes (never freed). */
 void *fake_buffer(size_t size);
+/* The same, standing for pinned host memory (allocation_of says -1). */
+void *fake_host_buffer(size_t size);
 /* Device blocks of the fake's device_alloc are device memory too. */
 void fake_memory_register(void *base, size_t size);
 void fake_memory_forget(void *base);

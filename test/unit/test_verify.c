@@ -206,6 +206,25 @@ static void test_no_buffer_found(void)
                  "buffer among its ops' arguments\n");
 }
 
+/* A kernel given pinned host memory may write what host threads watch,
+ * and no snapshot could cover a host thread's view: not verified. */
+static void test_host_memory_not_verified(void)
+{
+  pygraph_region *r = verified_region("host_memory", 2);
+  int *a = fake_buffer(64), *flag = fake_host_buffer(64);
+  catch_stderr();
+  iteration(r, a, flag, 1);
+  fake_log_clear();
+  iteration(r, a, flag, 2);
+  const char *err = caught_stderr();
+  CHECK_STR(fake_log(), "build(0 1<0) inst launch");
+  CHECK(*a == 2 && *flag == 3);
+  const char *why = "off: graph #1: op 1 (fake_kernel_2) arg 1 points into host memory, which "
+                    "both runs would write";
+  CHECK_STR(verify_status(r), why);
+  CHECK(strstr(err, why) != NULL);
+}
+
 static void test_too_large(void)
 {
   pygraph_region *r = verified_region("too_large", 2);
@@ -393,6 +412,7 @@ int main(void)
   test_stale_argument_caught();
   test_memset_destination();
   test_no_buffer_found();
+  test_host_memory_not_verified();
   test_too_large();
   test_errors_turn_verification_off();
   test_replay_that_ran_eagerly_stays_in_step();

@@ -23,8 +23,10 @@ int pygraph_cuda_allocation_of(const void *ptr, void **base, size_t *size)
   void *data[] = {&memory_type, &managed};
   if (get_attributes(2, which, data, (CUdeviceptr)(unsigned long long)ptr) != CUDA_SUCCESS)
     return 0;
+  if (memory_type == CU_MEMORYTYPE_HOST && !managed)
+    return -1;                         /* pinned, mapped or registered host memory */
   if (memory_type != CU_MEMORYTYPE_DEVICE && !managed)
-    return 0;                          /* host memory, or not CUDA's */
+    return 0;                          /* not CUDA's */
   CUdeviceptr range_base = 0;
   size_t range_size = 0;
   if (get_range(&range_base, &range_size, (CUdeviceptr)(unsigned long long)ptr) != CUDA_SUCCESS ||

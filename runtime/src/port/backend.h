@@ -107,8 +107,9 @@ struct pygraph_backend {
 
   /* Does `ptr` (any pointer-sized value) point into device or managed
    * memory?  1 with the mapped range of the allocation holding it in *base,
-   * *size; 0 for anything else (host memory, an unknown address, a number),
-   * leaving no error behind for the program to see. */
+   * *size; -1 when it points into host memory CUDA knows (pinned, mapped or
+   * registered: kernels may write it); 0 for anything else (an unknown
+   * address, a number).  Leaves no error behind for the program to see. */
   int (*allocation_of)(const void *ptr, void **base, size_t *size);
 
   /* cudaMemcpyAsync(dst, src, size, cudaMemcpyDefault, stream): device or

@@ -125,13 +125,24 @@ static cudaError_t wait_for_inputs(const struct pygraph_verify *vf)
   return sync_streams(vf);
 }
 
-/* Which memory, room for it, steps 1 and 2.  Returns 0 when this run is
- * not verified (verification stopped; nothing of the program's ran). */
-static int prepare(struct pygraph_verify *vf)
+/* Which memory, and whether this run can be verified at all.  Returns 0
+ * when not (verification stopped). */
+static int choose_memory(struct pygraph_verify *vf)
 {
   const struct pygraph_backend *b = vf->backend;
+  char buf[48];
+  if (!b->allocation_of || !b->memory_copy || !b->stream_synchronize) {
+    stop(vf, "the backend cannot copy memory");
+    return 0;
+  }
   if (pygraph_verify_collect(vf)) {
     stop(vf, "out of memory");
+    return 0;
+  }
+  if (vf->host_memory) {
+    stop(vf, "graph #%llu: op %zu (%s) arg %zu points into host memory, which both runs "
+             "would write", vf->variant, vf->host_op,
+         pygraph_verify_op_name(vf, vf->host_op, buf, sizeof buf), vf->host_arg);
     return 0;
   }
   if (!vf->n_ranges) {
@@ -143,6 +154,16 @@ static int prepare(struct pygraph_verify *vf)
          (unsigned long long)PYGRAPH_VERIFY_MAX_BYTES);
     return 0;
   }
+  return 1;
+}
+
+/* Room for the copies, steps 1 and 2.  Returns 0 when this run is not
+ * verified (verification stopped; nothing of the program's ran). */
+static int prepare(struct pygraph_verify *vf)
+{
+  const struct pygraph_backend *b = vf->backend;
+  if (!choose_memory(vf))
+    return 0;
   vf->saved = malloc(vf->total);
   vf->chunk = malloc(vf->total < PYGRAPH_VERIFY_CHUNK ? vf->total : PYGRAPH_VERIFY_CHUNK);
   if (!vf->saved || !vf->chunk) {

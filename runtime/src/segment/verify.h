@@ -31,12 +31,16 @@
  * a failed restore first puts the eager results back).  The program's own
  * errors stay CUDA's; pygraph's copies' errors are cleared.
  *
+ * An iteration whose ops are given host memory CUDA knows (pinned, mapped,
+ * registered: a kernel may write it, and host threads may watch it) is not
+ * verified: verification goes off for the segment, naming the op.
+ *
  * Limits: memory the ops reach without being given its allocation
- * (pointers stored in device memory, __device__ variables, host-mapped
- * memory) is not shadowed: writes there happen twice, which is harmless
- * when they are idempotent and otherwise changes what the program
- * computes (an atomic counter counts the iteration twice) and may be
- * reported as a difference.  Allocations over PYGRAPH_VERIFY_MAX_BYTES in
+ * (pointers stored in device memory, __device__ variables, system memory
+ * reached through HMM) is not shadowed: writes there happen twice, which
+ * is harmless when they are idempotent and otherwise changes what the
+ * program computes (an atomic counter counts the iteration twice) and may
+ * be reported as a difference.  Allocations over PYGRAPH_VERIFY_MAX_BYTES in
  * all are not verified.  Which op is named is a hint: the first one given
  * the buffer, which may read it rather than write it. */
 #ifndef PYGRAPH_VERIFY_H
@@ -88,6 +92,8 @@ struct pygraph_verify {
   size_t n_streams, cap_streams;
   cudaStream_t copy_stream;                  /* where the copies go */
   size_t total;                              /* bytes of all ranges */
+  int host_memory;                           /* an op is given host memory CUDA knows: */
+  size_t host_op, host_arg;                  /* the first one, and which argument */
   void *shadow;                              /* device: the inputs */
   unsigned char *saved;                      /* host: the eager results */
   unsigned char *chunk;                      /* host: the graph's, a chunk at a time */

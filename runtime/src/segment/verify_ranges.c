@@ -19,14 +19,18 @@ static int add_range(struct pygraph_verify *vf, void *base, size_t size, size_t 
 }
 
 /* A value given to op `op` as (part of) argument `arg`: its allocation,
- * when it points into one. */
+ * when it points into one; host memory CUDA knows is noted. */
 static int note_value(struct pygraph_verify *vf, const void *value, size_t op, size_t arg)
 {
   void *base;
   size_t size;
-  if (!value || !vf->backend->allocation_of(value, &base, &size))
-    return 0;
-  return add_range(vf, base, size, op, arg);
+  int found = value ? vf->backend->allocation_of(value, &base, &size) : 0;
+  if (found < 0 && !vf->host_memory) {
+    vf->host_memory = 1;
+    vf->host_op = op;
+    vf->host_arg = arg;
+  }
+  return found > 0 ? add_range(vf, base, size, op, arg) : 0;
 }
 
 /* Every pointer-aligned word of each parameter: a pointer argument is one
@@ -48,14 +52,18 @@ static int note_kernel(struct pygraph_verify *vf, size_t i)
   return 0;
 }
 
-/* A memset's or memcpy's destination: its allocation, else its bytes. */
+/* A memset's or memcpy's destination: its allocation, else its bytes
+ * (host memory CUDA knows is noted instead). */
 static int note_destination(struct pygraph_verify *vf, size_t i)
 {
   const struct pygraph_op *op = &vf->ops->ops[i];
   size_t before = vf->n_ranges;
+  int host_before = vf->host_memory;
   if (note_value(vf, op->dst, i, 0))
     return -1;
-  return vf->n_ranges > before ? 0 : add_range(vf, op->dst, op->count, i, 0);
+  if (vf->n_ranges > before || vf->host_memory != host_before)
+    return 0;
+  return add_range(vf, op->dst, op->count, i, 0);
 }
 
 static int note_stream(struct pygraph_verify *vf, cudaStream_t stream)
@@ -125,6 +133,7 @@ int pygraph_verify_collect(struct pygraph_verify *vf)
 {
   const struct pygraph_op_list *ops = vf->ops;
   vf->n_ranges = vf->n_streams = 0;
+  vf->host_memory = 0;
   vf->copy_stream = ops->n_ops ? ops->ops[0].stream : NULL;
   for (size_t i = 0; i < ops->n_ops; i++) {
     const struct pygraph_op *op = &ops->ops[i];

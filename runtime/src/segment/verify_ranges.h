@@ -11,8 +11,9 @@
  * are ordered with the blocking streams as those ops are; else the first
  * op's).  Every pointer-aligned word of a kernel's argument block that
  * lies in an allocation counts; a memset's or memcpy's destination counts
- * as its allocation, or as the bytes it writes when none is known.
- * Returns 0, or -1 when out of memory. */
+ * as its allocation, or as the bytes it writes when none is known.  The
+ * first value pointing into host memory CUDA knows sets vf->host_memory,
+ * host_op and host_arg.  Returns 0, or -1 when out of memory. */
 int pygraph_verify_collect(struct pygraph_verify *vf);
 
 /* The name of op i of vf->ops for messages: its kernel's (mangled) name,
