@@ -43,6 +43,9 @@ void harness_batch(unsigned n);                        /* PYGRAPH_BATCH, same sc
 void harness_verify(unsigned n);                       /* PYGRAPH_VERIFY, same scope */
 
 /* The runtime state of segment s of r (after its first begin). */
+/* Regions first used from now on run on `backend` (NULL: the fake). */
+void harness_backend(const struct pygraph_backend *backend);
+
 struct pygraph_segment *harness_segment(pygraph_region *r, unsigned s);
 
 /* "graph", "eager" or "warmup": the phase the report shows. */

@@ -76,8 +76,8 @@ void pygraph_region_begin_with(const struct pygraph_backend *backend, pygraph_re
     close_bottom(t);
   }
   /* A region's first use (its state is created next): the report is armed
-   * first, as region_state.c used to do, so that the state registry does
-   * not call back into the report that walks it. */
+   * first, here, so that the state registry never calls back into the
+   * report that walks it. */
   if (__builtin_expect(!__atomic_load_n(&region->state, __ATOMIC_RELAXED), 0) &&
       region->abi_version == PYGRAPH_ABI_VERSION)
     pygraph_report_arm();

@@ -75,8 +75,8 @@ int pygraph_indirect_select(struct pygraph_indirect *ind, const struct pygraph_b
  * has triggered (an indirect twin does so at entry) or exited; B's blocks
  * then sit in griddepcontrol.wait on SM slots until A completes.  When A's
  * grid needs more than one wave, those slots are taken while A still has
- * blocks to run (on the H200 a 2^22-element sort step, 253 launches: 6.4 ms
- * against 3.4 ms plain), and the early start can hide at most one launch
+ * blocks to run (a multi-wave kernel can then take twice as long), and the
+ * early start can hide at most one launch
  * latency of a kernel that long anyway.  So an edge is programmatic only
  * when A's grid fits in one wave at its occupancy
  * (backend->resident_blocks for the function A launches: its twin when A

@@ -119,8 +119,7 @@ int pygraph_segment_begin_iteration(struct pygraph_segment *seg)
   seg->clocked = records && seg->clock_next_begin;
   seg->begin_us = seg->clocked ? now_us(seg) : 0.0;
   /* With no graph to replay and no capture planned, deferring would only
-   * hold the GPU back while the host records (convolution1D: 5% slower
-   * than plain while auto warmed up): the ops run as they come. */
+   * hold the GPU back while the host records: the ops run as they come. */
   seg->shadowed = records && seg->cache.n_variants == 0 && !seg->cand.capture_next;
   return records;
 }

@@ -1,13 +1,13 @@
 /* capture_cost.h - what a capture costs in this process, learned from the
  * captures made so far.
  *
- * The prior (pygraph_capture_estimate_us, decide.h) is an H200 figure; the
- * host that runs the program may be slower or faster, and the first capture
- * of each region pays it before any of its own could be timed (merge: 8
- * template regions of 30 iterations, each capturing a 2-kernel graph in
- * ~85-120 us against a 26 us estimate, ran 20% slower than plain).  Every
- * timed capture scales the prior for the regions that come after it.
- * Process-wide, thread-safe; segment.c is its only writer. */
+ * The prior (pygraph_capture_estimate_us, decide.h) is one machine's
+ * figure; the host that runs the program may be slower or faster, and the
+ * first capture of each region pays it before any of its own could be
+ * timed, so a program of many short regions would pay a wrong prior many
+ * times.  Every timed capture scales the prior for the regions that come
+ * after it.  Process-wide, thread-safe; selection.c's outcome is its only
+ * writer. */
 #ifndef PYGRAPH_CAPTURE_COST_H
 #define PYGRAPH_CAPTURE_COST_H
 

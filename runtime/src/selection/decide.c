@@ -35,9 +35,8 @@ enum pygraph_decision pygraph_decide(const struct pygraph_settings *settings,
       in->backlog < PYGRAPH_BACKLOG_EVENTS)
     return PYGRAPH_KEEP_WARMING;
   /* The GPU takes longer per iteration than the host needs to issue it
-   * eagerly (adam, gelu: 10 us kernels in batches of 8; 29% slower with
-   * their capture and deferral): a graph only saves host time, and the
-   * host already waits.  A probe looks again later. */
+   * eagerly: a graph only saves host time, and the host already waits
+   * (capture and deferral would only cost).  A probe looks again later. */
   if (settings->mode == PYGRAPH_MODE_AUTO && in->host_period_us > 0 && in->eager_us > 0 &&
       in->eager_us > PYGRAPH_GPU_BOUND_RATIO * in->host_period_us) {
     *reason = "GPU-bound: the GPU takes longer than the host's eager launches";
@@ -51,7 +50,7 @@ enum pygraph_decision pygraph_decide(const struct pygraph_settings *settings,
                      hits * pygraph_gain_bound_us(in->eager_us, in->n_ops) <
                          pygraph_trial_cost_us(in)))) {
     /* Within a known trip count the hits to come only shrink: waiting is
-     * recording for nothing (merge: +3 us an iteration).  A probe looks
+     * recording for nothing, every iteration.  A probe looks
      * again later (a loop entered again has run past its count then).  A
      * signature of a cycle leaves the others their chance. */
     if (in->recent_window == 0 && in->trip_count >= 0 &&
@@ -59,9 +58,9 @@ enum pygraph_decision pygraph_decide(const struct pygraph_settings *settings,
       *reason = "capture cannot pay back in the iterations left";
       return PYGRAPH_STAY_EAGER;
     }
-    /* Unknown count: warming up records every iteration (merge: ~20 us an
-     * iteration on the H200), so pass through; the probe 64 iterations on
-     * looks again with the hits those iterations add. */
+    /* Unknown count: warming up records every iteration, so pass through;
+     * the probe PYGRAPH_PROBE_INTERVAL iterations on looks again with the
+     * hits those iterations add. */
     if (in->recent_window == 0 && in->trip_count < 0) {
       *reason = "capture would not pay back yet";
       return PYGRAPH_STAY_EAGER;

@@ -26,8 +26,7 @@ enum pygraph_decision {
  * (settings.h, default 2): a one-op graph replay costs
  * the host a launch (plus an update when its arguments change) like the
  * eager call, and on the GPU each graph launch adds a gap that back-to-back
- * kernels do not have (bitonic-sort, 253 launches of a 4M-element kernel:
- * 3.43 ms plain, 3.82 ms as one-node graphs on the H200). */
+ * kernels do not have. */
 
 
 struct pygraph_decide_input {
@@ -60,22 +59,19 @@ struct pygraph_decide_input {
 
 
 /* What a capture + instantiate is expected to cost before one was timed:
- * about 3 us per node on an H200 (bench/results.md) plus a fixed part of
- * 80 us (merge, a 2-kernel graph: build 15-23 us, instantiate 56-81 us). */
+ * PYGRAPH_CAPTURE_BASE_US + PYGRAPH_CAPTURE_PER_OP_US per node (policy.h). */
 double pygraph_capture_estimate_us(unsigned long n_ops);
 
 /* What a graph can save per iteration at most: the eager cost itself (when
  * one was read: eager_us > 0), and no more than PYGRAPH_GAIN_PER_OP_US per
- * op - merge's eager samples were still in flight when it decided, and it
- * captured 5 of 8 regions that could not pay; on the H200 an eager launch
- * of a tiny kernel costs ~3.6 us and a graph node ~1.2 us (tiny_chain,
- * bench/results.md); bigger kernels hide more of the launch cost. */
+ * op (the bound also holds while eager samples are still in flight, which
+ * would otherwise let a capture through that cannot pay; bigger kernels
+ * hide more of the launch cost). */
 double pygraph_gain_bound_us(double eager_us, unsigned long n_ops);
 
 /* What trying a graph costs: the capture, plus in auto mode with timing
- * the timed iterations that compare it with eager runs afterwards (~10 us
- * of event records and queries each on the H200, 2 x PYGRAPH_MEASURE_MIN
- * of them). */
+ * the timed iterations that compare it with eager runs afterwards
+ * (PYGRAPH_MEASURE_COST_US). */
 double pygraph_trial_cost_us(const struct pygraph_decide_input *in);
 
 /* (A capture is put off while the expected hits (pygraph_expected_hits)
@@ -85,17 +81,15 @@ double pygraph_trial_cost_us(const struct pygraph_decide_input *in);
  * have paid for it.  Within a known trip count the hits to come only
  * shrink: a back-to-back signature is then eager by decision too
  * (PYGRAPH_STAY_EAGER, "capture cannot pay back in the iterations left";
- * probes look again).  A cycle's signature keeps warming.
- * merge's 30-iteration regions of 2 kernels stay eager.) */
+ * probes look again).  A cycle's signature keeps warming.) */
 
 /* How many iterations a graph of this signature could save: the iterations
  * still to come (the rest of a known trip count; else, or once a loop entered
  * again ran past it, as many as ran so far) for one that comes back to back;
  * for one recurring apart, its share of them less (when timing) the
  * PYGRAPH_TURN_RUN eager turns that measuring it takes out of its few
- * sightings
- * (convolution1D: 5 signatures in turn, each 4 times in all, captured 3
- * graphs per region, replayed none, and ran 19% slower than plain). */
+ * sightings (a few signatures in turn, each seen a few times, would
+ * otherwise capture graphs that are never replayed). */
 double pygraph_expected_hits(const struct pygraph_decide_input *in);
 /* Called after every completed (not flushed) iteration that ran eagerly
  * because no graph variant matched it.  On PYGRAPH_GO_EAGER, *reason says
