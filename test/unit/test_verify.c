@@ -318,6 +318,7 @@ static void test_replay_that_ran_eagerly_stays_in_step(void)
   CHECK(*a == 4 && *b == 1 + 2 + 3 + 3);
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK(seg->stats.launches_in_graphs == 4);  /* the capture and the last iteration */
+  CHECK(seg->stats.replays == 1);
 }
 
 /* ---- auto mode: a verified iteration is no timing sample ------------------- */

@@ -259,9 +259,9 @@ static void note_arg_changes(struct pygraph_segment *seg, const struct pygraph_o
 
 /* ---- graphs --------------------------------------------------------- */
 
-/* Returns 1 when the graph ran the iteration's work - or, in verify mode,
- * the eager run verification made the iteration's one run (verify.h: the
- * graph's nodes hold the iteration's parameters all the same). */
+/* Returns 1 when the graph ran the iteration's work, 2 when in verify
+ * mode the eager run became the iteration's one run (verify.h: the graph's
+ * nodes hold the iteration's parameters all the same), 0 after a fault. */
 static int launch_variant(struct pygraph_segment *seg, struct pygraph_variant *v,
                           const struct pygraph_op_list *list)
 {
@@ -269,7 +269,7 @@ static int launch_variant(struct pygraph_segment *seg, struct pygraph_variant *v
       &seg->verify, (unsigned)(v - seg->cache.variants), v->id, list);
   if (check == PYGRAPH_VERIFY_RAN_EAGERLY) {
     seg->stats.eager_iters++;
-    return 1;
+    return 2;
   }
   int ran = 0;
   cudaError_t err = pygraph_variant_cache_launch(&seg->cache, v, &ran);
@@ -358,11 +358,12 @@ static int replay(struct pygraph_segment *seg, struct iteration *it, struct pygr
     execute_all(seg, cur);
     return 0;
   }
-  if (!launch_variant(seg, v, cur))
+  int ran = launch_variant(seg, v, cur);
+  if (!ran)
     return 0;
   it->out.ran = v;
   it->out.changed_ops = counts.changed_ops;
-  seg->stats.replays++;
+  seg->stats.replays += ran == 1;
   pygraph_variant_cache_touch(&seg->cache, v);
   pygraph_variant_cache_adopt(&seg->cache, v, &seg->current);
   seg->hint = v->ref;
