@@ -243,6 +243,23 @@ MUTATIONS = [
      "    problem(out, name, text, expected, used);\n    return fallback;",
      "    return fallback;",
      ["unit:test_settings_report"]),
+    # ---- runtime: verify mode (the work shows once; differences are found)
+    ("verify: the graph runs on the eager run's results", "runtime/src/segment/verify.c",
+     "  err = copy_all(vf, FROM_SHADOW);\n", "  err = cudaSuccess;\n",
+     ["unit:test_verify"]),
+    ("verify: a failed save lets the graph run too", "runtime/src/segment/verify.c",
+     '    stop(vf, "saving the eager results failed: %s", b->error_name(err));\n'
+     "    return PYGRAPH_VERIFY_RAN_EAGERLY;",
+     '    stop(vf, "saving the eager results failed: %s", b->error_name(err));\n'
+     "    return PYGRAPH_VERIFY_ARMED;",
+     ["unit:test_verify"]),
+    ("verify: differences not seen", "runtime/src/segment/verify.c",
+     "if (memcmp(vf->chunk, eager, n) == 0)", "if (1)", ["unit:test_verify"]),
+    ("verify: host memory run twice", "runtime/src/segment/verify.c",
+     "  if (vf->host_memory) {", "  if (0) {", ["unit:test_verify"]),
+    ("verify: a verified iteration is a graph sample", "runtime/src/selection/selection.c",
+     "sel->now.turn == TURN_GRAPH && !o->verified)", "sel->now.turn == TURN_GRAPH)",
+     ["unit:test_verify"]),
 ]
 
 

@@ -14,7 +14,11 @@
 #
 # Environment: RUN_TIMEOUT (seconds per program run, default 300),
 # ONLY="jacobi2d tiny_chain" (subset), EXTRA_ENV="PYGRAPH_MODE=graph" (added to
-# the pygraph and pygraph_b0 runs).
+# the pygraph and pygraph_b0 runs).  With EXTRA_ENV="PYGRAPH_VERIFY=1" a run
+# whose stderr has a verify-mode difference ("pygraph: verify: ... differs
+# from eager") fails as VERIFY(<variant>), and the report column adds the
+# segments' verify= results (ok: graph runs found equal, off: segments not
+# verified, each with its reason in the .err log).
 set -uo pipefail
 
 if [[ $# -lt 1 ]]; then
@@ -66,6 +70,18 @@ run_one() {
   echo "$name.$variant: rc=$R_RC checksum=${R_SUM:--} loop_ms=${R_MS:--}" >>"$out/runs.txt"
 }
 
+# verify_note <err file>: " verify ok=<graph runs equal> off=<segments>" from
+# the report lines' verify="..." fields; empty when verify mode was off.
+verify_note() {
+  grep -ho 'verify="[^"]*"' "$1" 2>/dev/null |
+    awk '/verify="ok /{ sub(/verify="ok /, ""); ok += $0 + 0; n++ }
+         /verify="off/{ off++; n++ } /verify="mismatch/{ bad++; n++ }
+         END { if (n) printf " verify ok=%d off=%d%s", ok, off, bad ? " mismatch=" bad : "" }'
+}
+
+# verify_differs <err file>: did verify mode see a graph differ from eager?
+verify_differs() { grep -q '^pygraph: verify: .* differs from eager' "$1" 2>/dev/null; }
+
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2fx", a / b; else print "-" }'; }
 
 {
@@ -95,8 +111,11 @@ for l in "${lines[@]}"; do
     g_ms=${R_MS:--}
     report=$(grep -h '^pygraph: total' "$out/$name.pygraph.err" | tail -n1)
     [[ -z $report ]] && report="(no report line)"
+    report+=$(verify_note "$out/$name.pygraph.err")
     if [[ $R_RC -ne 0 ]]; then verdict="FAIL(pygraph rc=$R_RC)"
-    elif [[ $verdict == OK && $R_SUM != "$p_sum" ]]; then verdict="MISMATCH(pygraph)"; fi
+    elif [[ $verdict == OK && $R_SUM != "$p_sum" ]]; then verdict="MISMATCH(pygraph)"
+    elif [[ $verdict == OK ]] && verify_differs "$out/$name.pygraph.err"; then
+      verdict="VERIFY(pygraph)"; fi
   else
     report="(no pygraph binary)"
   fi
@@ -107,7 +126,9 @@ for l in "${lines[@]}"; do
     run_one "$name" pygraph_b0 $args
     b0_ms=${R_MS:--}
     if [[ $R_RC -ne 0 ]]; then [[ $verdict == OK ]] && verdict="FAIL(pygraph_b0 rc=$R_RC)"
-    elif [[ $verdict == OK && $R_SUM != "$p_sum" ]]; then verdict="MISMATCH(pygraph_b0)"; fi
+    elif [[ $verdict == OK && $R_SUM != "$p_sum" ]]; then verdict="MISMATCH(pygraph_b0)"
+    elif [[ $verdict == OK ]] && verify_differs "$out/$name.pygraph_b0.err"; then
+      verdict="VERIFY(pygraph_b0)"; fi
   fi
 
   h_ms=-
@@ -134,6 +155,6 @@ done
 
 echo "logs: $out"
 if [[ $status -ne 0 ]]; then
-  echo "run_gpu.sh: FAILED (checksum mismatch or program failure)" >&2
+  echo "run_gpu.sh: FAILED (checksum mismatch, verify-mode difference or program failure)" >&2
 fi
 exit $status

@@ -24,6 +24,8 @@ static int update_calls;
 
 struct fake_graph {
   int updated_from_previous;
+  struct fake_node *nodes;              /* what each op's node does (fake_memory.h) */
+  size_t n_nodes;
   /* indirect part */
   unsigned char *block;                 /* the device block */
   unsigned char *params;                /* the loaders' parameters (a copy) */
@@ -83,6 +85,7 @@ void fake_reset(void)
   fake_capture_queries = 0;
   fake_event_times_queries = 0;
   fake_range_depth = fake_range_pushes = fake_range_underflows = 0;
+  fake_memory_reset_counts();
   fake_log_clear();
 }
 
@@ -118,6 +121,8 @@ static void log_op(const struct pygraph_op *op)
 static cudaError_t fake_execute(const struct pygraph_op *op)
 {
   log_op(op);
+  struct fake_node node = fake_node_of(op);
+  fake_memory_apply(&node);
   fake_gpu_us += fake.eager_op_us;
   return cudaSuccess;
 }
@@ -211,6 +216,10 @@ static cudaError_t fake_build(const struct pygraph_op_list *ops,
   for (size_t k = 0; k < plan->n_after; k++)
     fake_log_append("%s%zu", k ? "," : "; after ", plan->after_ops[k]);
   struct fake_graph *g = calloc(1, sizeof *g);
+  g->nodes = malloc((ops->n_ops ? ops->n_ops : 1) * sizeof *g->nodes);
+  g->n_nodes = ops->n_ops;
+  for (size_t i = 0; i < ops->n_ops; i++)
+    g->nodes[i] = fake_node_of(&ops->ops[i]);
   if (ind && ind->ind->n_nodes) {
     const struct pygraph_indirect *in = ind->ind;
     fake_log_append("; ind");
@@ -250,6 +259,7 @@ static void fake_destroy(void *graph)
   free(g->node_of_op);
   free(g->offset_of_node);
   free(g->params);
+  free(g->nodes);
   free(g);
 }
 
@@ -274,15 +284,31 @@ static cudaError_t fake_instantiate(void *graph, void *previous)
 
 static cudaError_t fake_update_node(void *graph, size_t index, const struct pygraph_op *op)
 {
-  (void)graph;
-  (void)op;
+  struct fake_graph *g = graph;
   if (++update_calls == fake.fail_update_at) {
     fake_log_append("upd%zu! ", index);
     return cudaErrorInvalidValue;
   }
   fake_log_append("upd%zu ", index);
+  if (!fake.stale_updates && index < g->n_nodes)
+    g->nodes[index] = fake_node_of(op);
   fake_gpu_us += fake.update_us;
   return cudaSuccess;
+}
+
+/* The graph's work on fake memory, in op order; an indirect node reads
+ * its arguments from its slice of the device block. */
+static void run_nodes(const struct fake_graph *g)
+{
+  for (size_t i = 0; i < g->n_nodes; i++) {
+    struct fake_node node = g->nodes[i];
+    if (g->size && i < g->n_ops && g->node_of_op[i] >= 0 && node.has_args) {
+      const unsigned char *slice = g->block + g->offset_of_node[g->node_of_op[i]];
+      memcpy(&node.arg0, slice, sizeof node.arg0);
+      memcpy(&node.arg1, slice + 8, sizeof node.arg1);
+    }
+    fake_memory_apply(&node);
+  }
 }
 
 static cudaError_t fake_launch(void *graph, int *ran)
@@ -301,6 +327,7 @@ static cudaError_t fake_launch(void *graph, int *ran)
     memcpy(g->block, g->params, g->size);
     fake_gpu_us += fake.loader_us;
   }
+  run_nodes(g);
   last_launched = g;
   return cudaSuccess;
 }
@@ -340,12 +367,14 @@ static cudaError_t fake_device_alloc(void **ptr, size_t size)
     return cudaErrorMemoryAllocation;
   }
   *ptr = calloc(1, size);
+  fake_memory_register(*ptr, size);
   fake_live_allocs++;
   return cudaSuccess;
 }
 
 static void fake_free(void *ptr)
 {
+  fake_memory_forget(ptr);
   free(ptr);
   fake_live_allocs--;
 }
@@ -498,6 +527,9 @@ const struct pygraph_backend fake_backend = {
     .graph_destroy = fake_destroy,
     .twin_check = fake_twin_check,
     .resident_blocks = fake_resident_blocks,
+    .allocation_of = fake_allocation_of,
+    .memory_copy = fake_memory_copy,
+    .stream_synchronize = fake_stream_synchronize,
     .device_alloc = fake_device_alloc,
     .device_free = fake_free,
     .event_destroy = fake_event_destroy,

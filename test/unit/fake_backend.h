@@ -20,11 +20,15 @@
  * fake.captured_streams marks streams the "program" is capturing; the
  * runtime's capture-status queries are counted, not logged.
  * Timeline ranges are counted; with fake.log_ranges a push logs
- * [<name> and a pop ]. */
+ * [<name> and a pop ].
+ * Device memory (verify mode) is fake_memory.h's: eager ops and graph
+ * launches run their effect on it; cp / sync are its copies and stream
+ * synchronizations. */
 #ifndef PYGRAPH_TEST_FAKE_BACKEND_H
 #define PYGRAPH_TEST_FAKE_BACKEND_H
 
 #include "port/backend.h"
+#include "fake_memory.h"
 
 struct fake_config {
   int fail_build;                 /* graph_build returns cudaErrorInvalidValue */
@@ -61,6 +65,11 @@ struct fake_config {
   int launch_stream_captured;     /* graph_synchronize cannot wait (logs gsync!) */
   /* the timeline: range pushes and pops are counted; logged only when set */
   int log_ranges;                 /* push logs "[<name>", pop logs "]" */
+  /* device memory (fake_memory.h) */
+  int stale_updates;              /* a planted bug: graph_update_node logs and succeeds
+                                     but the node keeps its old arguments */
+  int fail_copy_at;               /* the n-th memory_copy fails (1-based), 0 = none */
+  int fail_sync_at;               /* the n-th stream_synchronize fails, 0 = none */
 };
 
 extern struct fake_config fake;

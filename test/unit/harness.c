@@ -1,6 +1,8 @@
 /* harness.c - see harness.h. */
 #include "harness.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "abi/record.h"
@@ -105,6 +107,13 @@ void harness_batch(unsigned n)
   pygraph_settings_override(&s);
 }
 
+void harness_verify(unsigned n)
+{
+  struct pygraph_settings s = *pygraph_settings();
+  s.verify = n;
+  pygraph_settings_override(&s);
+}
+
 static const struct pygraph_backend *harness_backend_in_use = &fake_backend;
 
 void harness_backend(const struct pygraph_backend *backend)
@@ -160,6 +169,28 @@ static void launch_at(const pygraph_site *site, int func, int arg0, dim3 grid, d
   fake_log_append("p:k%d(%d) ", func, arg0);
 }
 
+void kernel_buf(int func, int value, void *buf)
+{
+  static pygraph_site sites[64];
+  static char names[64][24];
+  pygraph_site *site = &sites[func % 64];
+  snprintf(names[func % 64], sizeof names[0], "fake_kernel_%d", func % 64);
+  site->kernel = names[func % 64];
+  site->file = "test.cu";
+  site->line = 100u + (unsigned)(func % 64);
+  int a0 = value;
+  long long a1 = (long long)(uintptr_t)buf;
+  void *args[] = {&a0, &a1};
+  dim3 grid = {1, 1, 1}, block = {32, 1, 1};
+  struct pygraph_segment *seg = pygraph_recording_segment();
+  if (seg && pygraph_record_kernel(seg, site, FAKE_FUNC(func), grid, block, 0, S1, args) ==
+                 PYGRAPH_DEFERRED)
+    return;
+  fake_log_append("p:k%d(%d) ", func, value);
+  struct fake_node node = {.kind = PYGRAPH_OP_KERNEL, .has_args = 1, .arg0 = a0, .arg1 = a1};
+  fake_memory_apply(&node);                   /* passed through: "CUDA" runs it */
+}
+
 void kernel_cfg(int func, int arg0, dim3 grid, dim3 block, size_t shmem, cudaStream_t stream)
 {
   launch_at(NULL, func, arg0, grid, block, shmem, stream);
@@ -199,6 +230,16 @@ void memset_op(int value, size_t count)
   if (seg && pygraph_record_memset(seg, (void *)0x5000, value, count, S1) == PYGRAPH_DEFERRED)
     return;
   fake_log_append("p:ms(%d) ", value);
+}
+
+void memset_to(void *dst, int value, size_t count)
+{
+  struct pygraph_segment *seg = pygraph_recording_segment();
+  if (seg && pygraph_record_memset(seg, dst, value, count, S1) == PYGRAPH_DEFERRED)
+    return;
+  fake_log_append("p:ms(%d) ", value);
+  struct fake_node node = {.kind = PYGRAPH_OP_MEMSET, .dst = dst, .value = value, .count = count};
+  fake_memory_apply(&node);
 }
 
 void memcpy_op(unsigned long dst, size_t count, enum cudaMemcpyKind kind)

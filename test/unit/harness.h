@@ -40,6 +40,7 @@ pygraph_region *harness_region(const char *function, unsigned n_segments);
  * plugin option batch= was batch_max; trip_count as harness_region's. */
 pygraph_region *harness_batch_region(const char *function, unsigned batch_max);
 void harness_batch(unsigned n);                        /* PYGRAPH_BATCH, same scope */
+void harness_verify(unsigned n);                       /* PYGRAPH_VERIFY, same scope */
 
 /* The runtime state of segment s of r (after its first begin). */
 /* Regions first used from now on run on `backend` (NULL: the fake). */
@@ -64,7 +65,12 @@ void kernel_cfg(int func, int arg0, dim3 grid, dim3 block, size_t shmem, cudaStr
 /* A launch whose site has indirect twin FAKE_TWIN(twin) (0: no twin). */
 void kernel_twin(int func, int arg0, int twin);
 void kernel_twin_cfg(int func, int arg0, int twin, dim3 block, size_t shmem);
+/* Fake kernel `func` (1..63) adding `value` to the int at `buf` (a
+ * fake_buffer: fake_memory.h), on S1; its launch site names the kernel
+ * "fake_kernel_<func>" at test.cu:<100 + func>. */
+void kernel_buf(int func, int value, void *buf);
 void memset_op(int value, size_t count);
+void memset_to(void *dst, int value, size_t count);    /* on S1 */
 void memcpy_op(unsigned long dst, size_t count, enum cudaMemcpyKind kind);
 void event_record(int event, cudaStream_t stream);
 void event_wait(cudaStream_t stream, int event);

@@ -157,9 +157,10 @@ static void test_flag_words_and_warnings(void)
                            "PYGRAPH_MAX_OPS", "x", "PYGRAPH_VARIANTS", "x",
                            "PYGRAPH_MEASURE_ITERS", "x", "PYGRAPH_MARGIN", "x",
                            "PYGRAPH_EAGER_BEFORE_CAPTURE", "x", "PYGRAPH_MIN_OPS", "x",
-                           "PYGRAPH_BATCH", "x", "PYGRAPH_NVTX", "x", "PYGRAPH_FAULT", "x", NULL};
+                           "PYGRAPH_BATCH", "x", "PYGRAPH_NVTX", "x", "PYGRAPH_VERIFY", "x",
+                           "PYGRAPH_FAULT", "x", NULL};
   s = parse(all_bad);                     /* every setting at once: each warned about */
-  CHECK(s.n_problems == 15 && s.n_problems <= PYGRAPH_SETTINGS_COUNT);
+  CHECK(s.n_problems == 16 && s.n_problems <= PYGRAPH_SETTINGS_COUNT);
   const char *junk_debug[] = {"PYGRAPH_DEBUG", "maybe", NULL};
   s = parse(junk_debug);                  /* a flag word not understood is off */
   CHECK(!s.debug && s.n_problems == 1);

@@ -23,7 +23,8 @@ static int format_batch(char *buf, size_t cap, const struct pygraph_segment_summ
 }
 
 /* Appends to buf[n..cap) what the fixed fields leave: a flush's reason,
- * the program's own captures, the batch, the thread, the newline. */
+ * the program's own captures, the batch, verify mode's result, the thread,
+ * the newline. */
 static int format_tail(char *buf, size_t cap, int n, const struct pygraph_segment_summary *s,
                        int thread)
 {
@@ -33,6 +34,8 @@ static int format_tail(char *buf, size_t cap, int n, const struct pygraph_segmen
     n += snprintf(buf + n, cap - (size_t)n, " program_captured=%llu", s->program_captured);
   if (n >= 0 && (size_t)n < cap && s->batched)
     n += format_batch(buf + n, cap - (size_t)n, s);
+  if (n >= 0 && (size_t)n < cap && s->verify)
+    n += snprintf(buf + n, cap - (size_t)n, " verify=\"%s\"", s->verify);
   if (n >= 0 && (size_t)n < cap && thread >= 0)
     n += snprintf(buf + n, cap - (size_t)n, " thread=%d", thread);
   if (n >= 0 && (size_t)n < cap)

@@ -83,4 +83,13 @@
 /* A decided-eager segment records 2 consecutive iterations of every this many. */
 #define PYGRAPH_PROBE_INTERVAL 64u
 
+/* ---- verify mode (segment/verify.h) ------------------------------------------ */
+
+/* Bytes of device buffers one verification may shadow (their sum); beyond,
+ * verification is off for the segment: it holds a device copy and a host
+ * copy of each while it runs. */
+#define PYGRAPH_VERIFY_MAX_BYTES (1ull << 30)
+/* Bytes the graph's results are read back in, per host copy compared. */
+#define PYGRAPH_VERIFY_CHUNK (16ull << 20)
+
 #endif /* PYGRAPH_POLICY_H */

@@ -155,6 +155,22 @@ static int parse_nvtx(struct pygraph_settings *out, const char *(*lookup)(const 
   return v != 0;
 }
 
+/* A flag word or a count: off (0) or on (1: PYGRAPH_DEFAULT_VERIFY_REPLAYS
+ * replays per variant), or a number of replays from 2 up. */
+static void parse_verify(struct pygraph_settings *out, const char *(*lookup)(const char *))
+{
+  const char *text = lookup("PYGRAPH_VERIFY");
+  if (!text || !*text)
+    return;
+  int v = flag_word(text);
+  if (v >= 0) {
+    out->verify = v ? PYGRAPH_DEFAULT_VERIFY_REPLAYS : 0;
+    return;
+  }
+  out->verify = parse_number(out, lookup, "PYGRAPH_VERIFY", 2, 1000000ul, 0,
+                             FLAG_WORDS " or a number of replays from 2 to 1000000", "0 (off)");
+}
+
 /* The numbers whose bound is PYGRAPH_MAX_* or a policy constant. */
 static void parse_bounded(struct pygraph_settings *out, const char *(*lookup)(const char *))
 {
@@ -241,6 +257,7 @@ void pygraph_settings_parse(struct pygraph_settings *out, const char *(*lookup)(
                               PYGRAPH_DEFAULT_MIN_OPS, "a number of at least 1", "2");
   out->batch = parse_number(out, lookup, "PYGRAPH_BATCH", 1, 1000000ul, 0,
                             "a number of at least 1", "the plugin's batch=");
+  parse_verify(out, lookup);
   parse_fault(out, lookup);
 }
 

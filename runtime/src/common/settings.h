@@ -21,7 +21,7 @@ enum pygraph_indirect_mode {
 };
 
 /* PYGRAPH_* variables the runtime reads (settings.c's table). */
-#define PYGRAPH_SETTINGS_COUNT 15u
+#define PYGRAPH_SETTINGS_COUNT 16u
 
 /* pygraph's own graph steps that PYGRAPH_FAULT can make fail (port/fault_inject.h). */
 enum pygraph_fault_step {
@@ -76,6 +76,10 @@ struct pygraph_settings {
                                    0..3): eager samples a signature needs before
                                    its first capture; the rest are taken in
                                    turns with the graph afterwards */
+  unsigned verify;              /* PYGRAPH_VERIFY (0: off): each graph variant's
+                                   capture and first this many replays are also
+                                   run eagerly and compared bit for bit
+                                   (segment/verify.h) */
 
   unsigned fault_at[PYGRAPH_FAULT_STEPS];   /* PYGRAPH_FAULT=step[:N],...: the step's
                                                N-th call fails (0: never) */
@@ -99,6 +103,8 @@ struct pygraph_settings {
 #define PYGRAPH_DEFAULT_MARGIN_PCT 3u
 #define PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE 2u
 #define PYGRAPH_DEFAULT_MIN_OPS 2u
+/* PYGRAPH_VERIFY=1 (or on): replays verified per graph variant. */
+#define PYGRAPH_DEFAULT_VERIFY_REPLAYS 2u
 
 /* Fills in the defaults of every field (mode auto, NVTX ranges on). */
 void pygraph_settings_defaults(struct pygraph_settings *out);

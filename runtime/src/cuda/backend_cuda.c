@@ -8,11 +8,13 @@
 #include "cuda/cuda_ops.h"
 #include "cuda/graph_realise.h"
 #include "cuda/nvtx_ranges.h"
+#include "cuda/verify_ops.h"
 
 /* Every entry once.  RELAXED / RELAXED_VOID: the entry may make an unsafe
  * call (memory, event creation and queries, synchronization, graph build
  * and instantiation with the loaders' module load, destruction, kernel
- * queries that may load a module lazily); it runs pygraph_cuda_<name> in
+ * queries that may load a module lazily, verify mode's pointer queries,
+ * copies to pageable host memory and stream synchronization); it runs pygraph_cuda_<name> in
  * relaxed mode.  DIRECT: pygraph_cuda_<name> itself, making no unsafe call:
  * eager execution and the steady state (node updates, argument refreshes,
  * graph launches, event records) pay nothing.  A new unsafe call is one
@@ -38,6 +40,10 @@
   RELAXED(resident_blocks, cudaError_t,                                                           \
           (const void *func, unsigned threads, size_t smem, long long *blocks),                   \
           (func, threads, smem, blocks))                                                          \
+  RELAXED(allocation_of, int, (const void *ptr, void **base, size_t *size), (ptr, base, size))   \
+  RELAXED(memory_copy, cudaError_t, (void *dst, const void *src, size_t size, cudaStream_t stream), \
+          (dst, src, size, stream))                                                               \
+  RELAXED(stream_synchronize, cudaError_t, (cudaStream_t stream), (stream))                      \
   DIRECT(event_destroy)                                                                           \
   RELAXED(event_times, int, (cudaEvent_t event), (event))                                         \
   RELAXED(timing_event_create, cudaError_t, (cudaEvent_t * event), (event))                       \

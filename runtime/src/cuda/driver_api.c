@@ -47,3 +47,17 @@ pygraph_pfn_cuLaunchKernelEx pygraph_driver_cuLaunchKernelEx(int per_thread_defa
       &cache[per_thread_default != 0], "cuLaunchKernelEx", CUDA_VERSION,
       per_thread_default ? cudaEnablePerThreadDefaultStream : cudaEnableLegacyStream);
 }
+
+pygraph_pfn_cuPointerGetAttributes pygraph_driver_cuPointerGetAttributes(void)
+{
+  static void *cache;
+  return (pygraph_pfn_cuPointerGetAttributes)lookup(&cache, "cuPointerGetAttributes",
+                                                    CUDA_VERSION, cudaEnableDefault);
+}
+
+pygraph_pfn_cuMemGetAddressRange pygraph_driver_cuMemGetAddressRange(void)
+{
+  static void *cache;
+  return (pygraph_pfn_cuMemGetAddressRange)lookup(&cache, "cuMemGetAddressRange", CUDA_VERSION,
+                                                  cudaEnableDefault);
+}

@@ -1,8 +1,9 @@
 /* driver_api.h - driver functions reached without linking libcuda.
  *
- * The runtime only needs a few driver entry points (parameter layouts and
- * forwarding of routed cuLaunchKernel* calls); they are fetched through
- * cudaGetDriverEntryPointByVersion on first use and cached. */
+ * The runtime only needs a few driver entry points (parameter layouts,
+ * forwarding of routed cuLaunchKernel* calls, verify mode's pointer
+ * ranges); they are fetched through cudaGetDriverEntryPointByVersion on
+ * first use and cached. */
 #ifndef PYGRAPH_DRIVER_API_H
 #define PYGRAPH_DRIVER_API_H
 
@@ -14,10 +15,16 @@ typedef CUresult (*pygraph_pfn_cuLaunchKernel)(CUfunction, unsigned, unsigned, u
                                                CUstream, void **, void **);
 typedef CUresult (*pygraph_pfn_cuLaunchKernelEx)(const CUlaunchConfig *, CUfunction, void **,
                                                  void **);
+typedef CUresult (*pygraph_pfn_cuPointerGetAttributes)(unsigned, CUpointer_attribute *, void **,
+                                                       CUdeviceptr);
+typedef CUresult (*pygraph_pfn_cuMemGetAddressRange)(CUdeviceptr *, size_t *, CUdeviceptr);
 
 /* NULL when the driver does not provide the function. */
 pygraph_pfn_cuFuncGetParamInfo pygraph_driver_cuFuncGetParamInfo(void);
 pygraph_pfn_cuLaunchKernel pygraph_driver_cuLaunchKernel(int per_thread_default);
 pygraph_pfn_cuLaunchKernelEx pygraph_driver_cuLaunchKernelEx(int per_thread_default);
+/* Verify mode's pointer queries (cuda/verify_ops.c). */
+pygraph_pfn_cuPointerGetAttributes pygraph_driver_cuPointerGetAttributes(void);
+pygraph_pfn_cuMemGetAddressRange pygraph_driver_cuMemGetAddressRange(void);
 
 #endif /* PYGRAPH_DRIVER_API_H */

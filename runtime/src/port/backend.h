@@ -103,6 +103,22 @@ struct pygraph_backend {
   cudaError_t (*resident_blocks)(const void *func, unsigned threads, size_t smem,
                                  long long *blocks);
 
+  /* ---- verify mode (segment/verify.h) ---- */
+
+  /* Does `ptr` (any pointer-sized value) point into device or managed
+   * memory?  1 with the mapped range of the allocation holding it in *base,
+   * *size; -1 when it points into host memory CUDA knows (pinned, mapped or
+   * registered: kernels may write it); 0 for anything else (an unknown
+   * address, a number).  Leaves no error behind for the program to see. */
+  int (*allocation_of)(const void *ptr, void **base, size_t *size);
+
+  /* cudaMemcpyAsync(dst, src, size, cudaMemcpyDefault, stream): device or
+   * host memory on either side. */
+  cudaError_t (*memory_copy)(void *dst, const void *src, size_t size, cudaStream_t stream);
+
+  /* cudaStreamSynchronize: the stream's work is done (or its error). */
+  cudaError_t (*stream_synchronize)(cudaStream_t stream);
+
   /* ---- measurement (selective deployment, measure.h) ---- */
 
   void (*event_destroy)(cudaEvent_t event);

@@ -33,6 +33,7 @@ void pygraph_segment_init(struct pygraph_segment *seg, const struct pygraph_back
   pygraph_batch_init(&seg->batch, region->kind == PYGRAPH_REGION_BATCH ? region->batch_max : 0,
                      seg->settings.batch);
   pygraph_ranges_init(&seg->ranges, backend, &seg->settings, region, index);
+  pygraph_verify_init(&seg->verify, backend, &seg->settings, region, index);
   if (settings->mode == PYGRAPH_MODE_EAGER) {
     seg->phase = PYGRAPH_PHASE_EAGER;
     seg->final = 1;
@@ -269,18 +270,30 @@ static void note_arg_changes(struct pygraph_segment *seg, const struct pygraph_o
 
 /* ---- graphs --------------------------------------------------------- */
 
-/* Returns 1 when the graph ran the iteration's work. */
+/* Returns 1 when the graph ran the iteration's work, 2 when in verify
+ * mode the eager run became the iteration's one run (verify.h: the graph's
+ * nodes hold the iteration's parameters all the same), 0 after a fault. */
 static int launch_variant(struct pygraph_segment *seg, struct pygraph_variant *v,
                           const struct pygraph_op_list *list)
 {
+  enum pygraph_verify_step check = pygraph_verify_before(
+      &seg->verify, (unsigned)(v - seg->cache.variants), v->id, list);
+  if (check == PYGRAPH_VERIFY_RAN_EAGERLY) {
+    seg->stats.eager_iters++;
+    return 2;
+  }
   int ran = 0;
   cudaError_t err = pygraph_variant_cache_launch(&seg->cache, v, &ran);
   if (err != cudaSuccess) {
     graph_fault(seg, "graph launch", err);
     if (!ran)
       execute_all(seg, list);
+    if (check == PYGRAPH_VERIFY_ARMED)
+      pygraph_verify_after(&seg->verify, 0);
     return 0;
   }
+  if (check == PYGRAPH_VERIFY_ARMED)
+    pygraph_verify_after(&seg->verify, 1);
   seg->stats.launches_in_graphs += list->n_kernels;
   seg->stats.graph_iters += pygraph_batch_unit_iterations(&seg->batch);
   return 1;
@@ -366,11 +379,12 @@ static int replay_variant(struct pygraph_segment *seg, struct iteration *it,
     execute_all(seg, cur);
     return 0;
   }
-  if (!launch_variant(seg, v, cur))
+  int ran = launch_variant(seg, v, cur);
+  if (!ran)
     return 0;
   it->out.ran = v;
   it->out.changed_ops = counts.changed_ops;
-  seg->stats.replays++;
+  seg->stats.replays += ran == 1;
   pygraph_variant_cache_touch(&seg->cache, v);
   pygraph_variant_cache_adopt(&seg->cache, v, &seg->current);
   seg->hint = v->ref;
@@ -639,6 +653,7 @@ static void end_recorded(struct pygraph_segment *seg)
   int ran = it.hit ? run_hit(seg, &it) : run_miss(seg, &it);
   (void)ran;                                  /* a fault or a hopeless miss: the outcome says */
   it.out.iter_updates = seg->iter_updates;
+  it.out.verified = pygraph_verify_take_ran_twice(&seg->verify);
   end_with(seg, &it, &it.out);
 }
 

@@ -117,6 +117,9 @@ struct pygraph_segment_summary {
   int batch_given_up;
   double iters_per_graph;
   unsigned long long tail_iters;
+  const char *verify;                        /* PYGRAPH_VERIFY: "ok <n>", "mismatch <kernel>
+                                                arg <i> buffer <base>+<offset>" or
+                                                "off: <why>" (verify.h); NULL when off */
 };
 
 void pygraph_segment_summarize(const struct pygraph_segment *seg,

@@ -12,6 +12,7 @@
 #include "segment/candidate.h"
 #include "segment/ranges.h"
 #include "segment/segment.h"
+#include "segment/verify.h"
 #include "selection/selection.h"
 
 enum pygraph_phase {
@@ -94,6 +95,7 @@ struct pygraph_segment {
   struct pygraph_variant_cache cache;        /* the graphs */
   struct pygraph_selection sel;              /* the policy: what runs, verdicts (selection.h) */
   struct pygraph_ranges ranges;              /* the timeline's range names (ranges.h) */
+  struct pygraph_verify verify;              /* PYGRAPH_VERIFY (verify.h) */
 };
 
 /* Sets up a segment state in place (tests use it on the stack). */

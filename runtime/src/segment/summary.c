@@ -69,4 +69,5 @@ void pygraph_segment_summarize(const struct pygraph_segment *seg,
       .rivals = s->rivals, .refreshes = s->refreshes, .graph_iters = s->graph_iters,
       .variants = seg->cache.n_variants, .eager_us = sel.eager_us, .graph_us = sel.graph_us};
   summarize_batch(seg, out);
+  out->verify = pygraph_verify_status(&seg->verify);
 }

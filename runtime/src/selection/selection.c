@@ -148,7 +148,7 @@ static struct pygraph_sample_tag what_ran(struct pygraph_selection *sel,
     struct pygraph_graph_verdict *g = pygraph_sel_verdict(sel, o->ran);
     if (!g->decided)
       g->changed_ops = o->changed_ops;
-    if (!g->decided && sel->now.turn == TURN_GRAPH) {
+    if (!g->decided && sel->now.turn == TURN_GRAPH && !o->verified) {
       tag.kind = PYGRAPH_SAMPLE_GRAPH;
       tag.variant = o->ran->id;
     }

@@ -198,6 +198,8 @@ struct pygraph_iteration_outcome {
   int probe_second;                          /* PROBE: the second of the pair */
   const struct pygraph_op_list *cur, *prev;  /* PROBE: the two iterations */
   int probe_cut;                             /* PARTIAL: it was a probe's */
+  int verified;                              /* also run eagerly for verify mode: its
+                                                timing is no sample */
 };
 
 enum pygraph_capture_answer {

@@ -1,0 +1,52 @@
+/* fake_memory.h - the fake backend's device memory, enough for verify
+ * mode (segment/verify.h): buffers that stand for device allocations
+ * (host memory, registered), what fake ops do to them, and the port's
+ * memory entries (allocation_of, memory_copy, stream_synchronize).
+ *
+ * A fake kernel of funcs 1..63 (parameters int v, long long p) adds v to
+ * the int at p when p points into a registered buffer (an accumulation:
+ * running it twice shows); a memset or memcpy whose destination is in one
+ * writes it.  Values that point nowhere registered (the harness's usual
+ * arg1 = 1000 + arg0) do nothing.  Graphs keep one such node per op, as
+ * built and updated, and run them at launch (fake_backend.c).
+ * memory_copy logs "cp", stream_synchronize "sync"; both fail on request
+ * (fake.fail_copy_at / fake.fail_sync_at, logged with '!'). */
+#ifndef PYGRAPH_TEST_FAKE_MEMORY_H
+#define PYGRAPH_TEST_FAKE_MEMORY_H
+
+#include <stddef.h>
+
+#include "port/backend.h"
+#include "recording/op.h"
+
+/* A fresh zeroed "device" buffer of `size` bytes (never freed). */
+void *fake_buffer(size_t size);
+/* The same, standing for pinned host memory (allocation_of says -1). */
+void *fake_host_buffer(size_t size);
+/* Device blocks of the fake's device_alloc are device memory too. */
+void fake_memory_register(void *base, size_t size);
+void fake_memory_forget(void *base);
+
+/* What an op does to memory, taken from it now (a graph node's copy). */
+struct fake_node {
+  enum pygraph_op_kind kind;
+  int has_args;                         /* a kernel of the (int, long long) layout */
+  int arg0;
+  long long arg1;
+  void *dst;
+  const void *src;
+  int value;
+  size_t count;
+};
+struct fake_node fake_node_of(const struct pygraph_op *op);
+/* Runs the node's effect on registered memory. */
+void fake_memory_apply(const struct fake_node *node);
+
+int fake_allocation_of(const void *ptr, void **base, size_t *size);
+cudaError_t fake_memory_copy(void *dst, const void *src, size_t size, cudaStream_t stream);
+cudaError_t fake_stream_synchronize(cudaStream_t stream);
+
+extern int fake_copy_calls, fake_sync_calls, fake_allocation_queries;
+void fake_memory_reset_counts(void);
+
+#endif /* PYGRAPH_TEST_FAKE_MEMORY_H */
