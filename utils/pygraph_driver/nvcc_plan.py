@@ -65,17 +65,16 @@ def compile_job(inv, layout, inp, out, archs, host, tmpdir, n):
     argv = [layout.clang_c() if inp.kind == "c" else layout.clang]
     if inp.kind == "cu":
         argv += ["--cuda-path=" + layout.cuda] + ["--cuda-gpu-arch=" + a for a in archs]
-        argv += list(CUDA_FIXES) + ["-isystem", os.path.join(layout.cuda, "include", "cccl")]
+        argv += list(CUDA_FIXES)
         argv += {"preprocess": ["--cuda-host-only"], "deps": ["--cuda-host-only"],
                  "ptx": ["--cuda-device-only", "-S"]}.get(inv.mode, [])
-    else:
-        argv += list(CXX_FIXES) if inp.kind == "cpp" else []
-        argv += ["-isystem", os.path.join(layout.cuda, "include")]
-        argv += ["-isystem", os.path.join(layout.cuda, "include", "cccl")] if inp.kind == "cpp" else []
+    elif inp.kind == "cpp":
+        argv += list(CXX_FIXES)
     if codegen:
         layout.require_plugin()
         argv.append("-fplugin=" + layout.plugin)
     argv += inv.flags + (inv.cxx_flags if inp.kind != "c" else []) + host
+    argv += toolkit_includes(layout, inp.kind)
     if inp.kind == "cu":
         argv += inv.cuda_flags + (["-fgpu-rdc"] if inv.rdc else []) + device_opt(inv)
         ov = chevrons.overlay(inp.path, include_dirs(inv.flags), tmpdir)
@@ -85,11 +84,19 @@ def compile_job(inv, layout, inp, out, archs, host, tmpdir, n):
     if codegen and inv.mode != "ptx" and not summary.quiet() and not summary.user_saves_record(host):
         record = os.path.join(tmpdir, "%d.opt.yaml" % n)
         argv += summary.record_flags(record, offload=inp.kind == "cu")
-    argv += {"preprocess": ["-E"], "deps": [inv.deps_kind or "-M"]}.get(inv.mode, ["-c"] if inv.mode != "ptx" else [])
+    argv += {"preprocess": ["-E"], "deps": [inv.deps_kind or "-M"], "ptx": []}.get(inv.mode, ["-c"])
     argv += ["-x", {"cu": "cuda", "cpp": "c++", "c": "c"}[inp.kind], inp.path]
     argv += ["-o", out] if out else []
     plugin_args = [a for a in host if a.startswith("-fplugin-arg-pygraph-")]
     return Job(argv, inp.path if record else None, record, plugin_args)
+
+
+def toolkit_includes(layout, kind):
+    """The toolkit folders nvcc searches after the user's: include/ (clang adds it
+    itself for CUDA) and CUDA 13's include/cccl (thrust, cub, libcu++)."""
+    inc = os.path.join(layout.cuda, "include")
+    dirs = {"cu": [os.path.join(inc, "cccl")], "cpp": [inc, os.path.join(inc, "cccl")], "c": [inc]}
+    return [f for d in dirs[kind] for f in ("-isystem", d)]
 
 
 def device_opt(inv):
