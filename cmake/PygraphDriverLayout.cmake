@@ -47,6 +47,6 @@ set(_pg_share "${CMAKE_INSTALL_BINDIR}/../share/pygraph")
 install(PROGRAMS ${PROJECT_SOURCE_DIR}/utils/pygraph-nvcc ${PROJECT_SOURCE_DIR}/utils/pygraph-clang++
   DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT plugin)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/utils/pygraph_driver DESTINATION ${_pg_share}
-  COMPONENT plugin FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
+  COMPONENT plugin FILES_MATCHING PATTERN "*.py" PATTERN "*.h" PATTERN "__pycache__" EXCLUDE)
 install(FILES ${PROJECT_BINARY_DIR}/install/pygraph-layout.json DESTINATION ${_pg_share}
   COMPONENT plugin)

@@ -102,9 +102,17 @@ def arch_value(makefile):
 
 # ---------------------------------------------------------------- builds
 
-def build(app, phase, tree, args):
-    """One make run; returns the result dict (also saved as JSON)."""
+def fresh_copy(app, tree, pristine):
+    """The application's folder as extracted, so every build starts clean."""
     appdir = os.path.join(tree, "src", app)
+    subprocess.run(["rm", "-rf", appdir], check=True)
+    subprocess.run(["cp", "-a", os.path.join(pristine, "src", app), appdir], check=True)
+    return appdir
+
+
+def build(app, phase, tree, args):
+    """One make run in a fresh copy; returns the result dict (also saved as JSON)."""
+    appdir = fresh_copy(app, tree, os.path.join(args.work, "pristine"))
     arch = arch_value(os.path.join(appdir, "Makefile"))
     cc = "nvcc" if phase == "nvcc" else "pygraph-nvcc"
     cmd = ["make", "CC=" + cc] + (["ARCH=" + arch] if arch else [])
@@ -152,7 +160,7 @@ def classify(out, rc):
 
 def run_phase(phase, apps, args, commit):
     tree = os.path.join(args.work, phase)
-    extract_src(args.mirror, commit, tree)
+    extract_src(args.mirror, commit, tree)   # siblings an app reaches into (../include, ...)
     resdir = os.path.join(args.work, "results", phase)
     os.makedirs(resdir, exist_ok=True)
     todo = [a for a in apps if args.redo or not os.path.exists(os.path.join(resdir, a + ".json"))]
@@ -182,8 +190,8 @@ def main():
     os.makedirs(args.work, exist_ok=True)
     with open(os.path.join(args.work, "hecbench.commit"), "w") as f:
         f.write(commit + "\n")
-    extract_src(args.mirror, commit, os.path.join(args.work, "nvcc"))
-    apps = applications(os.path.join(args.work, "nvcc", "src"), args.only, args.sample)
+    extract_src(args.mirror, commit, os.path.join(args.work, "pristine"))
+    apps = applications(os.path.join(args.work, "pristine", "src"), args.only, args.sample)
     for phase in ("nvcc", "pygraph"):
         if args.phase in (phase, "both"):
             if phase == "pygraph" and not os.access(os.path.join(args.bin, "pygraph-nvcc"), os.X_OK):

@@ -89,6 +89,16 @@ class NvccOnlySpellings(DriverTest):
         self.assertRegex(out, r"kh<<<1, 1>>>\(p\)")
 
 
+    def test_host_min_max(self):
+        src = self.copy_input("host_minmax.cu")
+        plain = subprocess.run(["clang++-22", "-x", "cuda", "--cuda-gpu-arch=sm_90", "-Wno-unknown-cuda-version",
+                                "-c", src, "-o", os.devnull], capture_output=True, text=True)
+        self.assertIn("no matching function for call to 'max'", plain.stderr)
+        self.nvcc("-arch=sm_90", "host_minmax.cu", "-o", "minmax")
+        _, out, _ = self.run_tool([os.path.join(self.tmp, "minmax")])   # host code only: no GPU needed
+        self.assertEqual(out, "4294967295 5 1.5 2.5 4 -3\n")
+
+
 class Dependencies(DriverTest):
     def test_M_to_stdout(self):
         self.copy_input("spaced.cu")

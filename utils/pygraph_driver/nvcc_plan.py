@@ -4,7 +4,8 @@ Contract: one compile command per source (as nvcc itself compiles them), with
   .cu (or -x cu)   clang++ -x cuda --cuda-path --cuda-gpu-arch=... (host and device)
   .cpp .cc .cxx    clang++ -x c++, the toolkit's include folders added (as nvcc adds them)
   .c               clang -x c, likewise (-std=c++NN is not passed: it names a C++ dialect)
-each with the plugin, the clang-vs-nvcc fixes (FIXES below) and, unless
+each with the plugin, the clang-vs-nvcc fixes (CUDA_FIXES, CXX_FIXES,
+toolkit_includes, spaced chevrons through chevrons.overlay) and, unless
 quiet, the flags that save its remarks for the summary line; then, when
 linking, one clang++ link of the objects in command order with the pygraph
 runtime and the CUDA runtime nvcc would link (static cudart by default).
@@ -18,7 +19,9 @@ from . import arch, chevrons, summary
 from .errors import DriverError
 from .execute import Job
 
-CUDA_FIXES = ("-Wno-unknown-cuda-version", "-Wno-register")
+CUDA_FIXES = ("-Wno-unknown-cuda-version", "-Wno-register",
+              "-include", os.path.join(os.path.dirname(os.path.abspath(__file__)), "include",
+                                       "pygraph_nvcc_host_minmax.h"))
 CXX_FIXES = ("-Wno-register",)
 
 
