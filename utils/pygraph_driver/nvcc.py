@@ -7,7 +7,6 @@ options, plans the clang commands and runs them.  Errors are one line naming
 the argument; the exit status is 1 for the driver's own errors, else the
 failing command's.
 """
-import os
 import shutil
 import subprocess
 import sys
