@@ -99,6 +99,23 @@ class NvccOnlySpellings(DriverTest):
         self.assertEqual(out, "4294967295 5 1.5 2.5 4 -3\n")
 
 
+    def test_nv_atomic_loads_stores(self):
+        self.copy_input("nv_atomics.cu")
+        self.nvcc("-arch=sm_90", "-ptx", "nv_atomics.cu")
+        ptx = read(os.path.join(self.tmp, "nv_atomics.ptx"))
+        # the scope asked or a wider one: relaxed and acquire loads, release store, seq_cst fence
+        for insn in (r"ld\.relaxed\.sys", r"ld\.acquire\.(cta|gpu|sys)", r"st\.release\.(gpu|sys)",
+                     r"fence\.sc\.sys"):
+            self.assertRegex(ptx, insn)
+
+    def test_nvcc_version_macros(self):
+        # Code choosing __shfl_down_sync by `#if __CUDACC_VER_MAJOR__ >= 9` took the legacy path.
+        with open(os.path.join(self.tmp, "ver.cu"), "w") as f:
+            f.write("nvcc_major __CUDACC_VER_MAJOR__ minor __CUDACC_VER_MINOR__ nvcc_itself __NVCC__\n")
+        _, out, _ = self.nvcc("-E", "ver.cu")
+        self.assertRegex(out, r"nvcc_major 1[3-9] minor \d+ nvcc_itself __NVCC__")
+
+
 class Dependencies(DriverTest):
     def test_M_to_stdout(self):
         self.copy_input("spaced.cu")

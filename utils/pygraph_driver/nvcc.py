@@ -31,7 +31,8 @@ What it adds to nvcc's behaviour:
     becomes sm_75 with one warning; none given: the GPU nvidia-smi shows, else sm_90
     (PYGRAPH_CUDA_ARCH=sm_XX sets that default)
   - clang-vs-nvcc fixes: CUDA 13's include/cccl on the include path, -Wno-register,
-    nvcc's host min()/max() overloads, and spaced launch chevrons (`<< <`, `>> >(`) read as `<<<`, `>>>(` through a
+    nvcc's host min()/max() overloads, __CUDACC_VER_MAJOR__/MINOR__, __nv_atomic
+    loads/stores/fences, and spaced launch chevrons (`<< <`, `>> >(`) read as `<<<`, `>>>(` through a
     compiler overlay (your files are not changed)
 
 Supported nvcc options, those accepted without effect, and those refused:

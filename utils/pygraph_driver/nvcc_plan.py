@@ -4,8 +4,9 @@ Contract: one compile command per source (as nvcc itself compiles them), with
   .cu (or -x cu)   clang++ -x cuda --cuda-path --cuda-gpu-arch=... (host and device)
   .cpp .cc .cxx    clang++ -x c++, the toolkit's include folders added (as nvcc adds them)
   .c               clang -x c, likewise (-std=c++NN is not passed: it names a C++ dialect)
-each with the plugin, the clang-vs-nvcc fixes (CUDA_FIXES, CXX_FIXES,
-toolkit_includes, spaced chevrons through chevrons.overlay) and, unless
+each with the plugin, the clang-vs-nvcc fixes (CUDA_FIXES with the headers
+of include/, CXX_FIXES, nvcc_version_macros, toolkit_includes, spaced
+chevrons through chevrons.overlay) and, unless
 quiet, the flags that save its remarks for the summary line; then, when
 linking, one clang++ link of the objects in command order with the pygraph
 runtime and the CUDA runtime nvcc would link (static cudart by default).
@@ -13,15 +14,17 @@ Device code is optimised at -O3 whatever the host's -O (as nvcc does), except
 under -G.
 """
 import os
+import re
 import subprocess
 
 from . import arch, chevrons, summary
 from .errors import DriverError
 from .execute import Job
 
+COMPAT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "include")
 CUDA_FIXES = ("-Wno-unknown-cuda-version", "-Wno-register",
-              "-include", os.path.join(os.path.dirname(os.path.abspath(__file__)), "include",
-                                       "pygraph_nvcc_host_minmax.h"))
+              "-include", os.path.join(COMPAT, "pygraph_nvcc_host_minmax.h"),
+              "-include", os.path.join(COMPAT, "pygraph_nvcc_atomics.h"))
 CXX_FIXES = ("-Wno-register",)
 
 
@@ -68,7 +71,7 @@ def compile_job(inv, layout, inp, out, archs, host, tmpdir, n):
     argv = [layout.clang_c() if inp.kind == "c" else layout.clang]
     if inp.kind == "cu":
         argv += ["--cuda-path=" + layout.cuda] + ["--cuda-gpu-arch=" + a for a in archs]
-        argv += list(CUDA_FIXES)
+        argv += list(CUDA_FIXES) + nvcc_version_macros(layout.cuda)
         argv += {"preprocess": ["--cuda-host-only"], "deps": ["--cuda-host-only"],
                  "ptx": ["--cuda-device-only", "-S"]}.get(inv.mode, [])
     elif inp.kind == "cpp":
@@ -100,6 +103,29 @@ def toolkit_includes(layout, kind):
     inc = os.path.join(layout.cuda, "include")
     dirs = {"cu": [os.path.join(inc, "cccl")], "cpp": [inc, os.path.join(inc, "cccl")], "c": [inc]}
     return [f for d in dirs[kind] for f in ("-isystem", d)]
+
+
+_VERSIONS = {}
+
+
+def nvcc_version_macros(cuda):
+    """__CUDACC_VER_MAJOR__/MINOR__/BUILD__, which nvcc defines in CUDA compiles and
+    clang does not: code testing them (`#if __CUDACC_VER_MAJOR__ >= 9` before
+    __shfl_down_sync) would take its pre-CUDA-9 path.  From the toolkit's
+    CUDA_VERSION (cuda.h); BUILD is 0.  Not __NVCC__: CCCL would then treat
+    clang as nvcc."""
+    if cuda not in _VERSIONS:
+        _VERSIONS[cuda] = []
+        try:
+            with open(os.path.join(cuda, "include", "cuda.h"), encoding="latin-1") as f:
+                m = re.search(r"^#define\s+CUDA_VERSION\s+(\d+)", f.read(), re.M)
+        except OSError:
+            m = None
+        if m:
+            v = int(m.group(1))
+            _VERSIONS[cuda] = ["-D__CUDACC_VER_MAJOR__=%d" % (v // 1000),
+                               "-D__CUDACC_VER_MINOR__=%d" % (v % 1000 // 10), "-D__CUDACC_VER_BUILD__=0"]
+    return _VERSIONS[cuda]
 
 
 def device_opt(inv):
