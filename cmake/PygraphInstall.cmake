@@ -5,7 +5,12 @@
 #   <prefix>/lib/pygraph-shared/libpygraph_rt.so      the runtime, shared (shared cudart); its own
 #                                                     folder so that -lpygraph_rt finds the .a
 #   <prefix>/include/pygraph_rt.h, ...                runtime/include
-#   <prefix>/bin/pygraph-clang++                      the compiler wrapper
+#   <prefix>/bin/pygraph-nvcc, pygraph-clang++        the compiler drivers (Python 3 scripts)
+#   <prefix>/share/pygraph/pygraph_driver/            their package
+#   <prefix>/share/pygraph/pygraph-layout.json        where the drivers find the plugin, the
+#                                                     runtime, clang and CUDA (paths relative
+#                                                     to <bin>/..; the build tree has its own
+#                                                     <build>/pygraph-layout.json)
 #   <prefix>/lib/cmake/pygraph/                       find_package(pygraph): pygraph::plugin,
 #                                                     pygraph::runtime_static, pygraph::runtime,
 #                                                     pygraph_enable(<target>)
@@ -22,8 +27,7 @@ set(PYGRAPH_INSTALL_SHARED_RTDIR ${CMAKE_INSTALL_LIBDIR}/pygraph-shared)
 
 install(TARGETS pygraph pygraph_clang
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT plugin)
-install(PROGRAMS ${PROJECT_SOURCE_DIR}/utils/pygraph-clang++
-  DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT plugin)
+include(PygraphDriverLayout)
 
 set(PYGRAPH_PACKAGE_HAS_RUNTIME OFF)
 if(TARGET pygraph_rt AND TARGET pygraph_rt_shared)
