@@ -13,7 +13,9 @@
 #                                                     <build>/pygraph-layout.json)
 #   <prefix>/lib/cmake/pygraph/                       find_package(pygraph): pygraph::plugin,
 #                                                     pygraph::runtime_static, pygraph::runtime,
-#                                                     pygraph_enable(<target>)
+#                                                     pygraph_enable(<target>);
+#                                                     PygraphProjectInclude.cmake for
+#                                                     -DCMAKE_PROJECT_INCLUDE= (no find_package)
 #
 # Everything is installed from here (install(TARGETS) may name targets of
 # other folders), so runtime/CMakeLists.txt carries no install lines.
@@ -43,6 +45,23 @@ endif()
 # was built against is recorded in it), the pygraph_enable() function and
 # a version file.
 set(PYGRAPH_PACKAGE_CUDART_STATIC "${PYGRAPH_CUDART_STATIC}")
+# The GPU architectures clang builds, from the drivers' table (one definition
+# for pygraph-nvcc, pygraph-clang++ and pygraph_enable).
+set(_pg_arch_py ${PROJECT_SOURCE_DIR}/utils/pygraph_driver/arch.py)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_pg_arch_py})
+file(STRINGS ${_pg_arch_py} _pg_arch_lines REGEX "^[A-Z_]+ = \\([0-9, ]+\\)")
+foreach(_pg_name CLANG_ARCHS MAJOR_ARCHS ARCH_SPECIFIC)
+  set(_pg_value "")
+  foreach(_pg_line IN LISTS _pg_arch_lines)
+    if(_pg_line MATCHES "^${_pg_name} = \\(([0-9, ]+)\\)")
+      string(REGEX MATCHALL "[0-9]+" _pg_value "${CMAKE_MATCH_1}")
+    endif()
+  endforeach()
+  if(NOT _pg_value)
+    message(FATAL_ERROR "pygraph: no '${_pg_name} = (...)' line in ${_pg_arch_py}")
+  endif()
+  set(PYGRAPH_PACKAGE_${_pg_name} "${_pg_value}")
+endforeach()
 set(PYGRAPH_PACKAGE_CUDART_SHARED "${PYGRAPH_CUDART_SHARED}")
 configure_package_config_file(
   ${PROJECT_SOURCE_DIR}/cmake/pygraphConfig.cmake.in
@@ -56,4 +75,8 @@ install(FILES
   ${PROJECT_BINARY_DIR}/cmake/pygraphConfig.cmake
   ${PROJECT_BINARY_DIR}/cmake/pygraphConfigVersion.cmake
   ${PROJECT_SOURCE_DIR}/cmake/PygraphEnable.cmake
+  ${PROJECT_SOURCE_DIR}/cmake/PygraphCudaTarget.cmake
+  ${PROJECT_SOURCE_DIR}/cmake/PygraphCudaArchs.cmake
+  ${PROJECT_SOURCE_DIR}/cmake/PygraphNvccFlags.cmake
+  ${PROJECT_SOURCE_DIR}/cmake/PygraphProjectInclude.cmake
   DESTINATION ${PYGRAPH_INSTALL_CMAKEDIR} COMPONENT plugin)

@@ -1,0 +1,3 @@
+#pragma once
+void clamp_all(float *p, int n);
+void report(const float *h, int n);
