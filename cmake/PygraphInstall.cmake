@@ -45,24 +45,13 @@ endif()
 # was built against is recorded in it), the pygraph_enable() function and
 # a version file.
 set(PYGRAPH_PACKAGE_CUDART_STATIC "${PYGRAPH_CUDART_STATIC}")
+set(PYGRAPH_PACKAGE_CUDART_SHARED "${PYGRAPH_CUDART_SHARED}")
 # The GPU architectures clang builds, from the drivers' table (one definition
 # for pygraph-nvcc, pygraph-clang++ and pygraph_enable).
 set(_pg_arch_py ${PROJECT_SOURCE_DIR}/utils/pygraph_driver/arch.py)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_pg_arch_py})
-file(STRINGS ${_pg_arch_py} _pg_arch_lines REGEX "^[A-Z_]+ = \\([0-9, ]+\\)")
-foreach(_pg_name CLANG_ARCHS MAJOR_ARCHS ARCH_SPECIFIC)
-  set(_pg_value "")
-  foreach(_pg_line IN LISTS _pg_arch_lines)
-    if(_pg_line MATCHES "^${_pg_name} = \\(([0-9, ]+)\\)")
-      string(REGEX MATCHALL "[0-9]+" _pg_value "${CMAKE_MATCH_1}")
-    endif()
-  endforeach()
-  if(NOT _pg_value)
-    message(FATAL_ERROR "pygraph: no '${_pg_name} = (...)' line in ${_pg_arch_py}")
-  endif()
-  set(PYGRAPH_PACKAGE_${_pg_name} "${_pg_value}")
-endforeach()
-set(PYGRAPH_PACKAGE_CUDART_SHARED "${PYGRAPH_CUDART_SHARED}")
+include(PygraphArchTable)
+_pygraph_read_arch_table(${_pg_arch_py} PYGRAPH_PACKAGE_)
 configure_package_config_file(
   ${PROJECT_SOURCE_DIR}/cmake/pygraphConfig.cmake.in
   ${PROJECT_BINARY_DIR}/cmake/pygraphConfig.cmake

@@ -2,8 +2,8 @@
 #include "step.h"
 #include <cstdio>
 
-void report(const float *h, int n) {
-  double sum = 0;
+void report(const unsigned *h, int n) {
+  unsigned long long sum = 0;
   for (int i = 0; i < n; ++i) sum += h[i];
-  std::printf("cmake_cuda_project: sum %.6f\n", sum);
+  std::printf("cmake_cuda_project: sum %llu\n", sum);
 }

@@ -1,3 +1,3 @@
 #pragma once
-void clamp_all(float *p, int n);
-void report(const float *h, int n);
+void mask_all(unsigned *p, int n);
+void report(const unsigned *h, int n);
