@@ -20,8 +20,7 @@
 #    for clang runs `fatbinary -im=...`, an option CUDA 13's fatbinary no longer
 #    has (CMake 3.25 to 4.x), so it is turned off (CUDA_SEPARABLE_COMPILATION,
 #    CUDA_RESOLVE_DEVICE_SYMBOLS OFF).
-#  - -Wno-unknown-cuda-version, and the toolkit's include/cccl (thrust, cub),
-#    which nvcc searches by itself.
+#  - what nvcc gives CUDA code and clang does not (_pygraph_cuda_nvcc_compat).
 # Every change is a `pygraph_enable(<target>): ...` status line.
 include_guard(GLOBAL)
 include(${CMAKE_CURRENT_LIST_DIR}/PygraphCudaArchs.cmake)
@@ -198,10 +197,31 @@ function(_pygraph_cuda_clang_ready t by folder_rdc)
     message(STATUS "${who}: relocatable device code compiled by clang (-fgpu-rdc) and "
       "linked by clang's offload linker")
   endif()
-  target_compile_options(${t} PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:-Wno-unknown-cuda-version>")
+  _pygraph_cuda_nvcc_compat(${t})
+endfunction()
+
+# What nvcc gives CUDA code and clang does not, as pygraph-nvcc gives it
+# (utils/pygraph_driver/nvcc_plan.py): the toolkit's include/cccl (thrust,
+# cub), `register` accepted, nvcc's host min()/max() overloads and its
+# __nv_atomic builtins (pre-included headers of the drivers' package),
+# __CUDACC_VER_MAJOR__/MINOR__/BUILD__; and no warning that clang does not
+# know the toolkit's version.
+function(_pygraph_cuda_nvcc_compat t)
+  set(cuda "$<COMPILE_LANGUAGE:CUDA>")
+  set(options -Wno-unknown-cuda-version -Wno-register)
+  foreach(h pygraph_nvcc_host_minmax.h pygraph_nvcc_atomics.h)
+    list(APPEND options "SHELL:-include ${PYGRAPH_NVCC_COMPAT_DIR}/${h}")
+  endforeach()
+  foreach(o IN LISTS options)
+    target_compile_options(${t} PRIVATE "$<${cuda}:${o}>")
+  endforeach()
   set(cccl "${CMAKE_CUDA_COMPILER_TOOLKIT_ROOT}/include/cccl")
   if(IS_DIRECTORY "${cccl}")
-    target_include_directories(${t} SYSTEM PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:${cccl}>")
+    target_include_directories(${t} SYSTEM PRIVATE "$<${cuda}:${cccl}>")
+  endif()
+  if(CMAKE_CUDA_COMPILER_TOOLKIT_VERSION MATCHES "^([0-9]+)\\.([0-9]+)")
+    target_compile_definitions(${t} PRIVATE "$<${cuda}:__CUDACC_VER_MAJOR__=${CMAKE_MATCH_1}>"
+      "$<${cuda}:__CUDACC_VER_MINOR__=${CMAKE_MATCH_2}>" "$<${cuda}:__CUDACC_VER_BUILD__=0>")
   endif()
 endfunction()
 

@@ -52,12 +52,13 @@ set(_pg_arch_py ${PROJECT_SOURCE_DIR}/utils/pygraph_driver/arch.py)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_pg_arch_py})
 include(PygraphArchTable)
 _pygraph_read_arch_table(${_pg_arch_py} PYGRAPH_PACKAGE_)
+set(PYGRAPH_INSTALL_COMPAT_DIR "${CMAKE_INSTALL_BINDIR}/../share/pygraph/pygraph_driver/include")
 configure_package_config_file(
   ${PROJECT_SOURCE_DIR}/cmake/pygraphConfig.cmake.in
   ${PROJECT_BINARY_DIR}/cmake/pygraphConfig.cmake
   INSTALL_DESTINATION ${PYGRAPH_INSTALL_CMAKEDIR}
   PATH_VARS CMAKE_INSTALL_LIBDIR CMAKE_INSTALL_INCLUDEDIR CMAKE_INSTALL_BINDIR
-            PYGRAPH_INSTALL_SHARED_RTDIR)
+            PYGRAPH_INSTALL_SHARED_RTDIR PYGRAPH_INSTALL_COMPAT_DIR)
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/cmake/pygraphConfigVersion.cmake
   VERSION ${PYGRAPH_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES
