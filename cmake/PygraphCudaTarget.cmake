@@ -202,14 +202,14 @@ endfunction()
 
 # What nvcc gives CUDA code and clang does not, as pygraph-nvcc gives it
 # (utils/pygraph_driver/nvcc_plan.py): the toolkit's include/cccl (thrust,
-# cub), `register` accepted, nvcc's host min()/max() overloads and its
-# __nv_atomic builtins (pre-included headers of the drivers' package),
-# __CUDACC_VER_MAJOR__/MINOR__/BUILD__; and no warning that clang does not
-# know the toolkit's version.
+# cub), `register` accepted, the headers pygraph-nvcc pre-includes (nvcc's
+# host min()/max(), __nv_atomic builtins, __CUDACC__ ...: the package's
+# PYGRAPH_NVCC_COMPAT_HEADERS), __CUDACC_VER_MAJOR__/MINOR__/BUILD__; and no
+# warning that clang does not know the toolkit's version.
 function(_pygraph_cuda_nvcc_compat t)
   set(cuda "$<COMPILE_LANGUAGE:CUDA>")
   set(options -Wno-unknown-cuda-version -Wno-register)
-  foreach(h pygraph_nvcc_host_minmax.h pygraph_nvcc_atomics.h)
+  foreach(h IN LISTS PYGRAPH_NVCC_COMPAT_HEADERS)
     list(APPEND options "SHELL:-include ${PYGRAPH_NVCC_COMPAT_DIR}/${h}")
   endforeach()
   foreach(o IN LISTS options)

@@ -46,12 +46,14 @@ endif()
 # a version file.
 set(PYGRAPH_PACKAGE_CUDART_STATIC "${PYGRAPH_CUDART_STATIC}")
 set(PYGRAPH_PACKAGE_CUDART_SHARED "${PYGRAPH_CUDART_SHARED}")
-# The GPU architectures clang builds, from the drivers' table (one definition
-# for pygraph-nvcc, pygraph-clang++ and pygraph_enable).
+# The GPU architectures clang builds and the nvcc-compatibility headers, from
+# the drivers' package (one definition for the drivers and pygraph_enable).
 set(_pg_arch_py ${PROJECT_SOURCE_DIR}/utils/pygraph_driver/arch.py)
-set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_pg_arch_py})
-include(PygraphArchTable)
+set(_pg_plan_py ${PROJECT_SOURCE_DIR}/utils/pygraph_driver/nvcc_plan.py)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${_pg_arch_py} ${_pg_plan_py})
+include(PygraphDriverTables)
 _pygraph_read_arch_table(${_pg_arch_py} PYGRAPH_PACKAGE_)
+_pygraph_read_compat_headers(${_pg_plan_py} PYGRAPH_PACKAGE_COMPAT_HEADERS)
 set(PYGRAPH_INSTALL_COMPAT_DIR "${CMAKE_INSTALL_BINDIR}/../share/pygraph/pygraph_driver/include")
 configure_package_config_file(
   ${PROJECT_SOURCE_DIR}/cmake/pygraphConfig.cmake.in

@@ -32,28 +32,34 @@ def load(work, phase):
     return out
 
 
-def reason(r, log):
-    """A short, generalised reason for a failed build."""
+def reason(r, log, compiler="clang"):
+    """A short reason for a failed build: the first error of the kind that
+    stopped it, without file positions."""
     if r["timed_out"]:
         return "time limit"
     checks = [
-        (r"pygraph-nvcc: error: (.*)", lambda m: "pygraph-nvcc: " + generalise(m.group(1))),
+        (r"pygraph-nvcc: error: (.*)", lambda m: "pygraph-nvcc: " + unplace(m.group(1))),
         (r"(?:nvcc|nvcc\S*): (?:not found|No such file or directory)|make: nvcc: No such file",
          lambda m: "the Makefile runs nvcc itself, not $(CC)"),
+        (r"ptxas (?:error|fatal)\s*: (.*)", lambda m: "ptxas: " + unplace(m.group(1))),
         (r"undefined reference to `([^']*)'", lambda m: "link: undefined reference to " + m.group(1)[:60]),
-        (r"error: (.*)", lambda m: "clang: " + generalise(m.group(1))),
+        (r"/usr/bin/ld: (.*)", lambda m: "link: " + unplace(m.group(1))),
+        (r"error: (.*)", lambda m: compiler + ": " + unplace(m.group(1))),
     ]
     for pattern, fmt in checks:
         m = re.search(pattern, log)
         if m:
             return fmt(m)
-    return generalise(r["first_error"]) or "exit status %s" % r["rc"]
+    return unplace(r["first_error"]) or "exit status %s" % r["rc"]
+
+
+def unplace(text):
+    return re.sub(r"\S+\.(cu|cuh|h|hpp|cpp|c|o):\d+(:\d+)?:?\s*", "", text).strip()[:140]
 
 
 def generalise(text):
-    text = re.sub(r"'[^']*'", "'X'", text)
-    text = re.sub(r"\S+\.(cu|cuh|h|hpp|cpp|c|o):\d+(:\d+)?", "FILE", text)
-    return text.strip()[:110]
+    """The kind of a reason: names in quotes become 'X', so like failures count together."""
+    return re.sub(r"'[^']*'", "'X'", text)
 
 
 def app_counts(summaries):
@@ -74,7 +80,7 @@ def rows(work):
         n = nvcc[app]
         row = {"app": app, "nvcc": n["rc"] == 0, "pygraph": None, "reason": "", "counts": None}
         if not row["nvcc"]:
-            row["reason"] = reason(n, read_log(work, "nvcc", app))
+            row["reason"] = reason(n, read_log(work, "nvcc", app), "nvcc")
         elif app in pyg:
             p = pyg[app]
             row["pygraph"] = p["rc"] == 0
@@ -114,10 +120,12 @@ def render(table, meta):
 
 
 def failure_section(built):
-    fails = collections.Counter(r["reason"] for r in built if not r["pygraph"])
+    fails = collections.Counter(generalise(r["reason"]) for r in built if not r["pygraph"])
     if not fails:
         return []
-    out = ["## Reasons pygraph-nvcc builds failed", "", "| reason | apps |", "|---|---|"]
+    out = ["## Reasons pygraph-nvcc builds failed", "",
+           "Grouped by kind (names in quotes as 'X'); each application's own reason is in the table below.",
+           "", "| reason | apps |", "|---|---|"]
     out += ["| %s | %d |" % (k.replace("|", "\\|"), v) for k, v in fails.most_common()]
     return out + [""]
 
@@ -126,9 +134,9 @@ def table_section(built):
     out = ["## Per application", "",
            "| app | nvcc builds | pygraph-nvcc builds | reason | regions | launch sites in regions | eager |",
            "|---|---|---|---|---|---|---|"]
-    for r in built:
-        c = r["counts"] or (0, 0, 0)
-        out.append("| %s | yes | %s | %s | %d | %d | %d |" % (
+    for r in built:   # counts only of builds that finished: a failed one's are partial
+        c = ["%d" % n for n in r["counts"]] if r["pygraph"] and r["counts"] else ["-"] * 3
+        out.append("| %s | yes | %s | %s | %s | %s | %s |" % (
             r["app"], "yes" if r["pygraph"] else "**no**", r["reason"].replace("|", "\\|"), *c))
     return out + [""]
 

@@ -1,9 +1,9 @@
 # test_tables.cmake - the ctest cmake_cuda_tables: pygraph_enable's tables for
-# CUDA-language projects (nvcc-only options, GPU architectures), run in
-# script mode against the source tree's cmake/ and the drivers' arch.py.
+# CUDA-language projects (nvcc-only options, GPU architectures, what is read
+# from the drivers' package), run in script mode against the source tree.
 #   cmake -DSRC=<repo> -P test_tables.cmake
 cmake_minimum_required(VERSION 3.20)
-include(${SRC}/cmake/PygraphArchTable.cmake)
+include(${SRC}/cmake/PygraphDriverTables.cmake)
 include(${SRC}/cmake/PygraphCudaArchs.cmake)
 include(${SRC}/cmake/PygraphNvccFlags.cmake)
 _pygraph_read_arch_table(${SRC}/utils/pygraph_driver/arch.py table_)
@@ -32,6 +32,12 @@ endfunction()
 # The table read from arch.py (what clang 22 builds with CUDA 13).
 expect("clang architectures from arch.py" "${table_CLANG_ARCHS}" "75;80;86;87;89;90;100;103;120;121")
 expect("major architectures from arch.py" "${table_MAJOR_ARCHS}" "75;80;90;100;120")
+_pygraph_read_compat_headers(${SRC}/utils/pygraph_driver/nvcc_plan.py headers)
+foreach(h pygraph_nvcc_host_minmax.h pygraph_nvcc_atomics.h)
+  if(NOT h IN_LIST headers OR NOT EXISTS ${SRC}/utils/pygraph_driver/include/${h})
+    message(SEND_ERROR "pre-included headers from nvcc_plan.py: ${h} not in '${headers}' or not in include/")
+  endif()
+endforeach()
 
 # GPU architectures.
 _pygraph_cuda_archs(a note 50 52 60 70 75 80 86 87 89 90 100 110 120)

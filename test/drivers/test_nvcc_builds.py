@@ -111,8 +111,10 @@ class NvccOnlySpellings(DriverTest):
     def test_nvcc_version_macros(self):
         # Code choosing __shfl_down_sync by `#if __CUDACC_VER_MAJOR__ >= 9` took the legacy path.
         with open(os.path.join(self.tmp, "ver.cu"), "w") as f:
-            f.write("nvcc_major __CUDACC_VER_MAJOR__ minor __CUDACC_VER_MINOR__ nvcc_itself __NVCC__\n")
+            f.write("#if __CUDACC__\ncudacc __CUDACC__\n#endif\n"
+                    "nvcc_major __CUDACC_VER_MAJOR__ minor __CUDACC_VER_MINOR__ nvcc_itself __NVCC__\n")
         _, out, _ = self.nvcc("-E", "ver.cu")
+        self.assertIn("cudacc 1\n", out)   # `#if __CUDACC__` was an error: clang defines it empty
         self.assertRegex(out, r"nvcc_major 1[3-9] minor \d+ nvcc_itself __NVCC__")
 
 

@@ -105,6 +105,13 @@ void harness_batch(unsigned n)
   pygraph_settings_override(&s);
 }
 
+static const struct pygraph_backend *harness_backend_in_use = &fake_backend;
+
+void harness_backend(const struct pygraph_backend *backend)
+{
+  harness_backend_in_use = backend ? backend : &fake_backend;
+}
+
 struct pygraph_segment *harness_segment(pygraph_region *r, unsigned s)
 {
   struct pygraph_region_state *state = r->state;
@@ -120,7 +127,7 @@ const struct pygraph_segment *harness_thread_segment(pygraph_region *r, unsigned
 
 void begin(pygraph_region *r, unsigned segment)
 {
-  pygraph_region_begin_with(&fake_backend, r, segment);
+  pygraph_region_begin_with(harness_backend_in_use, r, segment);
 }
 
 void end(pygraph_region *r)
@@ -130,7 +137,7 @@ void end(pygraph_region *r)
 
 void loop_enter(pygraph_region *r, long long trips)
 {
-  pygraph_region_loop_enter_impl(&fake_backend, r, trips);
+  pygraph_region_loop_enter_impl(harness_backend_in_use, r, trips);
 }
 
 void loop_exit(pygraph_region *r)

@@ -42,6 +42,9 @@ pygraph_region *harness_batch_region(const char *function, unsigned batch_max);
 void harness_batch(unsigned n);                        /* PYGRAPH_BATCH, same scope */
 
 /* The runtime state of segment s of r (after its first begin). */
+/* Regions first used from now on run on `backend` (NULL: the fake). */
+void harness_backend(const struct pygraph_backend *backend);
+
 struct pygraph_segment *harness_segment(pygraph_region *r, unsigned s);
 
 /* "graph", "eager" or "warmup": the phase the report shows. */

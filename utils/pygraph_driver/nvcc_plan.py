@@ -5,7 +5,7 @@ Contract: one compile command per source (as nvcc itself compiles them), with
   .cpp .cc .cxx    clang++ -x c++, the toolkit's include folders added (as nvcc adds them)
   .c               clang -x c, likewise (-std=c++NN is not passed: it names a C++ dialect)
 each with the plugin, the clang-vs-nvcc fixes (CUDA_FIXES with the headers
-of include/, CXX_FIXES, nvcc_version_macros, toolkit_includes, spaced
+of include/, CXX_FIXES, nvcc_macros, toolkit_includes, spaced
 chevrons through chevrons.overlay) and, unless
 quiet, the flags that save its remarks for the summary line; then, when
 linking, one clang++ link of the objects in command order with the pygraph
@@ -24,7 +24,8 @@ from .execute import Job
 COMPAT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "include")
 CUDA_FIXES = ("-Wno-unknown-cuda-version", "-Wno-register",
               "-include", os.path.join(COMPAT, "pygraph_nvcc_host_minmax.h"),
-              "-include", os.path.join(COMPAT, "pygraph_nvcc_atomics.h"))
+              "-include", os.path.join(COMPAT, "pygraph_nvcc_atomics.h"),
+              "-include", os.path.join(COMPAT, "pygraph_nvcc_cudacc.h"))
 CXX_FIXES = ("-Wno-register",)
 
 
@@ -71,7 +72,7 @@ def compile_job(inv, layout, inp, out, archs, host, tmpdir, n):
     argv = [layout.clang_c() if inp.kind == "c" else layout.clang]
     if inp.kind == "cu":
         argv += ["--cuda-path=" + layout.cuda] + ["--cuda-gpu-arch=" + a for a in archs]
-        argv += list(CUDA_FIXES) + nvcc_version_macros(layout.cuda)
+        argv += list(CUDA_FIXES) + nvcc_macros(layout.cuda)
         argv += {"preprocess": ["--cuda-host-only"], "deps": ["--cuda-host-only"],
                  "ptx": ["--cuda-device-only", "-S"]}.get(inv.mode, [])
     elif inp.kind == "cpp":
@@ -108,12 +109,12 @@ def toolkit_includes(layout, kind):
 _VERSIONS = {}
 
 
-def nvcc_version_macros(cuda):
-    """__CUDACC_VER_MAJOR__/MINOR__/BUILD__, which nvcc defines in CUDA compiles and
-    clang does not: code testing them (`#if __CUDACC_VER_MAJOR__ >= 9` before
-    __shfl_down_sync) would take its pre-CUDA-9 path.  From the toolkit's
-    CUDA_VERSION (cuda.h); BUILD is 0.  Not __NVCC__: CCCL would then treat
-    clang as nvcc."""
+def nvcc_macros(cuda):
+    """__CUDACC_VER_MAJOR__/MINOR__/BUILD__, which nvcc defines in CUDA compiles
+    and clang does not (__CUDACC__'s value is include/pygraph_nvcc_cudacc.h's): code
+    testing them (`#if __CUDACC_VER_MAJOR__ >= 9` before __shfl_down_sync)
+    would take its pre-CUDA-9 path.  The version is the toolkit's CUDA_VERSION
+    (cuda.h); BUILD is 0.  Not __NVCC__: CCCL would then treat clang as nvcc."""
     if cuda not in _VERSIONS:
         _VERSIONS[cuda] = []
         try:
@@ -123,7 +124,7 @@ def nvcc_version_macros(cuda):
             m = None
         if m:
             v = int(m.group(1))
-            _VERSIONS[cuda] = ["-D__CUDACC_VER_MAJOR__=%d" % (v // 1000),
+            _VERSIONS[cuda] += ["-D__CUDACC_VER_MAJOR__=%d" % (v // 1000),
                                "-D__CUDACC_VER_MINOR__=%d" % (v % 1000 // 10), "-D__CUDACC_VER_BUILD__=0"]
     return _VERSIONS[cuda]
 

@@ -127,6 +127,55 @@ static void parse_bounded(struct pygraph_settings *out, const char *(*lookup)(co
                                            "a number from 0 to 3", "2");
 }
 
+static const char *const fault_step_names[PYGRAPH_FAULT_STEPS] = {"capture", "instantiate",
+                                                                   "update", "launch"};
+
+/* One "step[:N]" of PYGRAPH_FAULT (len characters at item); 0 when bad. */
+static int parse_fault_item(struct pygraph_settings *out, const char *item, size_t len)
+{
+  for (unsigned k = 0; k < PYGRAPH_FAULT_STEPS; k++) {
+    size_t n = strlen(fault_step_names[k]);
+    if (len < n || strncmp(item, fault_step_names[k], n) != 0)
+      continue;
+    if (len == n) {
+      out->fault_at[k] = 1;
+      return 1;
+    }
+    if (item[n] != ':' || len == n + 1)
+      return 0;
+    unsigned long at = 0;
+    for (size_t i = n + 1; i < len; i++) {
+      if (item[i] < '0' || item[i] > '9' || at > 100000000ul)
+        return 0;
+      at = at * 10 + (unsigned long)(item[i] - '0');
+    }
+    out->fault_at[k] = (unsigned)at;
+    return at > 0;
+  }
+  return 0;
+}
+
+/* PYGRAPH_FAULT=capture|instantiate|update|launch[:N][,...]: testing only. */
+static void parse_fault(struct pygraph_settings *out, const char *(*lookup)(const char *))
+{
+  const char *text = lookup("PYGRAPH_FAULT");
+  if (!text || !*text)
+    return;
+  for (const char *item = text; *item;) {
+    const char *comma = strchr(item, ',');
+    size_t len = comma ? (size_t)(comma - item) : strlen(item);
+    if (!parse_fault_item(out, item, len) || (comma && !comma[1])) {
+      memset(out->fault_at, 0, sizeof out->fault_at);
+      problem(out, "PYGRAPH_FAULT", text,
+              "a list of capture, instantiate, update or launch, each with an optional :N "
+              "(N >= 1)",
+              "no injected faults");
+      return;
+    }
+    item += len + (comma != NULL);
+  }
+}
+
 void pygraph_settings_parse(struct pygraph_settings *out, const char *(*lookup)(const char *name))
 {
   pygraph_settings_defaults(out);
@@ -147,6 +196,7 @@ void pygraph_settings_parse(struct pygraph_settings *out, const char *(*lookup)(
                               PYGRAPH_DEFAULT_MIN_OPS, "a number of at least 1", "2");
   out->batch = parse_number(out, lookup, "PYGRAPH_BATCH", 1, 1000000ul, 0,
                             "a number of at least 1", "the plugin's batch=");
+  parse_fault(out, lookup);
 }
 
 int pygraph_settings_format_problem(char *buf, size_t cap,

@@ -21,7 +21,16 @@ enum pygraph_indirect_mode {
 };
 
 /* PYGRAPH_* variables the runtime reads (settings.c's table). */
-#define PYGRAPH_SETTINGS_COUNT 13u
+#define PYGRAPH_SETTINGS_COUNT 14u
+
+/* pygraph's own graph steps that PYGRAPH_FAULT can make fail (port/fault_inject.h). */
+enum pygraph_fault_step {
+  PYGRAPH_FAULT_CAPTURE,        /* building a graph from a recorded iteration */
+  PYGRAPH_FAULT_INSTANTIATE,
+  PYGRAPH_FAULT_UPDATE,         /* node updates and argument-block refreshes */
+  PYGRAPH_FAULT_LAUNCH,
+  PYGRAPH_FAULT_STEPS
+};
 
 struct pygraph_settings {
   enum pygraph_mode mode;
@@ -62,6 +71,9 @@ struct pygraph_settings {
                                    0..3): eager samples a signature needs before
                                    its first capture; the rest are taken in
                                    turns with the graph afterwards */
+
+  unsigned fault_at[PYGRAPH_FAULT_STEPS];   /* PYGRAPH_FAULT=step[:N],...: the step's
+                                               N-th call fails (0: never) */
 
   /* Values the parser did not take (each setting at most once, so the
    * table cannot overflow): the default was used instead. */

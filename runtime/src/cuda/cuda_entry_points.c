@@ -5,21 +5,40 @@
  * or (when it cannot be) the segment flushes and the call goes to CUDA. */
 #include "pygraph_rt.h"
 
+#include <pthread.h>
+
+#include "common/settings.h"
 #include "cuda/backend_cuda.h"
 #include "cuda/cuda_ptsz.h"
 #include "cuda/driver_api.h"
 #include "abi/launch_counter.h"
 #include "abi/record.h"
 #include "abi/region_stack.h"
+#include "port/fault_inject.h"
 
 #define PYGRAPH_EXPORT __attribute__((visibility("default")))
 
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
 
+static const struct pygraph_backend *process_backend_ptr;
+static pthread_once_t process_backend_once = PTHREAD_ONCE_INIT;
+
+/* The CUDA backend, or its PYGRAPH_FAULT decorator when faults are asked for. */
+static void choose_backend(void)
+{
+  process_backend_ptr = pygraph_fault_install(&pygraph_cuda_backend, pygraph_settings()->fault_at);
+}
+
+static const struct pygraph_backend *process_backend(void)
+{
+  pthread_once(&process_backend_once, choose_backend);
+  return process_backend_ptr;
+}
+
 PYGRAPH_EXPORT void __pygraph_region_begin(pygraph_region *r, unsigned segment)
 {
-  pygraph_region_begin_with(&pygraph_cuda_backend, r, segment);
+  pygraph_region_begin_with(process_backend(), r, segment);
 }
 
 PYGRAPH_EXPORT void __pygraph_region_end(pygraph_region *r)
@@ -29,7 +48,7 @@ PYGRAPH_EXPORT void __pygraph_region_end(pygraph_region *r)
 
 PYGRAPH_EXPORT void __pygraph_region_loop_enter(pygraph_region *r, long long trips)
 {
-  pygraph_region_loop_enter_impl(&pygraph_cuda_backend, r, trips);
+  pygraph_region_loop_enter_impl(process_backend(), r, trips);
 }
 
 PYGRAPH_EXPORT void __pygraph_region_exit(pygraph_region *r)
