@@ -1,0 +1,3 @@
+#pragma once
+void mask_all(unsigned *p, int n);
+void report(const unsigned *h, int n);
