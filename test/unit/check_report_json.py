@@ -22,7 +22,8 @@ SEGMENT_KEYS = {
     "launches_in_graphs": int, "graph_iters": int, "variants": int,
     "indirect_nodes": int, "indirect_bytes": int,
 }
-NULLABLE = {"why": str, "fallback": str, "last_flush": str, "trip_count": int, "batch": dict}
+NULLABLE = {"why": str, "fallback": str, "last_flush": str, "verify": str, "trip_count": int,
+            "batch": dict}
 
 failures = []
 

@@ -110,6 +110,7 @@ static void write_segment(struct pygraph_json *j, const struct pygraph_segment_s
   pygraph_json_string(j, "why", text_or_null(s->why));
   pygraph_json_string(j, "fallback", text_or_null(s->fallback));
   pygraph_json_string(j, "last_flush", s->last_flush);
+  pygraph_json_string(j, "verify", s->verify);
   pygraph_json_double(j, "eager_us", s->eager_us);
   pygraph_json_double(j, "graph_us", s->graph_us);
   write_counts(j, s);
