@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# build_apps_make.sh [--prefix DIR] [--out DIR] [--jobs N] [app ...] - the field corpus
+# built by each application's own Makefile, unchanged: `make CC=nvcc ARCH=sm_90` gives
+# `plain`, `make CC=pygraph-nvcc ARCH=sm_90` (in a fresh copy, nvcc not on PATH) gives
+# `pygraph`.  The bundle has the layout of build_apps.sh's (apps.tsv, run_apps.sh,
+# table_apps.awk), so run_apps.sh compares the two on a GPU exactly as it compares the
+# clang builds.  The recipes (recipes/*.sh) give repository, commit, path, data, run
+# arguments and comparison; their `flags`, `sources`, `prepare` and chevron fixes are NOT
+# used: the point is the Makefile as it is.
+#
+#   --prefix DIR   a pygraph install (cmake --install build --prefix DIR): DIR/bin/pygraph-nvcc
+#   --out DIR      bundle folder (default build/apps-make)
+# The binary is the Makefile's `program = NAME` (HeCBench's convention), else `main`.
+set -uo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+prefix=$repo/build/adoption/prefix out=$repo/build/apps-make jobs=1 apps=()
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --prefix) prefix=$2; shift ;;
+    --out) out=$2; shift ;;
+    --jobs) jobs=$2; shift ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    -*) echo "build_apps_make.sh: unknown option $1" >&2; exit 2 ;;
+    *) apps+=("$1") ;;
+  esac
+  shift
+done
+[[ -x $prefix/bin/pygraph-nvcc ]] || { echo "build_apps_make.sh: no $prefix/bin/pygraph-nvcc (cmake --install build --prefix $prefix)" >&2; exit 1; }
+command -v nvcc >/dev/null || { echo "build_apps_make.sh: nvcc not on PATH (the baseline)" >&2; exit 1; }
+mkdir -p "$out/logs" "$out/rows" && out=$(cd "$out" && pwd)
+export BM_PREFIX=$(cd "$prefix" && pwd) BM_OUT=$out BM_HERE=$here
+export BM_MIRRORS=${PYGRAPH_MIRRORS:-/work/.mirror} BM_SRC=$out/../apps-make-src
+if [[ ${#apps[@]} -eq 0 ]]; then
+  for r in "$here"/recipes/*.sh; do apps+=("$(basename "$r" .sh)"); done
+fi
+cp "$here/run_apps.sh" "$here/table_apps.awk" "$out/"
+printf '%s\n' "${apps[@]}" | xargs -P "$jobs" -I{} bash "$here/build_one_make.sh" {}
+{
+  printf 'app\tdir\targs\tcompare\tfilter\ttime_regex\n'
+  for r in "$here"/recipes/*.sh; do
+    a=$(basename "$r" .sh)
+    [[ -f $out/rows/$a.row ]] && cat "$out/rows/$a.row"
+  done
+} > "$out/apps.tsv"
+cat "$out"/logs/*.status 2>/dev/null | sort -k3,3 -k2,2
+tar -C "$(dirname "$out")" -cJf "$out.tar.xz" "$(basename "$out")"
+echo "== carry $out.tar.xz; on the GPU: bash <unpacked>/run_apps.sh <unpacked> OUTDIR"
