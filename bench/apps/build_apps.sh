@@ -52,21 +52,9 @@ if [[ ${#apps[@]} -eq 0 ]]; then
   for r in "$here"/recipes/*.sh; do apps+=("$(basename "$r" .sh)"); done
 fi
 mkdir -p "$out/logs" "$PG_SRC"
-cp "$here/run_apps.sh" "$here/table_apps.awk" "$out/"
 
 printf '%s\n' "${apps[@]}" | xargs -P "$jobs" -I{} bash "$here/build_one.sh" {}
 
 # The run table: one line per app that built (written by build_one.sh as <app>.row).
-{
-  printf 'app\tdir\targs\tcompare\tfilter\ttime_regex\n'
-  for r in "$here"/recipes/*.sh; do
-    a=$(basename "$r" .sh)
-    [[ -f $out/rows/$a.row ]] && cat "$out/rows/$a.row"
-  done
-} > "$out/apps.tsv"
-echo "== built now: ${#apps[@]} recipes; apps.tsv lists $(($(wc -l < "$out/apps.tsv") - 1)) built apps ($out, $(du -sh "$out" | cut -f1))"
-cat "$out"/logs/*.status 2>/dev/null | sort -k3,3 -k2,2
-# One compressed file to carry to the GPU machine (the folder itself is ~60 MiB).
-tar -C "$(dirname "$out")" -cJf "$out.tar.xz" "$(basename "$out")"
-echo "== carry $out.tar.xz ($(du -h "$out.tar.xz" | cut -f1)); on the GPU:"
-echo "   tar -xJf $(basename "$out").tar.xz -C /tmp && bash /tmp/$(basename "$out")/run_apps.sh /tmp/$(basename "$out") OUTDIR"
+echo "== built now: ${#apps[@]} recipes"
+bash "$here/finish_bundle.sh" "$out" "$here/recipes"

@@ -34,15 +34,5 @@ export BM_MIRRORS=${PYGRAPH_MIRRORS:-/work/.mirror} BM_SRC=$out/../apps-make-src
 if [[ ${#apps[@]} -eq 0 ]]; then
   for r in "$here"/recipes/*.sh; do apps+=("$(basename "$r" .sh)"); done
 fi
-cp "$here/run_apps.sh" "$here/table_apps.awk" "$out/"
 printf '%s\n' "${apps[@]}" | xargs -P "$jobs" -I{} bash "$here/build_one_make.sh" {}
-{
-  printf 'app\tdir\targs\tcompare\tfilter\ttime_regex\n'
-  for r in "$here"/recipes/*.sh; do
-    a=$(basename "$r" .sh)
-    [[ -f $out/rows/$a.row ]] && cat "$out/rows/$a.row"
-  done
-} > "$out/apps.tsv"
-cat "$out"/logs/*.status 2>/dev/null | sort -k3,3 -k2,2
-tar -C "$(dirname "$out")" -cJf "$out.tar.xz" "$(basename "$out")"
-echo "== carry $out.tar.xz; on the GPU: bash <unpacked>/run_apps.sh <unpacked> OUTDIR"
+bash "$here/finish_bundle.sh" "$out" "$here/recipes"
