@@ -261,11 +261,12 @@ void pygraph_settings_parse(struct pygraph_settings *out, const char *(*lookup)(
   parse_fault(out, lookup);
 }
 
+#define PROBLEM_LINE "pygraph: warning: %s=\"%s\" is not %s; using %s\n"
+
 int pygraph_settings_format_problem(char *buf, size_t cap,
                                     const struct pygraph_setting_problem *p)
 {
-  return snprintf(buf, cap, "pygraph: warning: %s=\"%s\" is not %s; using %s\n", p->name,
-                  p->value, p->expected, p->used);
+  return snprintf(buf, cap, PROBLEM_LINE, p->name, p->value, p->expected, p->used);
 }
 
 static const char *lookup_environment(const char *name)
@@ -277,14 +278,8 @@ static void parse_environment(void)
 {
   pygraph_settings_parse(&process_settings, lookup_environment);
   for (unsigned i = 0; i < process_settings.n_problems; i++) {
-    char line[512];
-    int n = pygraph_settings_format_problem(line, sizeof line, &process_settings.problems[i]);
-    if (n >= 0 && (size_t)n < sizeof line)
-      fputs(line, stderr);
-    else                                      /* a huge value: print it as it is */
-      fprintf(stderr, "pygraph: warning: %s=\"%s\" is not %s; using %s\n",
-              process_settings.problems[i].name, process_settings.problems[i].value,
-              process_settings.problems[i].expected, process_settings.problems[i].used);
+    const struct pygraph_setting_problem *p = &process_settings.problems[i];
+    fprintf(stderr, PROBLEM_LINE, p->name, p->value, p->expected, p->used);   /* any length */
   }
 }
 

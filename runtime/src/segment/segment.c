@@ -339,7 +339,6 @@ static struct pygraph_variant *capture_variant(struct pygraph_segment *seg, stru
   count_capture(seg, v);
   double us = now_us(seg) - t0;
   it->out.captured = 1;
-  it->out.rival_capture = direct_only;
   it->out.capture_us = us;
   it->out.ran = v;
   pygraph_debug_log(&seg->settings,
@@ -409,7 +408,6 @@ static void classify(struct pygraph_segment *seg, struct iteration *it)
   *it = (struct iteration){.cur = cur};
   struct pygraph_iteration_outcome *o = &it->out;
   o->end = seg->shadowed ? PYGRAPH_END_SHADOWED : PYGRAPH_END_RAN;
-  o->iters = seg->stats.iters;
   o->hash = pygraph_signature_hash(cur);
   o->stream = cur->ops[0].stream;
   o->n_ops = (unsigned long)cur->n_ops;
@@ -431,8 +429,9 @@ static void classify(struct pygraph_segment *seg, struct iteration *it)
   it->plan = pygraph_selection_plan(&seg->sel, &f);
 }
 
-/* Returns 0 after a fault (eager for good, the ops ran once). */
-static int run_hit(struct pygraph_segment *seg, struct iteration *it)
+/* After a fault the segment is eager for good and the ops ran once: the
+ * outcome says so (seg->eager_for_good). */
+static void run_hit(struct pygraph_segment *seg, struct iteration *it)
 {
   struct pygraph_variant *v = it->plan.variant;
   pygraph_candidate_note_hit(&seg->cand);
@@ -442,14 +441,15 @@ static int run_hit(struct pygraph_segment *seg, struct iteration *it)
     pygraph_variant_cache_touch(&seg->cache, v);   /* being measured: not the LRU victim */
     execute_all(seg, it->cur);
     seg->stats.eager_iters++;
-    return 1;
+    return;
   case TURN_RIVAL:
-    return capture(seg, it, 1) != NULL;
+    (void)capture(seg, it, 1);
+    return;
   case TURN_GRAPH:
   case TURN_WAIT:
-    return replay(seg, it, v);
+    (void)replay(seg, it, v);
+    return;
   }
-  return 1;
 }
 
 /* A miss that runs eagerly (a mismatch when graphs exist). */
@@ -484,14 +484,14 @@ static int hopeless_miss(struct pygraph_segment *seg, struct iteration *it)
 
 /* A miss: captured when its capture was planned and a slot takes it, else
  * run eagerly.  Whether it becomes the candidate is settled after the
- * outcome (apply_miss).  Returns 0 when the segment went eager or stopped
- * batching (the ops ran once). */
-static int run_miss(struct pygraph_segment *seg, struct iteration *it)
+ * outcome (apply_miss).  A hopeless one sends the segment eager or stops
+ * batching (the ops ran once; the outcome says so). */
+static void run_miss(struct pygraph_segment *seg, struct iteration *it)
 {
   struct pygraph_candidate_facts *c = &it->out.candidate;
   it->out.miss = 1;
   if (hopeless_miss(seg, it))
-    return 0;
+    return;
   c->keep_other = pygraph_candidate_keeps_place(&seg->cand, c->same, seg->stats.iters);
   c->sightings = pygraph_candidate_sightings(&seg->cand, c->same, it->out.hash);
   if (c->same && seg->settings.mode == PYGRAPH_MODE_AUTO)
@@ -506,10 +506,10 @@ static int run_miss(struct pygraph_segment *seg, struct iteration *it)
     if (seg->settings.indirect)
       note_arg_changes(seg, it->cur, 1);
     pygraph_candidate_forget(&seg->cand);
-    return capture(seg, it, 0) != NULL;       /* its span is not counted */
+    (void)capture(seg, it, 0);                /* its span is not counted */
+    return;
   }
   run_miss_eagerly(seg, it);
-  return 1;
 }
 
 /* ---- selection's reply -------------------------------------------------- */
@@ -636,12 +636,10 @@ static void end_partial_unit(struct pygraph_segment *seg)
 static void end_over_cap(struct pygraph_segment *seg)
 {
   struct pygraph_iteration_outcome o = {.end = PYGRAPH_END_IDLE};
-  if (pygraph_batch_on(&seg->batch)) {
+  if (pygraph_batch_on(&seg->batch))
     stop_batching(seg, "unit over PYGRAPH_MAX_OPS");   /* the flush ran its ops */
-    o.end = PYGRAPH_END_BATCHING_STOPPED;
-  } else {
+  else
     end_too_long(seg);
-  }
   end_with(seg, NULL, &o);
 }
 
@@ -650,8 +648,10 @@ static void end_recorded(struct pygraph_segment *seg)
 {
   struct iteration it;
   classify(seg, &it);
-  int ran = it.hit ? run_hit(seg, &it) : run_miss(seg, &it);
-  (void)ran;                                  /* a fault or a hopeless miss: the outcome says */
+  if (it.hit)
+    run_hit(seg, &it);
+  else
+    run_miss(seg, &it);
   it.out.iter_updates = seg->iter_updates;
   it.out.verified = pygraph_verify_take_ran_twice(&seg->verify);
   end_with(seg, &it, &it.out);

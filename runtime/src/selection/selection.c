@@ -241,6 +241,23 @@ static int decide_capture(struct pygraph_selection *sel, const struct pygraph_it
   return 1;
 }
 
+/* The segment itself went eager for good in this iteration (a fault, a
+ * hopeless launch sequence, an iteration over the op cap) or gave up
+ * batching: selection follows.  Returns 1 when it did. */
+static int follow_segment(struct pygraph_selection *sel, const struct pygraph_iteration_outcome *o,
+                          struct pygraph_selection_reply *reply)
+{
+  if (o->eager_for_good) {                    /* the ops ran once */
+    go_eager(sel, reply, o->eager_for_good, 1);
+    return 1;
+  }
+  if (o->stopped_batching) {                  /* hopeless as units: one iteration each now */
+    pygraph_timing_break(sel);
+    return 1;
+  }
+  return 0;
+}
+
 /* A recorded iteration that ran: samples, verdicts, the capture question
  * for a miss that may become the candidate, hysteresis. */
 static void judge(struct pygraph_selection *sel, const struct pygraph_iteration_outcome *o,
@@ -248,14 +265,8 @@ static void judge(struct pygraph_selection *sel, const struct pygraph_iteration_
 {
   if (o->end == PYGRAPH_END_SHADOWED)
     shadowed_timing(sel, o);
-  if (o->eager_for_good) {                    /* a fault, or hopeless: the ops ran once */
-    go_eager(sel, reply, o->eager_for_good, 1);
+  if (follow_segment(sel, o, reply))
     return;
-  }
-  if (o->stopped_batching) {                  /* hopeless as units: one iteration each now */
-    pygraph_timing_break(sel);
-    return;
-  }
   struct pygraph_sample_tag tag = what_ran(sel, o, reply);
   if (auto_mode(sel) && !measure(sel, o, &tag, reply))
     return;
@@ -287,12 +298,10 @@ struct pygraph_selection_reply pygraph_selection_outcome(
     pygraph_timing_break(sel);
     break;
   case PYGRAPH_END_FLUSHED:
-  case PYGRAPH_END_BATCHING_STOPPED:
     pygraph_timing_break(sel);
     break;
   case PYGRAPH_END_IDLE:
-    if (o->eager_for_good)
-      go_eager(sel, &reply, o->eager_for_good, 1);
+    (void)follow_segment(sel, o, &reply);
     break;
   }
   pygraph_timing_iteration_ends(sel);

@@ -157,12 +157,11 @@ struct pygraph_plan pygraph_selection_plan(struct pygraph_selection *sel,
 enum pygraph_iteration_end {
   PYGRAPH_END_RAN,              /* recorded and run as planned */
   PYGRAPH_END_SHADOWED,         /* recorded, its ops ran as they came */
-  PYGRAPH_END_IDLE,             /* nothing to judge: empty, unrecorded, or a probe-less
-                                   eager iteration */
+  PYGRAPH_END_IDLE,             /* nothing to judge: empty, unrecorded, a probe-less eager
+                                   iteration, or one over the op cap */
   PYGRAPH_END_FLUSHED,          /* stopped recording midway: everything ran */
   PYGRAPH_END_PARTIAL,          /* a batch unit cut short: run eagerly */
-  PYGRAPH_END_PROBE,            /* a probe iteration of a decided-eager segment, run */
-  PYGRAPH_END_BATCHING_STOPPED  /* units of K iterations did not work out */
+  PYGRAPH_END_PROBE             /* a probe iteration of a decided-eager segment, run */
 };
 
 /* A miss: what would make it the capture candidate (decide.h's input). */
@@ -185,7 +184,6 @@ struct pygraph_iteration_outcome {
   cudaStream_t stream;
   const struct pygraph_variant *ran;         /* the graph that ran it, or NULL */
   int captured;                              /* `ran` was captured this iteration */
-  int rival_capture;                         /* ... as a direct rival */
   double capture_us;
   unsigned long n_ops;
   long changed_ops;                          /* a replay: ops with new parameters */
