@@ -76,6 +76,7 @@ extern struct fake_config fake;
 extern const struct pygraph_backend fake_backend;
 extern int fake_live_graphs;      /* built and not yet destroyed */
 extern int fake_layout_queries;
+extern unsigned fake_layout_last_slots;       /* arg_slots of the last layout query */
 extern int fake_twin_queries;
 extern int fake_live_allocs;      /* device blocks not yet freed */
 extern int fake_args_calls, fake_launch_calls;
