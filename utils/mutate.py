@@ -269,6 +269,10 @@ MUTATIONS = [
      "(flags & cudaEventDisableTiming) != 0", "0", ["unit:test_site_facts"]),
     ("facts: destroyed events stay untimed", "runtime/src/recording/event_kinds.c",
      "  set_untimed(event, 0);\n}", "  (void)event;\n}", ["unit:test_site_facts"]),
+    ("twins: read-only loads not kept", "pass/shim/clone_shim.cpp",
+     "  keep_read_only_loads(*Old, *New, VMap);\n", "", ["lit:twins-read-only.cu"]),
+    ("twins: every load marked read-only", "pass/shim/clone_shim.cpp",
+     "if (!Objs.empty() && all_of(", "if (!Objs.empty() || all_of(", ["lit:twins-read-only.cu"]),
     ("facts: event creation not routed", "pass/core/instrumenter.c",
      "  if (pg_api_observed(ci->api))\n    return 1;", "", ["lit:api-table.cu"]),
 ]

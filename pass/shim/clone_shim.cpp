@@ -6,6 +6,8 @@
 // mapped to those values.
 #include "pygraph_shim.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/BasicBlock.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/Instructions.h"
@@ -13,6 +15,32 @@
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
 using namespace llvm;
+
+// What a kernel's `noalias` + read-only pointer parameter told the backend
+// (ld.global.nc for the loads through it: NVPTX checks the underlying
+// object is such a kernel parameter) is lost once the pointer is loaded
+// from an argument block.  The guarantee is the same: the memory is not
+// written during the kernel by any means, so the loads based only on such
+// pointers are marked !invariant.load, which NVPTX reads the same way.
+static void keep_read_only_loads(const Function &Old, Function &New, ValueToValueMapTy &VMap) {
+  SmallPtrSet<const Value *, 8> ReadOnly;
+  for (const Argument &A : Old.args())
+    if (A.getType()->isPointerTy() && A.hasNoAliasAttr() && A.onlyReadsMemory())
+      ReadOnly.insert(getUnderlyingObject(VMap[&A]));
+  if (ReadOnly.empty())
+    return;
+  MDNode *Empty = MDNode::get(New.getContext(), {});
+  for (BasicBlock &BB : New)
+    for (Instruction &I : BB) {
+      auto *LI = dyn_cast<LoadInst>(&I);
+      if (!LI || LI->isVolatile() || !LI->isUnordered())
+        continue;
+      SmallVector<const Value *, 4> Objs;
+      getUnderlyingObjects(LI->getPointerOperand(), Objs);
+      if (!Objs.empty() && all_of(Objs, [&](const Value *O) { return ReadOnly.count(O); }))
+        LI->setMetadata(LLVMContext::MD_invariant_load, Empty);
+    }
+}
 
 extern "C" int pg_clone_body_into(LLVMValueRef from, LLVMValueRef into,
                                   const LLVMValueRef *arg_values, LLVMBasicBlockRef prologue) {
@@ -50,5 +78,6 @@ extern "C" int pg_clone_body_into(LLVMValueRef from, LLVMValueRef into,
   Pro->replaceSuccessorsPhiUsesWith(Entry, Pro);
   Entry->replaceAllUsesWith(Pro);
   Entry->eraseFromParent();
+  keep_read_only_loads(*Old, *New, VMap);
   return 1;
 }
