@@ -437,6 +437,7 @@ static void run_hit(struct pygraph_segment *seg, struct iteration *it)
   pygraph_candidate_note_hit(&seg->cand);
   switch (it->plan.turn) {
   case TURN_EAGER:
+  case TURN_WAIT_EAGER:
     /* The graphs' nodes keep what their ref lists hold. */
     pygraph_variant_cache_touch(&seg->cache, v);   /* being measured: not the LRU victim */
     execute_all(seg, it->cur);
@@ -726,7 +727,8 @@ const char *pygraph_segment_decision_name(const struct pygraph_segment *seg)
 {
   struct pygraph_selection_summary sum;
   pygraph_selection_summarize(&seg->sel, &sum);
-  if (sum.decision == PYGRAPH_DECIDED_EAGER)
+  if (sum.decision == PYGRAPH_DECIDED_EAGER ||
+      (sum.decision == PYGRAPH_UNDECIDED && !sum.undecided_graph))
     return "eager";
   return seg->cache.n_variants ? "graph" : "eager";
 }
