@@ -231,6 +231,15 @@ MUTATIONS = [
      "return pygraph_clear_verdict_bounds(pygraph_samples_cost_us(eager), ehi, glo,\n"
      "                                      pygraph_samples_period_us(graph), verdict);",
      ["unit:test_undecided", "unit:test_selective"]),
+    # ---- runtime: a segment that stays eager costs nothing per op
+    ("segment: probes of too few ops record them", "runtime/src/segment/segment.c",
+     "seg->probe = seg->probe_counts ? PYGRAPH_PROBE_COUNT : PYGRAPH_PROBE_FIRST;",
+     "seg->probe = PYGRAPH_PROBE_FIRST;", ["unit:test_verdict"]),
+    ("segment: a counting probe never hands over to a recorded one", "runtime/src/segment/segment.c",
+     "  if (seg->counted >= seg->probe_min_ops) {", "  if (0) {", ["unit:test_verdict"]),
+    ("segment: a restarted warm-up never settles", "runtime/src/segment/segment.c",
+     "seg->stats.iters - seg->warm_from >= PYGRAPH_SETTLE_ITERS", "seg->stats.iters >= PYGRAPH_SETTLE_ITERS",
+     ["unit:test_verdict"]),
     ("settings: PYGRAPH_BATCH=1 ignored", "runtime/src/common/settings.c",
      '"PYGRAPH_BATCH", 1, 1000000ul, 0,', '"PYGRAPH_BATCH", 2, 1000000ul, 0,',
      ["unit:test_thresholds"]),

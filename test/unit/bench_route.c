@@ -6,7 +6,8 @@
  *                     the same state as a graph fault or "signature
  *                     unstable");
  *   eager by decision one kernel an iteration, below PYGRAPH_MIN_OPS
- *                     (bitonic-sort's shape), probes included;
+ *                     (bitonic-sort's shape), its probes included (they
+ *                     only count ops);
  *   recording         graph mode replaying every iteration: each launch
  *                     recorded (arguments copied), the iteration hashed,
  *                     compared and launched.
@@ -14,9 +15,11 @@
  * NVTX ranges are the fake's counters.  A tool to read, not a test: its
  * numbers depend on the machine.
  *
- *   pygraph_bench_route [launches]   (default 2000000 per case) */
+ *   pygraph_bench_route [launches [case]]   (default 2000000 per case; a case
+ *                                            by its name: only that one) */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "abi/launch_counter.h"
@@ -112,8 +115,12 @@ static pygraph_region *region_in(enum pygraph_mode mode, unsigned min_ops, const
   return r;
 }
 
+static const char *only;                    /* run only the cases named so (argv[2]) */
+
 static void row(const char *what, pygraph_region *r, unsigned per_iter, unsigned long launches)
 {
+  if (only && strcmp(only, what) != 0)
+    return;
   printf("%-20s %3u launch%s/iter  %7.1f ns/launch\n", what, per_iter,
          per_iter == 1 ? " " : "es", measure(r, per_iter, launches / per_iter));
 }
@@ -121,6 +128,7 @@ static void row(const char *what, pygraph_region *r, unsigned per_iter, unsigned
 int main(int argc, char **argv)
 {
   unsigned long launches = argc > 1 ? strtoul(argv[1], NULL, 10) : 2000000ul;
+  only = argc > 2 ? argv[2] : NULL;
   if (!launches)
     launches = 1;
   fake_reset();

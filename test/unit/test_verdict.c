@@ -224,9 +224,46 @@ static void test_one_op_iterations_stay_eager(void)
   CHECK(harness_segment(r2, 0)->stats.captures >= 1);
 }
 
+/* bitonic-sort's shape stays eager at no cost per op: its probes find 1 op
+ * an iteration, which no probe can turn into a graph (PYGRAPH_MIN_OPS), so
+ * they only count the ops as they pass through - no capture query, no
+ * argument copy, no hash, no event - until an iteration has 2; then a
+ * recorded probe looks, and the 2-op iterations are graphed. */
+static void test_one_op_probes_only_count(void)
+{
+  sort_settings();
+  harness_min_ops(PYGRAPH_DEFAULT_MIN_OPS);
+  pygraph_region *r = harness_region("one_op_probes", 1);
+  sort_timing(0);
+  one_kernel(r, 0, 0);                             /* recorded: 1 op, eager by decision */
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_EAGER);
+  int queries = fake_capture_queries, records = fake_timing_records;
+  fake_log_clear();
+  for (int i = 1; i < 20 * (int)PYGRAPH_PROBE_INTERVAL; i++)
+    one_kernel(r, i, 0);
+  CHECK(fake_capture_queries == queries);          /* no op recorded */
+  CHECK(fake_timing_records == records);
+  CHECK(count(fake_log(), "p:k1(") == 20 * (int)PYGRAPH_PROBE_INTERVAL - 1);   /* all passed */
+  CHECK(seg->stats.eager_iters == 1 && seg->sel.reevaluations == 0);   /* the first only */
+  /* Two kernels an iteration from now on: the next counting probe sees 2,
+   * the recorded probe after it a new launch sequence. */
+  for (int i = 0; i < 3 * (int)PYGRAPH_PROBE_INTERVAL && seg->stats.captures == 0; i++) {
+    begin(r, 0);
+    kernel(1, i);
+    kernel(2, i);
+    end(r);
+  }
+  CHECK(seg->sel.reevaluations == 1);
+  CHECK(seg->stats.captures == 1);                 /* (not "launch sequence never settles":
+                                                      the 1280 iterations before the
+                                                      probe's restart do not count) */
+}
+
 int main(void)
 {
   test_one_op_iterations_stay_eager();
+  test_one_op_probes_only_count();
   test_sort_benchmark_reaches_a_verdict();
   test_slower_graph_stops_running_while_undecided();
   test_lone_first_sample_is_not_trusted();

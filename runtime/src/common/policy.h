@@ -22,7 +22,8 @@
  * "signature never repeats", eager for good. */
 #define PYGRAPH_NEVER_REPEATS 16u
 /* Iterations a segment may record without ever capturing before it stops
- * recording ("launch sequence never settles"). */
+ * recording ("launch sequence never settles"), counted from its start or
+ * from a probe's restart of the warm-up. */
 #define PYGRAPH_SETTLE_ITERS 256u
 /* Iterations a pinned capture candidate may stay away before another
  * signature takes its place. */

@@ -309,6 +309,7 @@ struct pygraph_selection_reply pygraph_selection_outcome(
   pygraph_timing_iteration_ends(sel);
   sel->shadow_timed = 0;
   reply.drop = sel->drop;
+  reply.probe_min_ops = auto_mode(sel) ? sel->settings->min_ops : 0;
   reply.clock_next_begin = auto_mode(sel) && sel->decision == PYGRAPH_UNDECIDED && sel->iters &&
                            sel->timed_iter == sel->iters;
   return reply;

@@ -219,6 +219,9 @@ struct pygraph_selection_reply {
   int rejected;                              /* a miss known not to pay: not a candidate */
   enum pygraph_capture_answer capture;
   const char *restart;                       /* a probe saw this change: warm up again */
+  unsigned probe_min_ops;                    /* a probe of fewer ops shows no change worth
+                                                a graph (verdicts.c: PYGRAPH_MIN_OPS in
+                                                auto mode), so need not be recorded */
   int clock_next_begin;                      /* read the host clock at the next begin */
 };
 
