@@ -231,6 +231,9 @@ MUTATIONS = [
      "return pygraph_clear_verdict_bounds(pygraph_samples_cost_us(eager), ehi, glo,\n"
      "                                      pygraph_samples_period_us(graph), verdict);",
      ["unit:test_undecided", "unit:test_selective"]),
+    ("timing: the host period from the last unit, not the shortest", "runtime/src/selection/timing.c",
+     "(sel->host_period_us <= 0 || p < sel->host_period_us))", "1)",
+     ["unit:test_thresholds"]),
     # ---- runtime: a segment that stays eager costs nothing per op
     ("segment: probes of too few ops record them", "runtime/src/segment/segment.c",
      "seg->probe = seg->probe_counts ? PYGRAPH_PROBE_COUNT : PYGRAPH_PROBE_FIRST;",
