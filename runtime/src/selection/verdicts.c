@@ -2,9 +2,10 @@
  * concluded from fewer than PYGRAPH_MEASURE_MIN samples a side (policy.h).
  * Clear cases are settled from the first samples by their extremes (every
  * sample agrees: an outlier such as a cold first iteration can only make a
- * case look closer) or, for keeping a graph, by medians; dropping a graph
- * takes every sample (the first replays of a fresh graph can be slow);
- * close cases wait for full windows. */
+ * case look closer; keeping a graph leaves its first replay out, which can
+ * be slow); close cases wait for full windows and compare medians by the
+ * margin; an undecided graph runs outside its turns only when medians of
+ * the floor of samples show it faster. */
 #include "selection/verdicts.h"
 
 #include <stdio.h>
