@@ -60,6 +60,11 @@ struct fake_config {
   double update_us;               /* GPU time per node update / argument refresh */
   double loader_us;               /* extra GPU time per launch of a graph with loaders */
   double capture_host_us;         /* host time per graph_build (capture cost) */
+  /* Noisy timings: when set, the n-th eager op (graph launch) costs
+   * eager_costs[n % n_eager_costs] (graph_costs[...]) instead of
+   * eager_op_us (graph_launch_us); the counts restart at fake_reset. */
+  const double *eager_costs, *graph_costs;
+  unsigned n_eager_costs, n_graph_costs;
   /* the program's own stream captures */
   unsigned captured_streams;      /* bit id: FAKE_STREAM(id) is being captured */
   int launch_stream_captured;     /* graph_synchronize cannot wait (logs gsync!) */

@@ -8,6 +8,7 @@
 #include "selection/capture_cost.h"
 #include "check.h"
 #include "selection/decide.h"
+#include "selection/signatures.h"
 #include "harness.h"
 #include "abi/report.h"
 
@@ -105,7 +106,12 @@ static void test_capture_policy(void)
   struct pygraph_decide_input in = {.stable_iterations = 2, .timing = 1, .eager_samples = 1,
                                     .n_ops = 2, .trip_count = 100000};
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_KEEP_WARMING);   /* first samples missing */
+  in.eager_samples = 2;
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_KEEP_WARMING);   /* the floor: 3 */
   in.eager_samples = PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE;
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
+  s.eager_before_capture = 2;
+  in.eager_samples = 2;
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
   s.eager_before_capture = 3;
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_KEEP_WARMING);
@@ -399,9 +405,9 @@ static void test_graph_faster_is_kept(void)
 
 /* PYGRAPH_EAGER_BEFORE_CAPTURE=0: the capture comes right after the
  * warm-up, as in graph mode, and the eager samples still missing are taken
- * afterwards, in turns with the graph.  Here the warm-up's two samples do
- * not settle it by their extremes (20 and 14 us against a 12 us graph);
- * three do by their medians. */
+ * afterwards, in turns with the graph.  Here the warm-up's two samples are
+ * below the floor, and with the third (20, 14 and 20 us against a 12 us
+ * graph) not every one agrees: the full windows decide. */
 static void test_eager_samples_after_capture(void)
 {
   harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
@@ -422,28 +428,32 @@ static void test_eager_samples_after_capture(void)
   fake_log_clear();
   for (int i = 0; i < 12 && seg->sel.decision == PYGRAPH_UNDECIDED; i++)
     two(r, 0);
-  /* A run of graph turns, then eager ones until eager has its third
-   * sample (the run's first iteration starts the chain): the medians. */
-  CHECK_STR(fake_log(), "launch launch launch launch k1(0) k2(0) k1(0) k2(0)");
+  /* A run of graph turns, then eager ones until eager's window (4) is
+   * full, then the graph's (each run's first iteration starts the chain). */
+  CHECK_STR(fake_log(), "launch launch launch launch k1(0) k2(0) k1(0) k2(0) k1(0) k2(0) "
+                        "launch launch");
   CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
   CHECK_STR(seg->sel.why, "graph faster (12.0 us vs 20.0 us per iteration)");
-  CHECK(seg->stats.eager_iters == 4);
+  CHECK(seg->stats.eager_iters == 5);
   harness_eager_before_capture(PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE);
 }
 
-/* The default: the warm-up's two eager samples are all a clear case needs
- * (by their extremes), so the loop runs eagerly twice in all - fewer eager
- * iterations matter on the GPU beyond their own cost (selection.c). */
-static void test_default_two_eager_iterations(void)
+/* The default: the warm-up's three eager samples are all a clear case
+ * needs (by their extremes), so the loop runs eagerly three times in all -
+ * fewer eager iterations matter on the GPU beyond their own cost
+ * (policy.h).  With two (PYGRAPH_EAGER_BEFORE_CAPTURE=2) they are below the
+ * floor (PYGRAPH_MEASURE_MIN): however clear the two look, eager takes a
+ * turn for its third sample before the graph is kept. */
+static void test_default_three_eager_iterations(void)
 {
   harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
   harness_eager_before_capture(PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE);
   harness_measure(12, 3);
-  pygraph_region *r = harness_region("two-eager", 1);
+  pygraph_region *r = harness_region("three-eager", 1);
   fake_reset();
   harness_fake_timing(10, 5);                                    /* eager 20 us, graph 5 us */
-  two(r, 0);
-  two(r, 0);                                       /* warm-up: 2 eager samples */
+  for (int i = 0; i < 3; i++)
+    two(r, 0);                                     /* warm-up: 3 eager samples */
   fake_log_clear();
   two(r, 0);
   CHECK_STR(fake_log(), "build(0 1<0) inst launch");
@@ -454,7 +464,26 @@ static void test_default_two_eager_iterations(void)
   CHECK_STR(fake_log(), "launch launch launch launch");
   CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
   CHECK_STR(seg->sel.why, "graph faster (5.0 us vs 20.0 us per iteration)");
-  CHECK(seg->stats.eager_iters == 2);
+  CHECK(seg->stats.eager_iters == 3);
+
+  harness_eager_before_capture(2);
+  pygraph_region *r2 = harness_region("two-eager", 1);
+  for (int i = 0; i < 3; i++)
+    two(r2, 0);                                    /* 2 eager samples, the capture */
+  seg = harness_segment(r2, 0);
+  CHECK(seg->stats.captures == 1);
+  fake_log_clear();
+  for (int i = 0; i < 4; i++)
+    two(r2, 0);
+  CHECK_STR(fake_log(), "launch launch launch launch");
+  CHECK(seg->sel.decision == PYGRAPH_UNDECIDED);   /* 2 eager samples settle nothing */
+  fake_log_clear();
+  for (int i = 0; i < 12 && seg->sel.decision == PYGRAPH_UNDECIDED; i++)
+    two(r2, 0);
+  CHECK_STR(fake_log(), "k1(0) k2(0) k1(0) k2(0)");   /* a chain start, the third sample */
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(seg->stats.eager_iters == 4);
+  harness_eager_before_capture(PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE);
 }
 
 /* A cold first iteration (220 us, then 20 us) does not make a close case
@@ -469,6 +498,7 @@ static void test_cold_first_sample_is_not_clear(void)
   harness_fake_timing(110, 18);
   two(r, 0);                                       /* 220 us */
   fake.eager_op_us = 10;
+  two(r, 0);                                       /* 20 us */
   two(r, 0);                                       /* 20 us */
   two(r, 0);                                       /* the capture */
   struct pygraph_segment *seg = harness_segment(r, 0);
@@ -624,7 +654,7 @@ static void test_drop_needs_every_sample(void)
   pygraph_region *r = harness_region("drop-every-sample", 1);
   fake_reset();
   harness_fake_timing(10, 30);                                   /* eager 20 us, graph 30 us */
-  for (int i = 0; i < 3; i++)
+  for (int i = 0; i < 4; i++)
     two(r, 0);                                     /* warm-up, capture */
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK(seg->stats.captures == 1);
@@ -908,7 +938,10 @@ static void test_cycle_never_settles(void)
 
 /* The GPU far behind (events not ready): launch costs hide in the queue and
  * samples would come too late, so the capture does not wait for them, and
- * no eager iterations are interleaved; the verdict comes once they arrive. */
+ * no measuring turns are taken; with no sample showing the graph faster,
+ * the iterations run eagerly, untimed, meanwhile (a loop that ends now ran
+ * eagerly: adam and gelu in the field corpus ran graphs with no graph
+ * sample at all).  The verdict comes once samples arrive. */
 static void test_events_not_ready_decided_later(void)
 {
   harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
@@ -923,17 +956,23 @@ static void test_events_not_ready_decided_later(void)
   CHECK(seg->phase == PYGRAPH_PHASE_CAPTURE);
   CHECK(strstr(fake_log(), "build") == NULL);
   fake_log_clear();
+  int records = fake_timing_records;
   for (int i = 0; i < 40; i++)
     two(r, 0);
-  CHECK(strncmp(fake_log(), "build(0 1<0) inst launch launch launch", 38) == 0);
-  CHECK(strstr(fake_log(), "k1") == NULL);         /* no eager turns */
+  CHECK(strncmp(fake_log(), "build(0 1<0) inst launch k1(0) k2(0) k1(0) k2(0)", 48) == 0);
+  CHECK(strstr(fake_log(), "launch k1") != NULL && strstr(fake_log(), "launch launch") == NULL);
   CHECK(strstr(fake_log(), "sync") == NULL);       /* never waited */
-  CHECK(fake_timing_records <= (int)PYGRAPH_MEASURE_RING);   /* bounded ring */
+  CHECK(fake_timing_records - records <= 1);       /* the capture's end, then nothing */
   CHECK(fake_timing_queries > 0);
   CHECK(seg->sel.decision == PYGRAPH_UNDECIDED);       /* nothing read yet */
-  CHECK_STR(harness_mode_name(seg), "graph");
+  CHECK_STR(pygraph_segment_decision_name(seg), "eager");
+  char line[1024];
+  pygraph_report_format_segment(line, sizeof line, seg);
+  CHECK(strstr(line, " decision=eager eager_us=0.0 graph_us=0.0 variants=1 why=\"undecided: "
+                     "eager (too few samples) after 39 iterations (eager x0, graph x0 "
+                     "samples)\"") != NULL);
   fake.events_pending = 0;
-  for (int i = 0; i < 8; i++)
+  for (int i = 0; i < 40 && seg->sel.decision == PYGRAPH_UNDECIDED; i++)
     two(r, 0);
   CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
 }
@@ -960,13 +999,18 @@ static void test_far_behind_only_when_young(void)
     twins_iteration(r, a++);                       /* grown up: the rival, then turns */
   CHECK(seg->stats.captures == 2);
   CHECK(strstr(fake_log(), "build(0 1<0) inst launch") != NULL);
-  /* Waiting for its samples (the ring is full) costs no event, no clock
-   * read, and a query only every PYGRAPH_POLL_BACKOFF + 1 iterations. */
+  fake_log_clear();
+  for (int i = 0; i < 20; i++)
+    twins_iteration(r, a++);                       /* every side's first samples planned */
+  CHECK(strstr(fake_log(), "args launch") != NULL && strstr(fake_log(), "upd0 upd1 launch"));
+  /* Waiting for its samples (all planned, in flight) costs no event, no
+   * clock read, and a query only every PYGRAPH_POLL_BACKOFF + 1
+   * iterations; with no sample showing a graph faster, eager runs. */
   int records = fake_timing_records, reads = fake_clock_reads, queries = fake_timing_queries;
   fake_log_clear();
   for (int i = 0; i < 40; i++)
     twins_iteration(r, a++);
-  CHECK(strstr(fake_log(), "k1(") == NULL);        /* graphs only */
+  CHECK(strstr(fake_log(), "launch") == NULL && strstr(fake_log(), "k1(") != NULL);
   CHECK(fake_timing_records == records && fake_clock_reads == reads);
   CHECK(fake_timing_queries - queries <= 40 / (int)(PYGRAPH_POLL_BACKOFF + 1) + 1);
   fake.events_pending = 0;
@@ -978,8 +1022,10 @@ static void test_far_behind_only_when_young(void)
 }
 
 /* A GPU steadily behind (a GPU-bound loop): samples come back ~20
- * iterations late.  Measuring plans by what is in flight, so eager runs
- * are not repeated for as long as the queue is deep. */
+ * iterations late.  Measuring plans by what is in flight, so eager turns
+ * are not repeated for as long as the queue is deep: eager is timed for
+ * its floor of samples only (eager iterations between the graphs' turns,
+ * run while no sample shows a graph faster yet, are not timed). */
 static void test_gpu_behind_plans_turns(void)
 {
   harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
@@ -997,10 +1043,10 @@ static void test_gpu_behind_plans_turns(void)
   struct pygraph_segment *seg = harness_segment(r, 0);
   CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
   CHECK(strstr(seg->sel.why, "; indirect graph 7.0 us vs direct 9.0 us") != NULL);
-  int eager_iters = 0;
-  for (const char *p = fake_log(); (p = strstr(p, " k1(")) != NULL; p++)
-    eager_iters++;
-  CHECK(eager_iters <= (int)PYGRAPH_TURN_RUN);     /* one run (9 before planning) */
+  const struct pygraph_sig_stats *s = pygraph_sel_sig_find(&seg->sel, seg->cache.active->hash);
+  CHECK(s && s->eager.n == PYGRAPH_MEASURE_MIN);   /* eager clearly slower after its floor */
+  /* Each of 3 sides its floor and at most 2 chain starts, and 2 captures. */
+  CHECK(seg->sel.timed <= 3 * (PYGRAPH_MEASURE_MIN + 2) + 2);
   fake.events_lag_us = 0;
   fake.update_us = 0;
 }
@@ -1427,7 +1473,7 @@ int main(void)
   test_host_work_outside_gives_spans();
   test_graph_faster_is_kept();
   test_eager_samples_after_capture();
-  test_default_two_eager_iterations();
+  test_default_three_eager_iterations();
   test_cold_first_sample_is_not_clear();
   test_drop_needs_every_sample();
   test_close_call_interleaves();

@@ -58,14 +58,14 @@ static void test_selective_settings(void)
   CHECK(parse(min_ops).min_ops == 1);
   const char *bad_min_ops[] = {"PYGRAPH_MIN_OPS", "0", NULL};
   CHECK(parse(bad_min_ops).min_ops == 2);
-  CHECK(s.eager_before_capture == 2 && pygraph_eager_before_capture(&s) == 2);
+  CHECK(s.eager_before_capture == 3 && pygraph_eager_before_capture(&s) == 3);
   const char *after[] = {"PYGRAPH_EAGER_BEFORE_CAPTURE", "0", NULL};
   s = parse(after);
   CHECK(s.eager_before_capture == 0 && pygraph_eager_before_capture(&s) == 0);
   const char *three[] = {"PYGRAPH_EAGER_BEFORE_CAPTURE", "3", NULL};
   CHECK(parse(three).eager_before_capture == 3);
   const char *too_many[] = {"PYGRAPH_EAGER_BEFORE_CAPTURE", "4", NULL};
-  CHECK(parse(too_many).eager_before_capture == 2);      /* out of range: the default */
+  CHECK(parse(too_many).eager_before_capture == 3);      /* out of range: the default */
   const char *small_window[] = {"PYGRAPH_MEASURE_ITERS", "2", "PYGRAPH_EAGER_BEFORE_CAPTURE",
                                 "3", NULL};
   s = parse(small_window);                /* never more than a verdict needs */

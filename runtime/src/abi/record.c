@@ -22,12 +22,16 @@ enum pygraph_record_result pygraph_record_undeferrable(struct pygraph_segment *s
   return PYGRAPH_RUN_NOW;
 }
 
-/* The program is capturing `stream` (capture_check.h): what was recorded so
- * far runs now, in order, and this op and the rest of the iteration go
+/* Does this op go straight to CUDA (the caller makes the call)?  When a
+ * probe only counts it (segment.h: before any query), and when the program
+ * is capturing `stream` (capture_check.h): then what was recorded so far
+ * runs now, in order, and this op and the rest of the iteration go
  * straight to CUDA, into the program's capture - no allocation, event,
  * query or synchronization of pygraph's own in this iteration. */
-static int program_captures(struct pygraph_segment *seg, cudaStream_t stream)
+static int goes_to_cuda(struct pygraph_segment *seg, cudaStream_t stream)
 {
+  if (pygraph_segment_counts_only(seg))
+    return 1;
   if (!pygraph_stream_captured(pygraph_segment_backend(seg), stream))
     return 0;
   pygraph_stop_recording();
@@ -54,7 +58,7 @@ enum pygraph_record_result pygraph_record_kernel(struct pygraph_segment *seg,
                                                  dim3 grid, dim3 block, size_t shmem,
                                                  cudaStream_t stream, void **args)
 {
-  if (program_captures(seg, stream))
+  if (goes_to_cuda(seg, stream))
     return PYGRAPH_RUN_NOW;
   const struct pygraph_op_list *cur = pygraph_segment_recorded(seg);
   const struct pygraph_op_list *ref = pygraph_segment_hint(seg);
@@ -84,7 +88,7 @@ enum pygraph_record_result pygraph_record_kernel(struct pygraph_segment *seg,
 enum pygraph_record_result pygraph_record_memset(struct pygraph_segment *seg, void *dst,
                                                  int value, size_t count, cudaStream_t stream)
 {
-  if (program_captures(seg, stream))
+  if (goes_to_cuda(seg, stream))
     return PYGRAPH_RUN_NOW;
   if (count == 0)
     return pygraph_record_undeferrable(seg, "zero-size memset");
@@ -99,7 +103,7 @@ enum pygraph_record_result pygraph_record_memcpy(struct pygraph_segment *seg, vo
                                                  const void *src, size_t count,
                                                  enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-  if (program_captures(seg, stream))
+  if (goes_to_cuda(seg, stream))
     return PYGRAPH_RUN_NOW;
   /* Host memory in a graph would be read/written at launch rather than at
    * the call, so only device-to-device copies are deferred. */
@@ -129,7 +133,7 @@ static long last_record_of(const struct pygraph_op_list *cur, cudaEvent_t event)
 enum pygraph_record_result pygraph_record_event_record(struct pygraph_segment *seg,
                                                        cudaEvent_t event, cudaStream_t stream)
 {
-  if (program_captures(seg, stream))
+  if (goes_to_cuda(seg, stream))
     return PYGRAPH_RUN_NOW;
   /* An external wait node samples the event at graph launch; re-recording
    * the event inside the same graph would change what it sees. */
@@ -151,7 +155,7 @@ enum pygraph_record_result pygraph_record_event_wait(struct pygraph_segment *seg
                                                      cudaStream_t stream, cudaEvent_t event,
                                                      unsigned flags)
 {
-  if (program_captures(seg, stream))
+  if (goes_to_cuda(seg, stream))
     return PYGRAPH_RUN_NOW;
   if (flags != 0)
     return pygraph_record_undeferrable(seg, "cudaStreamWaitEvent flags");

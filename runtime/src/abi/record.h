@@ -4,7 +4,8 @@
  * and pass streams already normalised (pygraph_normalize_stream).  A
  * PYGRAPH_RUN_NOW result means the segment flushed: the ops recorded so far
  * have run, recording is off for the rest of the iteration, and the caller
- * must make the original CUDA call itself, now. */
+ * must make the original CUDA call itself, now (also what an op a probe only
+ * counts gets: segment.h, pygraph_segment_counts_only). */
 #ifndef PYGRAPH_RECORD_H
 #define PYGRAPH_RECORD_H
 

@@ -22,7 +22,8 @@
  * "signature never repeats", eager for good. */
 #define PYGRAPH_NEVER_REPEATS 16u
 /* Iterations a segment may record without ever capturing before it stops
- * recording ("launch sequence never settles"). */
+ * recording ("launch sequence never settles"), counted from its start or
+ * from a probe's restart of the warm-up. */
 #define PYGRAPH_SETTLE_ITERS 256u
 /* Iterations a pinned capture candidate may stay away before another
  * signature takes its place. */
@@ -55,11 +56,15 @@
 
 /* Iterations in a row per side while eager runs and graphs take turns. */
 #define PYGRAPH_TURN_RUN 4u
-/* Samples per side before a verdict by medians (a clear case by
- * pygraph_clear_verdict needs no more, a close one the full window). */
+/* The floor of samples per side (eager runs, a graph) before anything is
+ * concluded from them: a verdict (a clear case by pygraph_clear_verdict
+ * needs no more, a close one the full window), and an undecided graph run
+ * outside its measuring turns.  Three, so that no single sample decides:
+ * their median is two agreeing samples (one may be the cold first), and
+ * every one of them must agree for a verdict by extremes.  The warm-up
+ * takes eager's (PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE), so a clear case
+ * runs eagerly only during the warm-up. */
 #define PYGRAPH_MEASURE_MIN 3u
-/* Samples per side before a clear verdict by extremes. */
-#define PYGRAPH_CLEAR_MIN 2u
 /* Iterations of its signature after which an undecided graph is decided
  * on what was read (eager when too little). */
 #define PYGRAPH_VERDICT_ITERS 128u

@@ -184,7 +184,7 @@ static void parse_bounded(struct pygraph_settings *out, const char *(*lookup)(co
   out->eager_before_capture = parse_number(out, lookup, "PYGRAPH_EAGER_BEFORE_CAPTURE", 0,
                                            PYGRAPH_MEASURE_MIN,
                                            PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE,
-                                           "a number from 0 to 3", "2");
+                                           "a number from 0 to 3", "3");
 }
 
 static const char *const fault_step_names[PYGRAPH_FAULT_STEPS] = {"capture", "instantiate",

@@ -72,7 +72,7 @@ struct pygraph_settings {
   unsigned batch;               /* PYGRAPH_BATCH (0: not set): most loop iterations
                                    per graph in batchable loops, below the
                                    plugin's batch=; 1 turns batching off */
-  unsigned eager_before_capture; /* PYGRAPH_EAGER_BEFORE_CAPTURE (default 2,
+  unsigned eager_before_capture; /* PYGRAPH_EAGER_BEFORE_CAPTURE (default 3,
                                    0..3): eager samples a signature needs before
                                    its first capture; the rest are taken in
                                    turns with the graph afterwards */
@@ -101,7 +101,8 @@ struct pygraph_settings {
 #define PYGRAPH_DEFAULT_VARIANTS 8u
 #define PYGRAPH_DEFAULT_MEASURE_ITERS 12u
 #define PYGRAPH_DEFAULT_MARGIN_PCT 3u
-#define PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE 2u
+/* The warm-up takes the floor of eager samples (PYGRAPH_MEASURE_MIN). */
+#define PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE 3u
 #define PYGRAPH_DEFAULT_MIN_OPS 2u
 /* PYGRAPH_VERIFY=1 (or on): replays verified per graph variant. */
 #define PYGRAPH_DEFAULT_VERIFY_REPLAYS 2u

@@ -88,7 +88,14 @@ static void keep_as_candidate(struct pygraph_segment *seg)
 }
 
 /* Does this iteration record at all?  (Decided eager: only 2 consecutive
- * iterations out of every PYGRAPH_PROBE_INTERVAL, the probes.) */
+ * iterations out of every PYGRAPH_PROBE_INTERVAL, the probes.)  Eager for
+ * good records nothing: its ops pass straight through (the entry points
+ * find no recording segment: no copy, no hash, no capture query, no event)
+ * and no probe looks for a change - what sent it there (a graph fault, a
+ * launch sequence that never repeats or settles, an iteration over the op
+ * cap, PYGRAPH_MODE=eager) does not go away.  Eager by decision keeps its
+ * probes: they notice a new launch sequence or a change in argument
+ * updates that could make a graph pay. */
 static int records_iteration(struct pygraph_segment *seg)
 {
   if (seg->phase != PYGRAPH_PHASE_EAGER)
@@ -101,7 +108,7 @@ static int records_iteration(struct pygraph_segment *seg)
   }
   if (++seg->probe_countdown >= PYGRAPH_PROBE_INTERVAL) {
     seg->probe_countdown = 0;
-    seg->probe = PYGRAPH_PROBE_FIRST;
+    seg->probe = seg->probe_counts ? PYGRAPH_PROBE_COUNT : PYGRAPH_PROBE_FIRST;
     return 1;
   }
   return 0;
@@ -113,6 +120,7 @@ int pygraph_segment_begin_iteration(struct pygraph_segment *seg)
   seg->flushed = 0;
   seg->too_long = 0;
   seg->iter_updates = 0;
+  seg->counted = 0;
   seg->eager_for_good = NULL;
   seg->stopped_batching = 0;
   pygraph_op_list_reset(seg->current);
@@ -122,7 +130,8 @@ int pygraph_segment_begin_iteration(struct pygraph_segment *seg)
   seg->begin_us = seg->clocked ? now_us(seg) : 0.0;
   /* With no graph to replay and no capture planned, deferring would only
    * hold the GPU back while the host records: the ops run as they come. */
-  seg->shadowed = records && seg->cache.n_variants == 0 && !seg->cand.capture_next;
+  seg->shadowed = records && seg->cache.n_variants == 0 && !seg->cand.capture_next &&
+                  seg->probe != PYGRAPH_PROBE_COUNT;
   return records;
 }
 
@@ -437,6 +446,7 @@ static void run_hit(struct pygraph_segment *seg, struct iteration *it)
   pygraph_candidate_note_hit(&seg->cand);
   switch (it->plan.turn) {
   case TURN_EAGER:
+  case TURN_WAIT_EAGER:
     /* The graphs' nodes keep what their ref lists hold. */
     pygraph_variant_cache_touch(&seg->cache, v);   /* being measured: not the LRU victim */
     execute_all(seg, it->cur);
@@ -469,7 +479,8 @@ static int hopeless_miss(struct pygraph_segment *seg, struct iteration *it)
   const char *hopeless = NULL;
   if (pygraph_candidate_note_miss(&seg->cand, it->out.hash))
     hopeless = "signature never repeats";
-  else if (!had_variants && seg->stats.captures == 0 && seg->stats.iters >= PYGRAPH_SETTLE_ITERS)
+  else if (!had_variants && seg->stats.captures == 0 &&
+           seg->stats.iters - seg->warm_from >= PYGRAPH_SETTLE_ITERS)
     hopeless = "launch sequence never settles";
   if (!hopeless)
     return 0;
@@ -554,6 +565,16 @@ static void apply_miss(struct pygraph_segment *seg, struct iteration *it,
     plan_capture(seg);
 }
 
+/* Decided eager (or a probe seen) with an iteration of n_ops: its probes
+ * count ops instead of recording while that is below what a probe needs
+ * to show anything (batch units are left alone: their size is the loop's). */
+static void note_probe_counts(struct pygraph_segment *seg,
+                              const struct pygraph_selection_reply *reply, size_t n_ops)
+{
+  seg->probe_min_ops = reply->probe_min_ops;
+  seg->probe_counts = n_ops < reply->probe_min_ops && !pygraph_batch_on(&seg->batch);
+}
+
 /* Applies what selection returned: graphs to drop, eager from now on, the
  * candidate's fate, a probe's restart. */
 static void apply_reply(struct pygraph_segment *seg, struct iteration *it,
@@ -568,6 +589,7 @@ static void apply_reply(struct pygraph_segment *seg, struct iteration *it,
   if (reply->go_eager && !seg->eager_for_good) {   /* (a fault: the segment went already) */
     go_eager(seg, reply->for_good ? EAGER_FOR_GOOD : EAGER_BY_DECISION, reply->go_eager);
     seg->final = reply->final;
+    note_probe_counts(seg, reply, it ? it->cur->n_ops : 0);
   }
 }
 
@@ -609,11 +631,26 @@ static void end_probe(struct pygraph_segment *seg)
   o.cur = cur;
   o.prev = seg->candidate;
   struct pygraph_selection_reply reply = end_with(seg, NULL, &o);
+  note_probe_counts(seg, &reply, cur->n_ops);
   keep_as_candidate(seg);
   if (!reply.restart)
     return;
   seg->phase = PYGRAPH_PHASE_WARMUP;
   pygraph_candidate_start_over(&seg->cand);
+  seg->warm_from = seg->stats.iters;          /* it may settle from here */
+}
+
+/* A probe that only counted its iteration's ops: once they are as many as
+ * a probe needs, the next iteration begins a recorded one. */
+static void end_count_probe(struct pygraph_segment *seg)
+{
+  struct pygraph_iteration_outcome o = {.end = PYGRAPH_END_PROBE};
+  seg->probe = PYGRAPH_PROBE_OFF;
+  if (seg->counted >= seg->probe_min_ops) {
+    seg->probe_counts = 0;
+    seg->probe_countdown = PYGRAPH_PROBE_INTERVAL - 1;
+  }
+  end_with(seg, NULL, &o);
 }
 
 /* A unit cut short (the run's tail, or a loop exit inside a unit): its
@@ -667,6 +704,8 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
     end_with(seg, NULL, &(struct pygraph_iteration_outcome){.end = PYGRAPH_END_FLUSHED});
   else if (pygraph_batch_unit_partial(&seg->batch))
     end_partial_unit(seg);
+  else if (seg->probe == PYGRAPH_PROBE_COUNT)
+    end_count_probe(seg);
   else if (seg->phase == PYGRAPH_PHASE_EAGER &&
            (seg->probe == PYGRAPH_PROBE_FIRST || seg->probe == PYGRAPH_PROBE_SECOND))
     end_probe(seg);
@@ -726,7 +765,8 @@ const char *pygraph_segment_decision_name(const struct pygraph_segment *seg)
 {
   struct pygraph_selection_summary sum;
   pygraph_selection_summarize(&seg->sel, &sum);
-  if (sum.decision == PYGRAPH_DECIDED_EAGER)
+  if (sum.decision == PYGRAPH_DECIDED_EAGER ||
+      (sum.decision == PYGRAPH_UNDECIDED && !sum.undecided_graph))
     return "eager";
   return seg->cache.n_variants ? "graph" : "eager";
 }
@@ -746,6 +786,14 @@ const struct pygraph_op_list *pygraph_segment_recorded(const struct pygraph_segm
 const struct pygraph_op_list *pygraph_segment_hint(const struct pygraph_segment *seg)
 {
   return seg->hint;
+}
+
+int pygraph_segment_counts_only(struct pygraph_segment *seg)
+{
+  if (seg->probe != PYGRAPH_PROBE_COUNT)
+    return 0;
+  seg->counted++;
+  return 1;
 }
 
 const char *pygraph_segment_append(struct pygraph_segment *seg, const struct pygraph_op *op,

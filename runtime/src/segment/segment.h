@@ -78,6 +78,11 @@ const struct pygraph_op_list *pygraph_segment_hint(const struct pygraph_segment 
 const char *pygraph_segment_append(struct pygraph_segment *seg, const struct pygraph_op *op,
                                    void **args);
 
+/* A probe that only counts (a decided-eager segment whose iterations held
+ * too few ops for a graph): counts this op and returns 1, and the caller
+ * makes the call itself, as when passing through; else 0. */
+int pygraph_segment_counts_only(struct pygraph_segment *seg);
+
 void pygraph_segment_end_iteration(struct pygraph_segment *seg);
 
 /* An op that cannot be deferred arrived: run what was recorded so far; the

@@ -28,7 +28,8 @@ enum pygraph_probe_state {
   PYGRAPH_PROBE_OFF,           /* not probing: iterations pass through */
   PYGRAPH_PROBE_FIRST,         /* this iteration is the probe's first */
   PYGRAPH_PROBE_SECOND_NEXT,   /* the first ended: the next one records too */
-  PYGRAPH_PROBE_SECOND         /* this iteration is the probe's second */
+  PYGRAPH_PROBE_SECOND,        /* this iteration is the probe's second */
+  PYGRAPH_PROBE_COUNT          /* this iteration's ops are only counted (probe_counts) */
 };
 
 struct pygraph_segment_stats {
@@ -59,8 +60,18 @@ struct pygraph_segment {
   int final;                                 /* EAGER for good: no probes */
   enum pygraph_probe_state probe;
   unsigned probe_countdown;                  /* iterations since the last probe */
+  /* Its iterations held fewer ops than a probe needs to show anything
+   * (selection's probe_min_ops, PYGRAPH_MIN_OPS): a probe counts the
+   * iteration's ops as they pass through - no capture query, no copy, no
+   * hash - and records a probe only once they reach that many. */
+  int probe_counts;
+  unsigned probe_min_ops;
+  size_t counted;                            /* ops counted this iteration */
 
   struct pygraph_candidate cand;             /* the capture candidate (candidate.h) */
+  unsigned long long warm_from;              /* iterations when a probe last restarted the
+                                                warm-up (PYGRAPH_SETTLE_ITERS counts from
+                                                there) */
 
   int flushed;                               /* this iteration stopped deferring */
   int shadowed;                              /* this iteration runs its ops as they come,

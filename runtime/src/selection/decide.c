@@ -127,9 +127,7 @@ enum pygraph_verdict pygraph_decide_cost(const struct pygraph_settings *settings
   double expected = (double)pygraph_expected_iterations(in->trip_count, in->iters_observed);
   double capture = in->capture_us > 0 ? in->capture_us : 0;
   double graph = in->graph_us + capture / expected;
-  double margin = (double)settings->margin_pct / 100.0;
-  if (!isfinite(graph) || !isfinite(in->eager_us) || in->eager_us <= 0 ||
-      !(graph < in->eager_us * (1.0 - margin))) {
+  if (!pygraph_faster_by_margin(settings, in->eager_us, graph)) {
     snprintf(reason, reason_cap, "graph slower (%.1f us vs %.1f us per iteration)", graph,
              in->eager_us);
     return PYGRAPH_VERDICT_EAGER;
@@ -137,6 +135,14 @@ enum pygraph_verdict pygraph_decide_cost(const struct pygraph_settings *settings
   snprintf(reason, reason_cap, "graph faster (%.1f us vs %.1f us per iteration)", graph,
            in->eager_us);
   return PYGRAPH_VERDICT_GRAPH;
+}
+
+int pygraph_faster_by_margin(const struct pygraph_settings *settings, double eager_us,
+                             double graph_us)
+{
+  double margin = (double)settings->margin_pct / 100.0;
+  return isfinite(graph_us) && isfinite(eager_us) && eager_us > 0 &&
+         graph_us < eager_us * (1.0 - margin);
 }
 
 int pygraph_clear_verdict(double eager_us, double graph_us, enum pygraph_verdict *verdict)

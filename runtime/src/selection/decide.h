@@ -141,11 +141,18 @@ enum pygraph_verdict pygraph_decide_cost(const struct pygraph_settings *settings
                                          const struct pygraph_cost_input *in, char *reason,
                                          size_t reason_cap);
 
+/* Is graph_us below eager_us by the margin (PYGRAPH_MARGIN), both
+ * measured?  pygraph_decide_cost's test, with no capture to amortize: what
+ * an undecided segment asks before it runs a graph outside its measuring
+ * turns. */
+int pygraph_faster_by_margin(const struct pygraph_settings *settings, double eager_us,
+                             double graph_us);
+
 /* Before the full window: 1 when the first samples already settle it
  * (graph at most 4/5 of eager, or at least 5/4), with *verdict set. */
 int pygraph_clear_verdict(double eager_us, double graph_us, enum pygraph_verdict *verdict);
 
-/* The same from PYGRAPH_CLEAR_MIN samples a side, by their extremes: the
+/* The same from PYGRAPH_MEASURE_MIN samples a side, by their extremes: the
  * graph's slowest sample at most 4/5 of eager's fastest (graph), or its
  * fastest at least 5/4 of eager's slowest (eager).  An outlier, such as a
  * cold first iteration, can only make a case look closer. */

@@ -38,21 +38,30 @@ int pygraph_samples_trusted_us(const struct pygraph_samples *s, double *us)
   return 1;
 }
 
+int pygraph_samples_settled_us(const struct pygraph_samples *s, unsigned floor, double *us)
+{
+  if (s->n == 0 || s->n < floor)
+    return 0;
+  *us = pygraph_samples_period_us(s);
+  return 1;
+}
+
 double pygraph_samples_cost_us(const struct pygraph_samples *s)
 {
   double us;
   return pygraph_samples_trusted_us(s, &us) ? us : pygraph_samples_period_us(s);
 }
 
-void pygraph_samples_extremes(const struct pygraph_samples *s, double *lo, double *hi)
+void pygraph_samples_extremes(const struct pygraph_samples *s, unsigned from, double *lo,
+                              double *hi)
 {
   double host = host_mean(s);
   *lo = *hi = 0.0;
-  for (unsigned i = 0; i < s->n; i++) {
+  for (unsigned i = from; i < s->n; i++) {
     double v = s->us[i] > host ? s->us[i] : host;
-    if (i == 0 || v < *lo)
+    if (i == from || v < *lo)
       *lo = v;
-    if (i == 0 || v > *hi)
+    if (i == from || v > *hi)
       *hi = v;
   }
 }

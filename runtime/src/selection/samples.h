@@ -24,10 +24,20 @@ double pygraph_samples_period_us(const struct pygraph_samples *s);
  * *us) with fewer than 2 samples. */
 int pygraph_samples_trusted_us(const struct pygraph_samples *s, double *us);
 
+/* Enough samples to conclude from: at least `floor` (pygraph_measure_first:
+ * PYGRAPH_MEASURE_MIN), and then their median (never below the host time),
+ * the first one included - with three or more, one sample alone, cold or
+ * noisy, cannot move the median past its neighbours, and the figure is the
+ * same whatever order the samples came in.  Returns 0 (and leaves *us)
+ * with fewer. */
+int pygraph_samples_settled_us(const struct pygraph_samples *s, unsigned floor, double *us);
+
 /* Trusted if it can be, else the period (0 only with no sample). */
 double pygraph_samples_cost_us(const struct pygraph_samples *s);
 
-/* The fastest and the slowest sample, as costs (never below the host time). */
-void pygraph_samples_extremes(const struct pygraph_samples *s, double *lo, double *hi);
+/* The fastest and the slowest sample from the `from`-th on (0: all), as
+ * costs (never below the host time); 0 and 0 when there are none. */
+void pygraph_samples_extremes(const struct pygraph_samples *s, unsigned from, double *lo,
+                              double *hi);
 
 #endif /* PYGRAPH_SAMPLES_H */

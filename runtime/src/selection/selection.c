@@ -45,7 +45,8 @@ static struct pygraph_sample_tag planned_sample(struct pygraph_selection *sel,
   if (v && plan->turn == TURN_GRAPH && !pygraph_sel_verdict(sel, v)->decided) {
     planned.kind = PYGRAPH_SAMPLE_GRAPH;
     planned.variant = v->id;
-  } else if ((v && plan->turn != TURN_EAGER) || (!v && f->capture_planned)) {
+  } else if ((v && plan->turn != TURN_EAGER && plan->turn != TURN_WAIT_EAGER) ||
+             (!v && f->capture_planned)) {
     planned.kind = PYGRAPH_SAMPLE_NONE;
   }
   return planned;
@@ -59,6 +60,7 @@ static void start_timing(struct pygraph_selection *sel, const struct pygraph_ite
                          const struct pygraph_plan *plan)
 {
   sel->now.timing = auto_mode(sel) && plan->turn != TURN_WAIT &&
+                    plan->turn != TURN_WAIT_EAGER &&
                     pygraph_turns_want_timing(sel, f->hash, plan->variant);
   sel->now.t0 = sel->now.timing ? pygraph_timing_now_us(sel) : 0.0;
   if (!sel->now.timing) {
@@ -307,6 +309,7 @@ struct pygraph_selection_reply pygraph_selection_outcome(
   pygraph_timing_iteration_ends(sel);
   sel->shadow_timed = 0;
   reply.drop = sel->drop;
+  reply.probe_min_ops = auto_mode(sel) ? sel->settings->min_ops : 0;
   reply.clock_next_begin = auto_mode(sel) && sel->decision == PYGRAPH_UNDECIDED && sel->iters &&
                            sel->timed_iter == sel->iters;
   return reply;
@@ -316,6 +319,7 @@ void pygraph_selection_summarize(const struct pygraph_selection *sel,
                                  struct pygraph_selection_summary *out)
 {
   out->decision = sel->decision;
+  out->undecided_graph = sel->decision == PYGRAPH_UNDECIDED && sel->undecided_graph;
   out->why = sel->why;
   out->eager_us = sel->eager_us;
   out->graph_us = sel->graph_us;

@@ -66,9 +66,12 @@ enum pygraph_decision_state {
   PYGRAPH_DECIDED_EAGER
 };
 
-/* What runs an iteration that has a graph (a hit).
- * TURN_WAIT: the graph, untimed (every side's samples are planned, in flight). */
-enum pygraph_turn { TURN_GRAPH, TURN_EAGER, TURN_RIVAL, TURN_WAIT };
+/* What runs an iteration that has a graph (a hit), while no side is timed
+ * (every side's samples are planned or in flight, the GPU is far behind,
+ * the ring is full):
+ *   TURN_WAIT        the graph its samples show faster (verdicts.h), untimed;
+ *   TURN_WAIT_EAGER  its ops eagerly, untimed: no graph is shown faster yet. */
+enum pygraph_turn { TURN_GRAPH, TURN_EAGER, TURN_RIVAL, TURN_WAIT, TURN_WAIT_EAGER };
 
 struct pygraph_selection {
   /* What it reads (the segment's, given at init). */
@@ -112,6 +115,7 @@ struct pygraph_selection {
   double eager_us, graph_us;                 /* of the last cost decision */
   char why[160];                             /* reason of the current decision */
   char eager_why[160];                       /* a verdict that left no graph: why */
+  int undecided_graph;                       /* undecided, a graph shown faster runs */
   unsigned flips;                            /* decision changes */
   unsigned reevaluations;                    /* <= PYGRAPH_MAX_FLIPS */
 
@@ -215,6 +219,9 @@ struct pygraph_selection_reply {
   int rejected;                              /* a miss known not to pay: not a candidate */
   enum pygraph_capture_answer capture;
   const char *restart;                       /* a probe saw this change: warm up again */
+  unsigned probe_min_ops;                    /* a probe of fewer ops shows no change worth
+                                                a graph (verdicts.c: PYGRAPH_MIN_OPS in
+                                                auto mode), so need not be recorded */
   int clock_next_begin;                      /* read the host clock at the next begin */
 };
 
@@ -225,6 +232,8 @@ struct pygraph_selection_reply pygraph_selection_outcome(
 
 struct pygraph_selection_summary {
   enum pygraph_decision_state decision;
+  int undecided_graph;                       /* undecided: a graph (shown faster) runs,
+                                                else eager runs */
   const char *why;                           /* "" when none */
   double eager_us, graph_us;
   unsigned long long timed;

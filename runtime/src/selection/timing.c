@@ -148,8 +148,13 @@ void pygraph_timing_unit_end(struct pygraph_selection *sel, int eager_unit)
     return;
   }
   double t = pygraph_timing_now_us(sel);
-  if (sel->unit_end_iter && sel->unit_end_iter + 1 == sel->iters)
-    sel->host_period_us = t - sel->unit_end_us;
+  /* The shortest period seen: the host does not run its own work faster
+   * than it is, and an interruption only lengthens one, which would make a
+   * GPU-bound loop look host-bound (and decide on where it fell). */
+  double p = t - sel->unit_end_us;
+  if (sel->unit_end_iter && sel->unit_end_iter + 1 == sel->iters &&
+      (sel->host_period_us <= 0 || p < sel->host_period_us))
+    sel->host_period_us = p;
   sel->unit_end_us = t;
   sel->unit_end_iter = sel->iters;
 }

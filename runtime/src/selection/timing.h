@@ -43,9 +43,9 @@ double pygraph_timing_now_us(const struct pygraph_selection *sel);
 
 /* A recorded eager unit of a batchable loop ended (`eager_unit`: no graph
  * exists or is about to be captured, and auto mode is undecided): the host
- * time since the previous such unit, when it came right before, is the
- * loop's host period (decide.h: a GPU-bound loop).  Anything else breaks
- * the chain. */
+ * time since the previous such unit, when it came right before, is a host
+ * period; the loop's is the shortest seen (decide.h: a GPU-bound loop).
+ * Anything else breaks the chain. */
 void pygraph_timing_unit_end(struct pygraph_selection *sel, int eager_unit);
 
 #endif /* PYGRAPH_TIMING_H */

@@ -56,16 +56,6 @@ static int eager_clearly_slower(struct pygraph_selection *sel, const struct pygr
          verdict == PYGRAPH_VERDICT_GRAPH;
 }
 
-/* Do v's own samples show it slower than eager runs (both trusted)? */
-static int graph_shown_slower(struct pygraph_selection *sel, const struct pygraph_sig_stats *s,
-                              const struct pygraph_variant *v)
-{
-  double eager_us, graph_us;
-  return pygraph_samples_trusted_us(&s->eager, &eager_us) &&
-         pygraph_samples_trusted_us(&pygraph_sel_verdict(sel, v)->samples, &graph_us) &&
-         graph_us > eager_us;
-}
-
 /* One more iteration of hash's signature for each of its undecided graphs
  * (bounded by PYGRAPH_VERDICT_ITERS). */
 static void count_undecided(struct pygraph_selection *sel, unsigned long long hash)
@@ -97,22 +87,33 @@ static int pick_side(struct pygraph_sig_stats *s, const int needs[3])
   return (int)c;
 }
 
+/* What runs when no side is timed now: a graph only where its samples
+ * show it faster (*pv set to it), else the iteration's ops, eagerly. */
+static enum pygraph_turn untimed(struct pygraph_selection *sel, const struct pygraph_variant **pv,
+                                 const struct pygraph_sig_stats *s)
+{
+  const struct pygraph_variant *fast = pygraph_verdicts_shown_faster(sel, s, *pv);
+  if (!fast)
+    return TURN_WAIT_EAGER;
+  *pv = fast;
+  return TURN_WAIT;
+}
+
 /* Eager runs and each undecided graph of the signature (the indirect one
  * as side 1, its direct rival as side 2) take turns until their windows
  * are full; an indirect graph first gets a direct rival, captured from this
- * iteration.  Not while the GPU is far behind: samples would come too late. */
+ * iteration.  Not while the GPU is far behind: samples would come too late.
+ * A graph runs only in its own measuring turns until its samples show it
+ * faster (verdicts.h): with none read yet, a loop too short for them runs
+ * eagerly. */
 enum pygraph_turn pygraph_turns_next(struct pygraph_selection *sel,
                                      const struct pygraph_variant **pv, unsigned long long hash)
 {
   const struct pygraph_variant *v = *pv;
   count_undecided(sel, hash);
-  struct pygraph_sig_stats *s = pygraph_sel_sig_find(sel, hash);
-  if (!s)
-    return TURN_GRAPH;
-  /* What runs when no side is measured now: not a graph shown slower. */
-  enum pygraph_turn idle = graph_shown_slower(sel, s, v) ? TURN_EAGER : TURN_GRAPH;
-  if (sel->measure.state <= 0 || pygraph_turns_far_behind(sel))
-    return idle;
+  struct pygraph_sig_stats *s = pygraph_sel_sig_get(sel, hash);
+  if (sel->measure.state < 0 || pygraph_turns_far_behind(sel))
+    return untimed(sel, pv, s);
   const struct pygraph_variant *r = pygraph_sel_rival_of(sel, v);
   if (!r && pygraph_verdicts_rival_pending(sel, v, s)) {
     s->challenged = 1;
@@ -138,7 +139,7 @@ enum pygraph_turn pygraph_turns_next(struct pygraph_selection *sel,
     needs[0] = 0;
   int c = sel->measure.count >= PYGRAPH_MEASURE_RING ? -1 : pick_side(s, needs);
   if (c < 0)                                  /* a full ring, or all planned */
-    return idle == TURN_EAGER ? TURN_EAGER : TURN_WAIT;
+    return untimed(sel, pv, s);
   if (c == 0)
     return TURN_EAGER;
   *pv = side[c];

@@ -1,8 +1,11 @@
-/* verdicts.c - what the samples decide (verdicts.h).  Clear cases are
- * settled from the first samples by their extremes (an outlier such as a
- * cold first iteration can only make a case look closer) or, for keeping a
- * graph, by medians; dropping a graph takes every sample (the first replays
- * of a fresh graph can be slow); close cases wait for full windows. */
+/* verdicts.c - what the samples decide (verdicts.h).  Nothing is
+ * concluded from fewer than PYGRAPH_MEASURE_MIN samples a side (policy.h).
+ * Clear cases are settled from the first samples by their extremes (every
+ * sample agrees: an outlier such as a cold first iteration can only make a
+ * case look closer; keeping a graph leaves its first replay out, which can
+ * be slow); close cases wait for full windows and compare medians by the
+ * margin; an undecided graph runs outside its turns only when medians of
+ * the floor of samples show it faster. */
 #include "selection/verdicts.h"
 
 #include <stdio.h>
@@ -17,17 +20,39 @@ int pygraph_verdicts_clear_case(struct pygraph_selection *sel, const struct pygr
                                 enum pygraph_verdict *verdict)
 {
   unsigned first = pygraph_measure_first(sel->settings);
-  if (eager->n >= first && graph->n >= first &&
-      pygraph_clear_verdict(pygraph_samples_cost_us(eager), pygraph_samples_period_us(graph),
-                            verdict) &&
-      *verdict == PYGRAPH_VERDICT_GRAPH)
-    return 1;
-  if (eager->n < PYGRAPH_CLEAR_MIN || graph->n < PYGRAPH_CLEAR_MIN)
+  if (eager->n < first || graph->n < first)
     return 0;
-  double elo, ehi, glo, ghi;
-  pygraph_samples_extremes(eager, &elo, &ehi);
-  pygraph_samples_extremes(graph, &glo, &ghi);
-  return pygraph_clear_verdict_bounds(elo, ehi, glo, ghi, verdict);
+  /* Every sample agrees (no median of a few: two outliers of three would
+   * make it), except the graph's first when keeping it: a fresh graph's
+   * first replay can be slow, which would only keep a clear case waiting. */
+  double elo, ehi, glo, ghi, warm_lo, warm_hi;
+  pygraph_samples_extremes(eager, 0, &elo, &ehi);
+  pygraph_samples_extremes(graph, 0, &glo, &ghi);
+  pygraph_samples_extremes(graph, 1, &warm_lo, &warm_hi);
+  return pygraph_clear_verdict_bounds(elo, ehi, glo, warm_hi, verdict);
+}
+
+/* One graph's settled cost, if it shows faster than eager's (*us set). */
+static int settled_faster(struct pygraph_selection *sel, const struct pygraph_variant *g,
+                          double eager_us, double *us)
+{
+  unsigned floor = pygraph_measure_first(sel->settings);
+  return g && pygraph_samples_settled_us(&pygraph_sel_verdict(sel, g)->samples, floor, us) &&
+         pygraph_faster_by_margin(sel->settings, eager_us, *us);
+}
+
+const struct pygraph_variant *pygraph_verdicts_shown_faster(struct pygraph_selection *sel,
+                                                            const struct pygraph_sig_stats *s,
+                                                            const struct pygraph_variant *v)
+{
+  double eager_us, gv = 0, gr = 0;
+  if (!pygraph_samples_settled_us(&s->eager, pygraph_measure_first(sel->settings), &eager_us))
+    return NULL;
+  const struct pygraph_variant *r = pygraph_sel_rival_of(sel, v);
+  int fv = settled_faster(sel, v, eager_us, &gv), fr = settled_faster(sel, r, eager_us, &gr);
+  if (fv && fr)
+    return gr < gv ? r : v;
+  return fv ? v : fr ? r : NULL;
 }
 
 void pygraph_verdicts_set_decision(struct pygraph_selection *sel, enum pygraph_decision_state d,
@@ -109,14 +134,17 @@ static void apply_verdict(struct pygraph_selection *sel, const struct pygraph_va
 }
 
 /* PYGRAPH_VERDICT_ITERS iterations of v's signature without a verdict:
- * decided now on the trusted samples read so far.  A graph without them
- * goes; so do all when eager has none (nothing shows that a graph pays). */
+ * decided now on the samples read so far, settled ones only (the floor,
+ * PYGRAPH_MEASURE_MIN a side: never one sample alone).  A graph without
+ * them goes; so do all when eager has too few (nothing shows that a graph
+ * pays). */
 static void settle_overdue(struct pygraph_selection *sel, const struct pygraph_variant *v,
                            const struct pygraph_variant *r, struct pygraph_sig_stats *s)
 {
   double gv = 0, gr = 0, eager_us = 0;
-  int tv = pygraph_samples_trusted_us(&pygraph_sel_verdict(sel, v)->samples, &gv);
-  int tr = r && pygraph_samples_trusted_us(&pygraph_sel_verdict(sel, r)->samples, &gr);
+  unsigned floor = pygraph_measure_first(sel->settings);
+  int tv = pygraph_samples_settled_us(&pygraph_sel_verdict(sel, v)->samples, floor, &gv);
+  int tr = r && pygraph_samples_settled_us(&pygraph_sel_verdict(sel, r)->samples, floor, &gr);
   const struct pygraph_variant *best = tv && (!tr || gv <= gr) ? v : tr ? r : NULL;
   const struct pygraph_variant *other = best == r ? v : r;
   char why[sizeof sel->why];
@@ -124,7 +152,7 @@ static void settle_overdue(struct pygraph_selection *sel, const struct pygraph_v
     keep_rival(sel, best, other, best == v ? gv : gr, best == v ? gr : gv);
   else if (best && other)
     pygraph_sel_drop(sel, other);     /* never timed: nothing to compare */
-  if (!best || !pygraph_samples_trusted_us(&s->eager, &eager_us)) {
+  if (!best || !pygraph_samples_settled_us(&s->eager, floor, &eager_us)) {
     const struct pygraph_samples *shown = &pygraph_sel_verdict(sel, best ? best : v)->samples;
     double e = pygraph_samples_cost_us(&s->eager), g = pygraph_samples_cost_us(shown);
     snprintf(why, sizeof why, "no verdict in %u iterations (eager %.1f us x%u, graph %.1f us x%u)",
@@ -146,20 +174,27 @@ static void settle_overdue(struct pygraph_selection *sel, const struct pygraph_v
   apply_verdict(sel, best, s, &in, verdict, why);
 }
 
-/* While still measuring, the report shows what was read so far. */
+/* While still measuring, the report shows what was read so far, and what
+ * runs meanwhile (turns.c): a graph only once its samples show it faster. */
 static void note_undecided(struct pygraph_selection *sel)
 {
+  sel->undecided_graph = 0;
   for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
     const struct pygraph_variant *v = pygraph_sel_live(sel, i);
     const struct pygraph_sig_stats *s = v ? pygraph_sel_sig_find(sel, v->hash) : NULL;
     const struct pygraph_graph_verdict *g = s ? pygraph_sel_verdict(sel, v) : NULL;
     if (!g || g->decided)
       continue;
+    unsigned floor = pygraph_measure_first(sel->settings);
+    sel->undecided_graph = pygraph_verdicts_shown_faster(sel, s, v) != NULL;
+    const char *runs = sel->undecided_graph                          ? "graph (faster so far)"
+                       : s->eager.n < floor || g->samples.n < floor ? "eager (too few samples)"
+                                                                     : "eager (graph not faster)";
     sel->eager_us = pygraph_samples_cost_us(&s->eager);
     sel->graph_us = pygraph_samples_cost_us(&g->samples);
     snprintf(sel->why, sizeof sel->why,
-             "undecided after %u iterations (eager x%u, graph x%u samples)", g->samples.iters,
-             s->eager.n, g->samples.n);
+             "undecided: %s after %u iterations (eager x%u, graph x%u samples)", runs,
+             g->samples.iters, s->eager.n, g->samples.n);
     return;
   }
 }
@@ -174,12 +209,8 @@ static void decide_against_eager(struct pygraph_selection *sel, const struct pyg
   char why[sizeof sel->why];
   enum pygraph_verdict early;
   unsigned window = sel->settings->measure_iters;
-  if (s->eager.n == 0 && graphs_full) {
-    pygraph_sel_verdict(sel, best)->decided = 1;
-    snprintf(why, sizeof why, "eager unmeasured%s", pair);
-    pygraph_verdicts_set_decision(sel, PYGRAPH_DECIDED_GRAPH, why);
-    return;
-  }
+  /* No graph is kept on its own samples alone: eager's come in turns (or,
+   * if they never do, PYGRAPH_VERDICT_ITERS ends it, eager). */
   if (!(graphs_full && s->eager.n >= window) &&
       !pygraph_verdicts_clear_case(sel, &s->eager, &pygraph_sel_verdict(sel, best)->samples,
                                    &early))

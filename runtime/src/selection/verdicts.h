@@ -20,6 +20,14 @@ int pygraph_verdicts_clear_case(struct pygraph_selection *sel, const struct pygr
                                 const struct pygraph_samples *graph,
                                 enum pygraph_verdict *verdict);
 
+/* The graph of v's signature (v or its rival) that the samples show faster
+ * than its eager runs, or NULL: at least PYGRAPH_MEASURE_MIN samples on
+ * each side (samples.h, settled), medians apart by PYGRAPH_MARGIN.  Only
+ * such a graph runs outside its measuring turns while undecided. */
+const struct pygraph_variant *pygraph_verdicts_shown_faster(struct pygraph_selection *sel,
+                                                            const struct pygraph_sig_stats *s,
+                                                            const struct pygraph_variant *v);
+
 /* An indirect graph that has not met its direct rival yet. */
 int pygraph_verdicts_rival_pending(struct pygraph_selection *sel, const struct pygraph_variant *v,
                                    const struct pygraph_sig_stats *s);
