@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# build_one_make.sh APP - one recipe's application built by its own Makefile, twice
-# (called by build_apps_make.sh, which exports BM_*).
+# build_one_make.sh APP - one recipe's application built by its own Makefile: plain (nvcc),
+# pygraph (pygraph-nvcc) and, unless BM_CLANG=0, clang (pygraph-nvcc with
+# PYGRAPH_PLUGIN_ARGS=disable), each in a fresh copy (called by build_apps_make.sh, which
+# exports BM_*).
 set -uo pipefail
 app=$1
 recipe=$BM_HERE/recipes/$app.sh
@@ -27,16 +29,24 @@ prog=${prog:-main}
 nvcc_free_path=$(tr ':' '\n' <<<"$PATH" | while read -r d; do [[ -x $d/nvcc ]] || printf '%s:' "$d"; done)
 dest=$BM_OUT/$app/$path
 mkdir -p "$dest"
-for variant in plain pygraph; do
+variants=(plain pygraph)
+[[ ${BM_CLANG:-1} == 1 ]] && variants+=(clang)
+for variant in "${variants[@]}"; do
   work=$BM_SRC/$app/$variant
   cp -a "$pristine" "$work"
-  if [[ $variant == plain ]]; then
-    (cd "$work/$path" && make CC=nvcc ARCH=$arch) >>"$log" 2>&1 || fail "make CC=nvcc"
-  else
-    (cd "$work/$path" && PATH=$BM_PREFIX/bin:$nvcc_free_path make CC=pygraph-nvcc ARCH=$arch) \
-      >>"$log" 2>&1 || fail "make CC=pygraph-nvcc"
-  fi
+  echo "== $variant build" >> "$log"
+  case $variant in
+    plain) (cd "$work/$path" && make CC=nvcc ARCH=$arch) >>"$log" 2>&1 || fail "make CC=nvcc" ;;
+    pygraph) (cd "$work/$path" && PATH=$BM_PREFIX/bin:$nvcc_free_path make CC=pygraph-nvcc ARCH=$arch) \
+      >>"$log" 2>&1 || fail "make CC=pygraph-nvcc" ;;
+    clang) (cd "$work/$path" && PYGRAPH_PLUGIN_ARGS=disable PATH=$BM_PREFIX/bin:$nvcc_free_path \
+      make CC=pygraph-nvcc ARCH=$arch) >>"$log" 2>&1 || fail "PYGRAPH_PLUGIN_ARGS=disable make CC=pygraph-nvcc" ;;
+  esac
   [[ -x $work/$path/$prog ]] || fail "no $prog after the $variant build"
+  # an install older than PYGRAPH_PLUGIN_ARGS would build pygraph again under the name clang
+  if [[ $variant == clang ]] && nm "$work/$path/$prog" 2>/dev/null | grep -q ' __pygraph_'; then
+    fail "the clang build has pygraph's runtime (is $BM_PREFIX older than PYGRAPH_PLUGIN_ARGS?)"
+  fi
   cp "$work/$path/$prog" "$dest/$variant" && strip "$dest/$variant" 2>/dev/null
 done
 for d in $data; do

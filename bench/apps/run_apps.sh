@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # run_apps.sh BUNDLE OUTDIR [app ...] - run the field corpus on the GPU machine.
 #
-# BUNDLE is the folder build_apps.sh made (apps.tsv, per-app binaries and data).
-# Every app runs as plain / PYGRAPH_MODE=auto / PYGRAPH_MODE=graph, ROUNDS times
+# BUNDLE is the folder build_apps.sh or build_apps_make.sh made (apps.tsv,
+# per-app binaries and data).  Every app runs as plain / PYGRAPH_MODE=auto /
+# PYGRAPH_MODE=graph, and as clang where its folder has that binary (the
+# Makefile-built bundle: pygraph-nvcc with PYGRAPH_PLUGIN_ARGS=disable, clang's
+# build with nothing of pygraph's), ROUNDS times
 # each (default 3), the variant order rotated every round, each run under a
 # timeout (RUN_TIMEOUT seconds, default 30) so a hang costs one run; no app
 # starts after BUDGET_S seconds (default 500), so the table is always written
@@ -10,7 +13,9 @@
 # PYGRAPH_REPORT=1 is set for the pygraph runs (the in-graph share).
 # Writes to OUTDIR: table.txt (printed last), runs.tsv (one line per run) and
 # logs.tar.xz (every run's output, the pygraph reports, the plugin summaries).
-# Output is compared with the plain build's first run, as the recipe says:
+# Output is compared with the plain build's first run (column match) and, for
+# auto and graph, with the clang build's first run (match_clang; "-" without
+# a clang build), as the recipe says:
 #   exact       identical after dropping the recipe's filter lines, the time
 #               lines and pygraph's own lines
 #   pass:ERE    the run has a line matching ERE (the app's own PASS verdict)
@@ -24,8 +29,7 @@ rounds=${ROUNDS:-3}; tmo=${RUN_TIMEOUT:-30}; budget=${BUDGET_S:-500}
 mkdir -p "$outdir"; outdir=$(cd "$outdir" && pwd)
 work=$(mktemp -d); logs=$work/logs; mkdir -p "$logs"
 runs=$outdir/runs.tsv
-printf 'app\tvariant\tround\trc\twall_s\town\tshare\tmatch\n' > "$runs"
-variants=(plain auto graph)
+printf 'app\tvariant\tround\trc\twall_s\town\tshare\tmatch\tmatch_clang\n' > "$runs"
 
 own_time() {  # own_time FILE ERE -> sum of group 1 over matching lines, or "-"
   [[ -n $2 ]] || { echo -; return; }
@@ -49,9 +53,9 @@ matches() {  # matches REF RUN COMPARE FILTER TIMERE -> yes/no
 }
 
 run_one() {  # run_one APP DIR ARGS VARIANT ROUND COMPARE FILTER TIMERE
-  local app=$1 dir=$2 args=$3 v=$4 r=$5 log=$logs/$1.$4.$5.out bin=plain
+  local app=$1 dir=$2 args=$3 v=$4 r=$5 log=$logs/$1.$4.$5.out bin=$4
   local -a envs=()
-  [[ $v != plain ]] && { bin=pygraph; envs=(PYGRAPH_MODE=$v PYGRAPH_REPORT=1); }
+  [[ $v == auto || $v == graph ]] && { bin=pygraph; envs=(PYGRAPH_MODE=$v PYGRAPH_REPORT=1); }
   local t0 t1 rc
   t0=$(date +%s%N)
   # shellcheck disable=SC2086
@@ -62,14 +66,19 @@ run_one() {  # run_one APP DIR ARGS VARIANT ROUND COMPARE FILTER TIMERE
   rc=$?
   t1=$(date +%s%N)
   cat "$log.err" >> "$log"; rm -f "$log.err"
-  local wall own share m
+  local wall own share m mc=-
   wall=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", (b-a)/1e9}')
   own=$(own_time "$log" "$8")
   share=$(sed -n -E 's/^pygraph: total launches=.* \(([0-9.]+)%\)/\1/p' "$log" | tail -1)
   if [[ $v == plain && $r == 0 ]]; then cp "$log" "$logs/$app.ref"; fi
+  if [[ $v == clang && $r == 0 ]]; then cp "$log" "$logs/$app.clang.ref"; fi
   m=$(matches "$logs/$app.ref" "$log" "$6" "$7" "$8")
+  if [[ $bin == pygraph && -f $logs/$app.clang.ref ]]; then
+    mc=$(matches "$logs/$app.clang.ref" "$log" "$6" "$7" "$8")
+    [[ $rc -ne 0 ]] && mc=no
+  fi
   [[ $rc -ne 0 ]] && m=no
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$app" "$v" "$r" "$rc" "$wall" "$own" "${share:--}" "$m" >> "$runs"
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$app" "$v" "$r" "$rc" "$wall" "$own" "${share:--}" "$m" "$mc" >> "$runs"
 }
 
 tail -n +2 "$bundle/apps.tsv" | while IFS=$'\t' read -r app dir args cmp filt tre; do
@@ -78,10 +87,13 @@ tail -n +2 "$bundle/apps.tsv" | while IFS=$'\t' read -r app dir args cmp filt tr
   [[ $args == - ]] && args=""; [[ $filt == - ]] && filt=""; [[ $tre == - ]] && tre=""
   if (( SECONDS > budget )); then echo "$app" >> "$work/skipped"; continue; fi
   echo "== $app" >&2
+  variants=(plain auto graph)
+  [[ -x $bundle/$dir/clang ]] && variants=(plain clang auto graph)
+  nv=${#variants[@]}
   for ((r = 0; r < rounds; r++)); do
-    for ((k = 0; k < 3; k++)); do
-      v=${variants[$(( (k + r) % 3 ))]}
-      # the plain reference run comes first
+    for ((k = 0; k < nv; k++)); do
+      v=${variants[$(( (k + r) % nv ))]}
+      # the reference runs (plain, then clang) come first
       [[ $r == 0 ]] && v=${variants[$k]}
       run_one "$app" "$dir" "$args" "$v" "$r" "$cmp" "$filt" "$tre"
     done

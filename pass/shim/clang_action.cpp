@@ -8,6 +8,8 @@
 // CodeGenOptions::PassBuilderCallbacks, which adds the pygraph module pass at
 // the end of the optimisation pipeline (-O0 included).  When libpygraph.so is
 // also named by -fpass-plugin=, only the pass-plugin registration is kept.
+// Under -fplugin-arg-pygraph-disable the action changes nothing: no pass, and
+// no location tracking, so the compile is clang's own (same IR, same object).
 #include "clang_hooks.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -35,9 +37,13 @@ bool loadedAsPassPluginToo(const clang::CodeGenOptions &CGO) {
 }
 
 class PygraphAction : public clang::PluginASTAction {
+  bool Disabled = false; // -fplugin-arg-pygraph-disable given (ParseArgs runs first)
+
 protected:
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI,
                                                         StringRef) override {
+    if (Disabled)
+      return std::make_unique<clang::ASTConsumer>();
     clang::CodeGenOptions &CGO = CI.getCodeGenOpts();
     // Remarks and the run-time report name file:line; like clang does for
     // -Rpass, track locations in the IR without emitting debug info.
@@ -60,6 +66,7 @@ protected:
     }
     bool ok = true;
     for (const std::string &A : Args) {
+      Disabled |= A == "disable";
       char err[256] = {0};
       if (!Hooks.options_parse(A.c_str(), err, sizeof err)) {
         unsigned ID = D.getCustomDiagID(clang::DiagnosticsEngine::Error,

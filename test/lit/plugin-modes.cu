@@ -21,3 +21,11 @@ void f(float *p, int n) {
 // MIN3BATCH: plugin-modes.cu:11:5: remark: formed graph region in 'f(float*, int)': loop iteration (lines 10-13), 2 launch sites
 // MIN3BATCH: plugin-modes.cu:11:5: remark: batchable loop (lines 10-13): up to 32 iterations per graph
 // MIN3BATCH-NOT: stays eager
+// -fplugin-arg-pygraph-disable leaves clang's compile as it is without the
+// plugin (no pass, no location tracking either): the same host and device IR.
+// RUN: %cuda_host -O2 -S -emit-llvm %s -o %t.clang.ll
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-disable -S -emit-llvm %s -o %t.off.ll
+// RUN: diff %t.clang.ll %t.off.ll
+// RUN: %cuda_device -O2 -S -emit-llvm %s -o %t.clang-dev.ll
+// RUN: %cuda_device -O2 -fplugin=%plugin -fplugin-arg-pygraph-disable -S -emit-llvm %s -o %t.off-dev.ll
+// RUN: diff %t.clang-dev.ll %t.off-dev.ll

@@ -2,6 +2,7 @@
 
 Contract: the user's clang arguments are passed unchanged, in order, with
   -fplugin=<plugin>                                        always
+  -fplugin-arg-pygraph-NAME[=VALUE] per PYGRAPH_PLUGIN_ARGS word, after them (plugin_env.py)
   for a CUDA compile (-x cuda, or a .cu input):
     --cuda-path=<toolkit>            unless given
     --cuda-gpu-arch=<default>        unless --cuda-gpu-arch/--offload-arch is given: the GPU
@@ -17,7 +18,7 @@ import subprocess
 import sys
 import tempfile
 
-from . import arch, execute, layout as layout_mod, messages, summary
+from . import arch, execute, layout as layout_mod, messages, plugin_env, summary
 from .errors import DriverError
 from .execute import Job
 from .version import version_text
@@ -35,6 +36,8 @@ SOURCE_EXTS = (".cu", ".cpp", ".cc", ".cxx", ".c", ".C", ".c++")
 HELP = """\
 pygraph-clang++: clang++ with the pygraph plugin; what it adds to clang's command line:
   -fplugin=<libpygraph.so>; when linking, -lpygraph_rt and the static CUDA runtime
+  PYGRAPH_PLUGIN_ARGS="NAME[=VALUE] ..." adds -fplugin-arg-pygraph-NAME[=VALUE] for each
+  word, after your own arguments ("disable": clang's own compile, nothing of pygraph's)
   CUDA compiles (-x cuda or .cu): --cuda-path=<toolkit> unless given, a GPU architecture
   unless given (the GPU nvidia-smi shows, else sm_90; PYGRAPH_CUDA_ARCH sets it),
   --cuda-gpu-arch below sm_75 raised to sm_75 (CUDA 13 has none lower),
@@ -73,17 +76,19 @@ def build(args, lay, dry):
     if cuda:
         argv += cuda_flags(args, lay)
     argv += [a for a in args if not is_arch(a)] if cuda else list(args)
+    env_args = plugin_env.flags()
+    argv += env_args
+    plugin_args = [a for a in args if a.startswith(plugin_env.PREFIX)] + env_args
     tmpdir = tempfile.mkdtemp(prefix="pygraph-clang-")
     records = {}
     try:
-        records = plan_records(args, sources, cuda, tmpdir)
+        records = plan_records(args, sources, cuda, tmpdir, plugin_env.disabled(plugin_args))
         for flag in records["flags"]:
             argv.append(flag)
         if links(args):
             argv += lay.runtime_link_flags("static")
         rc = execute.run([Job(argv)], PROG, dry_run=dry)
         if rc == 0 and not dry:
-            plugin_args = [a for a in args if a.startswith("-fplugin-arg-pygraph-")]
             for src, rec in records["files"]:
                 print(summary.line(src, rec, plugin_args), file=sys.stderr, flush=True)
         return rc
@@ -117,15 +122,18 @@ def is_arch(a):
     return a.startswith("--cuda-gpu-arch=") or a.startswith("--offload-arch=")
 
 
-def plan_records(args, sources, cuda, tmpdir):
+def plan_records(args, sources, cuda, tmpdir, disabled=False):
     """The flags that save each source's remarks, and where (see summary.py).
     One source: a file of ours.  Several: clang's own naming, <stem>.opt.yaml
     in the current folder, only if none of those exists (nothing of the
-    user's is overwritten), removed after reading."""
+    user's is overwritten), removed after reading.  A disabled plugin: no
+    record, each source's line says so."""
     none = {"flags": [], "files": [], "cleanup": []}
     if (summary.quiet() or not sources or summary.user_saves_record(args)
             or any(a in NO_CODEGEN for a in args)):
         return none
+    if disabled:
+        return {"flags": [], "files": [(s, None) for s in sources], "cleanup": []}
     if len(sources) == 1:
         rec = os.path.join(tmpdir, "0.opt.yaml")
         return {"flags": summary.record_flags(rec, cuda), "files": [(sources[0], rec)], "cleanup": []}

@@ -4,7 +4,7 @@ Contract: run(jobs, prog, dry_run, verbose, why) returns the exit status to exit
 with: 0, or the first failing command's status (the commands after it do not
 run).  A dry run prints every command, shell-quoted, one a line, on standard
 output and runs nothing; -v prints each command on standard error before it
-runs.  A job with a record prints its summary line on standard error after
+runs.  A job with a source prints its summary line on standard error after
 it succeeds.
 """
 import shlex
@@ -15,7 +15,8 @@ from . import summary
 
 
 class Job:
-    """One command; source and record are set when it prints a summary line."""
+    """One command; source is set when it prints a summary line, record where
+    that line is read from (None: a disabled plugin, which saves none)."""
 
     def __init__(self, argv, source=None, record=None, plugin_args=()):
         self.argv = argv
@@ -39,6 +40,6 @@ def run(jobs, prog, dry_run=False, verbose=False, why=summary.WHY_FLAG):
             return 127
         if rc != 0:
             return rc
-        if job.record:
+        if job.source:
             print(summary.line(job.source, job.record, job.plugin_args, why), file=sys.stderr, flush=True)
     return 0

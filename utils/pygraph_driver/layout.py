@@ -53,11 +53,15 @@ class Layout:
     def runtime_link_flags(self, cudart):
         """Link flags for the pygraph runtime and the CUDA runtime: cudart static
         (nvcc's default), shared (with the shared pygraph runtime, found through
-        an rpath) or none (the user links one)."""
+        an rpath) or none (the user links one).  Either runtime becomes part of
+        the program only where its objects call it: the archive's members are
+        taken by reference, the shared one is linked --as-needed, so a program
+        compiled with the plugin disabled gets nothing of pygraph's."""
         lib64 = os.path.join(self.cuda, "lib64")
         if cudart == "shared":
             rt = self.require_runtime(shared=True)
-            flags = ["-L" + rt, "-Wl,-rpath," + rt, "-lpygraph_rt", "-L" + lib64, "-lcudart"]
+            flags = ["-L" + rt, "-Wl,-rpath," + rt, "-Wl,--push-state,--as-needed", "-lpygraph_rt",
+                     "-Wl,--pop-state", "-L" + lib64, "-lcudart"]
         else:
             flags = ["-L" + self.require_runtime(shared=False), "-lpygraph_rt", "-L" + lib64]
             flags += CUDART_STATIC if cudart == "static" else []

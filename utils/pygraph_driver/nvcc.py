@@ -44,7 +44,12 @@ pygraph's own options:
   plugin options go through -Xcompiler: -Xcompiler -fplugin-arg-pygraph-min-launches=3
 
 Environment: PYGRAPH_QUIET, PYGRAPH_CUDA_ARCH, PYGRAPH_CLANG (compiler),
-PYGRAPH_CUDA_PATH (toolkit), PYGRAPH_BUILD (a pygraph build folder to use).
+PYGRAPH_CUDA_PATH (toolkit), PYGRAPH_BUILD (a pygraph build folder to use),
+PYGRAPH_PLUGIN_ARGS="NAME[=VALUE] ..." (plugin options for an unchanged build:
+each word becomes -fplugin-arg-pygraph-NAME[=VALUE] on every compile, after
+the command's own; "disable" gives clang's own build, nothing of pygraph's:
+  PYGRAPH_PLUGIN_ARGS=disable make CC=pygraph-nvcc
+  PYGRAPH_PLUGIN_ARGS="min-launches=3 batch=0" make CC=pygraph-nvcc).
 """
 
 

@@ -4,10 +4,11 @@ Contract: one compile command per source (as nvcc itself compiles them), with
   .cu (or -x cu)   clang++ -x cuda --cuda-path --cuda-gpu-arch=... (host and device)
   .cpp .cc .cxx    clang++ -x c++, the toolkit's include folders added (as nvcc adds them)
   .c               clang -x c, likewise (-std=c++NN is not passed: it names a C++ dialect)
-each with the plugin, the clang-vs-nvcc fixes (CUDA_FIXES with the headers
-of include/, CXX_FIXES, nvcc_macros, toolkit_includes, spaced
-chevrons through chevrons.overlay) and, unless
-quiet, the flags that save its remarks for the summary line; then, when
+each with the plugin (and PYGRAPH_PLUGIN_ARGS's options, plugin_env.py), the
+clang-vs-nvcc fixes (CUDA_FIXES with the headers of include/, CXX_FIXES,
+nvcc_macros, toolkit_includes, spaced chevrons through chevrons.overlay) and,
+unless quiet or the plugin is disabled, the flags that save its remarks for
+the summary line; then, when
 linking, one clang++ link of the objects in command order with the pygraph
 runtime and the CUDA runtime nvcc would link (static cudart by default).
 Device code is optimised at -O3 whatever the host's -O (as nvcc does), except
@@ -17,7 +18,7 @@ import os
 import re
 import subprocess
 
-from . import arch, chevrons, summary
+from . import arch, chevrons, plugin_env, summary
 from .errors import DriverError
 from .execute import Job
 
@@ -45,11 +46,12 @@ def plan(inv, layout, tmpdir, gpu_query=None):
     if inv.mode == "ptx" and len(archs.archs) > 1:
         raise DriverError("-ptx builds one architecture; got %s" % ", ".join(archs.archs))
     host = openmp(inv.host_flags, layout)
+    env_args = plugin_env.flags()
     jobs, objects = [], {}
     for n, inp in enumerate(sources):
         out = output_of(inv, inp, n, tmpdir)
         objects[id(inp)] = out
-        jobs.append(compile_job(inv, layout, inp, out, archs.archs, host, tmpdir, n))
+        jobs.append(compile_job(inv, layout, inp, out, archs.archs, host, tmpdir, n, env_args))
     if inv.mode == "link":
         jobs.append(link_job(inv, layout, objects, host, archs.archs))
     return jobs, archs.warnings
@@ -67,8 +69,10 @@ def output_of(inv, inp, n, tmpdir):
     return os.path.join(inv.output_dir or "", stem + ext)
 
 
-def compile_job(inv, layout, inp, out, archs, host, tmpdir, n):
+def compile_job(inv, layout, inp, out, archs, host, tmpdir, n, env_args=()):
+    """env_args: PYGRAPH_PLUGIN_ARGS's flags, given where the plugin is loaded."""
     codegen = inv.mode in ("link", "compile", "ptx")
+    plugin_args = [a for a in host if a.startswith(plugin_env.PREFIX)] + list(env_args)
     argv = [layout.clang_c() if inp.kind == "c" else layout.clang]
     if inp.kind == "cu":
         argv += ["--cuda-path=" + layout.cuda] + ["--cuda-gpu-arch=" + a for a in archs]
@@ -81,6 +85,7 @@ def compile_job(inv, layout, inp, out, archs, host, tmpdir, n):
         layout.require_plugin()
         argv.append("-fplugin=" + layout.plugin)
     argv += inv.flags + (inv.cxx_flags if inp.kind != "c" else []) + host
+    argv += list(env_args) if codegen else []
     argv += toolkit_includes(layout, inp.kind)
     if inp.kind == "cu":
         argv += inv.cuda_flags + (["-fgpu-rdc"] if inv.rdc else []) + device_opt(inv)
@@ -88,14 +93,15 @@ def compile_job(inv, layout, inp, out, archs, host, tmpdir, n):
         argv += ["-ivfsoverlay", ov] if ov else []
     argv += inv.dep_flags
     record = None
-    if codegen and inv.mode != "ptx" and not summary.quiet() and not summary.user_saves_record(host):
+    summarize = (codegen and inv.mode != "ptx" and not summary.quiet()
+                 and not summary.user_saves_record(host))
+    if summarize and not plugin_env.disabled(plugin_args):  # disabled: nothing to read
         record = os.path.join(tmpdir, "%d.opt.yaml" % n)
         argv += summary.record_flags(record, offload=inp.kind == "cu")
     argv += {"preprocess": ["-E"], "deps": [inv.deps_kind or "-M"], "ptx": []}.get(inv.mode, ["-c"])
     argv += ["-x", {"cu": "cuda", "cpp": "c++", "c": "c"}[inp.kind], inp.path]
     argv += ["-o", out] if out else []
-    plugin_args = [a for a in host if a.startswith("-fplugin-arg-pygraph-")]
-    return Job(argv, inp.path if record else None, record, plugin_args)
+    return Job(argv, inp.path if summarize else None, record, plugin_args)
 
 
 def toolkit_includes(layout, kind):

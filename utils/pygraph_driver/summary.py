@@ -15,6 +15,8 @@ PYGRAPH_QUIET=1 (or on/true/yes) turns the line off.
 import os
 import re
 
+from . import plugin_env
+
 RECORD_FLAGS = ("-fsave-optimization-record", "-foptimization-record-file=",
                 "-foptimization-record-passes=")
 SITES = re.compile(r"(\d+) launch sites?\b")
@@ -84,9 +86,10 @@ def counts(remarks):
 
 def line(source, record_path, plugin_args=(), why=WHY_FLAG):
     """The summary line of one compile (without a newline); why: how to ask
-    for the missed remarks on this driver's command line."""
-    if any(a == "-fplugin-arg-pygraph-disable" for a in plugin_args):
-        return "pygraph: %s: plugin disabled (-fplugin-arg-pygraph-disable)" % source
+    for the missed remarks on this driver's command line.  A disabled plugin
+    saves no record (record_path None) and says what disabled it."""
+    if plugin_env.disabled(plugin_args):
+        return "pygraph: %s: plugin disabled (%s)" % (source, plugin_env.disabled_by())
     regions, sites, eager = counts(read_remarks(record_path))
     if regions == 0 and eager == 0:
         return "pygraph: %s: no kernel launches" % source
