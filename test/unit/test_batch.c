@@ -319,20 +319,21 @@ static void test_exit_forgets_nested_entries(void)
   CHECK(ran_eagerly(0) == 1 && ran_eagerly(1) == 1);
 }
 
-/* auto mode, K = 4: the fake GPU takes gpu_us per eager kernel while the
- * host spends host_us on an iteration, host_graphed_us once a graph exists
- * or is about to be captured; returns the segment after 200 loop
- * iterations. */
-static struct pygraph_segment *timed_loop(const char *name, double gpu_us, double host_us,
-                                          double host_graphed_us)
+/* auto mode, K = 4: the fake GPU takes gpu_us per eager kernel and
+ * graph_us per graph launch (a unit of 4 kernels) while the host spends
+ * host_us on an iteration, host_graphed_us once a graph exists or is about
+ * to be captured; returns the segment after `iters` loop iterations of a
+ * loop that says it runs 100000. */
+static struct pygraph_segment *timed_loop(const char *name, double gpu_us, double graph_us,
+                                          double host_us, double host_graphed_us, int iters)
 {
   harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
   harness_measure(4, 3);
   pygraph_region *r = harness_batch_region(name, 4);
   fake_reset();
-  harness_fake_timing(gpu_us, 2);
+  harness_fake_timing(gpu_us, graph_us);
   loop_enter(r, 100000);
-  for (int i = 0; i < 200; i++) {
+  for (int i = 0; i < iters; i++) {
     struct pygraph_segment *seg = i ? harness_segment(r, 0) : NULL;
     fake_host_us += seg && (seg->cache.n_variants || seg->cand.capture_next) ? host_graphed_us : host_us;
     iteration(r, i);
@@ -342,18 +343,49 @@ static struct pygraph_segment *timed_loop(const char *name, double gpu_us, doubl
   return harness_segment(r, 0);
 }
 
-/* GPU-bound (adam: 10 us kernels): no graph speeds it up, so none is
- * captured; host-bound (tiny kernels): the units are graphed. */
-static void test_auto_keeps_gpu_bound_loops_eager(void)
+/* Host-bound (tiny kernels): the units are graphed. */
+static void test_auto_graphs_host_bound_loops(void)
 {
-  struct pygraph_segment *gpu_bound = timed_loop("gpu_bound", 50, 4, 4);
-  CHECK(gpu_bound->stats.captures == 0);
-  CHECK_STR(pygraph_segment_decision_name(gpu_bound), "eager");
-  CHECK(strstr(gpu_bound->sel.why, "GPU-bound") != NULL);
-  CHECK(gpu_bound->sel.host_period_us > 0);
-  struct pygraph_segment *host_bound = timed_loop("host_bound", 1, 5, 5);
+  struct pygraph_segment *host_bound = timed_loop("host_bound", 1, 2, 5, 5, 200);
   CHECK(host_bound->stats.captures >= 1);
   CHECK(host_bound->stats.replays > 10);
+}
+
+/* GPU-bound (50 us kernels, the host 4 us an iteration): a graph saves no
+ * host time, only the GPU's gaps between kernels.  A long loop is worth a
+ * capture to measure that: the graph is kept when its units are faster
+ * (by more than the margin), not when they take the GPU as long. */
+static void test_auto_measures_long_gpu_bound_loops(void)
+{
+  struct pygraph_segment *same = timed_loop("gpu_bound_same", 50, 200, 4, 4, 400);
+  CHECK(same->stats.captures >= 1);
+  CHECK_STR(pygraph_segment_decision_name(same), "eager");
+  CHECK(same->sel.host_period_us > 0);
+  struct pygraph_segment *gaps = timed_loop("gpu_bound_gaps", 50, 180, 4, 4, 400);
+  CHECK(gaps->stats.captures >= 1);
+  CHECK_STR(pygraph_segment_decision_name(gaps), "graph");
+}
+
+/* A GPU-bound loop too short for the gaps to pay back a capture stays
+ * eager, and says why. */
+static void test_auto_keeps_short_gpu_bound_loops_eager(void)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
+  harness_measure(4, 3);
+  pygraph_region *r = harness_batch_region("gpu_bound_short", 4);
+  fake_reset();
+  harness_fake_timing(50, 180);
+  loop_enter(r, 100);
+  for (int i = 0; i < 100; i++) {
+    fake_host_us += 4;
+    iteration(r, i);
+  }
+  loop_exit(r);
+  fake.timing = 0;
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->stats.captures == 0);
+  CHECK_STR(pygraph_segment_decision_name(seg), "eager");
+  CHECK(strstr(seg->sel.why, "GPU-bound") != NULL);
 }
 
 /* A plain loop region (kind LOOP) ends its unit at every end, as before. */
@@ -375,7 +407,7 @@ static void test_loop_regions_do_not_batch(void)
  * would make a host-bound loop look GPU-bound to a later capture question. */
 static void test_host_period_from_eager_units(void)
 {
-  struct pygraph_segment *seg = timed_loop("period", 1, 5, 0.1);
+  struct pygraph_segment *seg = timed_loop("period", 1, 2, 5, 0.1, 200);
   CHECK(seg->stats.captures >= 1);
   CHECK(seg->sel.host_period_us > 19.9 && seg->sel.host_period_us < 20.1);   /* 4 x 5 us */
 }
@@ -395,7 +427,9 @@ int main(void)
   test_nested_batch_region();
   test_exit_forgets_nested_entries();
   test_loop_regions_do_not_batch();
-  test_auto_keeps_gpu_bound_loops_eager();
+  test_auto_graphs_host_bound_loops();
+  test_auto_measures_long_gpu_bound_loops();
+  test_auto_keeps_short_gpu_bound_loops_eager();
   test_host_period_from_eager_units();
   return check_finish();
 }

@@ -171,15 +171,15 @@ static int auto_builds(double gpu_us, double host_us, long long trips)
 
 static void test_gpu_bound_ratio(void)
 {
-  CHECK(auto_builds(1.0, 5.0, 200) == 1);       /* host-bound */
-  CHECK(auto_builds(6.0, 5.0, 200) == 1);       /* 1.2: graphed */
-  CHECK(auto_builds(6.5, 5.0, 200) == 0);       /* 1.3: GPU-bound, eager */
-  CHECK(auto_builds(50.0, 5.0, 200) == 0);
+  CHECK(auto_builds(1.0, 5.0, 100) == 1);       /* host-bound */
+  CHECK(auto_builds(6.0, 5.0, 100) == 1);       /* 1.2: graphed */
+  CHECK(auto_builds(6.5, 5.0, 100) == 0);       /* 1.3: GPU-bound, eager */
+  CHECK(auto_builds(50.0, 5.0, 100) == 0);
   /* One interruption of the host (40 us) in any of the warm-up's units
    * does not make the GPU-bound loop look host-bound: the shortest host
    * period counts, wherever the long one fell. */
   for (hiccup_at = 0; hiccup_at < 16; hiccup_at++)
-    CHECK(auto_builds(6.5, 5.0, 200) == 0);
+    CHECK(auto_builds(6.5, 5.0, 100) == 0);
   hiccup_at = -1;
 }
 

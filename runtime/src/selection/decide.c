@@ -4,6 +4,28 @@
 #include <math.h>
 #include <stdio.h>
 
+/* The GPU takes longer per iteration than the host needs to issue it
+ * eagerly: the host already waits, so a graph saves no host time, only the
+ * GPU's gaps between kernels (a probe looks again later). */
+static int gpu_bound_loop(const struct pygraph_settings *settings,
+                          const struct pygraph_decide_input *in)
+{
+  return settings->mode == PYGRAPH_MODE_AUTO && in->host_period_us > 0 && in->eager_us > 0 &&
+         in->eager_us > PYGRAPH_GPU_BOUND_RATIO * in->host_period_us;
+}
+
+#define GPU_BOUND_WHY                                                                    \
+  "GPU-bound: the GPU takes longer than the host's eager launches, and the gaps a graph " \
+  "would save cannot pay back its capture"
+
+/* The most a graph can save an iteration. */
+static double capture_gain_us(const struct pygraph_decide_input *in, int gpu_bound)
+{
+  double gain = pygraph_gain_bound_us(in->eager_us, in->n_ops);
+  double gaps = PYGRAPH_GPU_GAP_PER_OP_US * (double)in->n_ops;
+  return gpu_bound && gaps < gain ? gaps : gain;
+}
+
 enum pygraph_decision pygraph_decide(const struct pygraph_settings *settings,
                                      const struct pygraph_decide_input *in,
                                      const char **reason)
@@ -34,35 +56,27 @@ enum pygraph_decision pygraph_decide(const struct pygraph_settings *settings,
       in->eager_samples < pygraph_eager_before_capture(settings) &&
       in->backlog < PYGRAPH_BACKLOG_EVENTS)
     return PYGRAPH_KEEP_WARMING;
-  /* The GPU takes longer per iteration than the host needs to issue it
-   * eagerly: a graph only saves host time, and the host already waits
-   * (capture and deferral would only cost).  A probe looks again later. */
-  if (settings->mode == PYGRAPH_MODE_AUTO && in->host_period_us > 0 && in->eager_us > 0 &&
-      in->eager_us > PYGRAPH_GPU_BOUND_RATIO * in->host_period_us) {
-    *reason = "GPU-bound: the GPU takes longer than the host's eager launches";
-    return PYGRAPH_STAY_EAGER;
-  }
   /* Too few iterations left to win back the capture, whatever the graph
    * (no hits at all: whatever the eager cost, measured or not yet). */
   double hits = pygraph_expected_hits(in);
+  int gpu_bound = gpu_bound_loop(settings, in);
   if (settings->mode == PYGRAPH_MODE_AUTO &&
       (hits <= 0 || ((in->timing || in->eager_us > 0) &&
-                     hits * pygraph_gain_bound_us(in->eager_us, in->n_ops) <
-                         pygraph_trial_cost_us(in)))) {
+                     hits * capture_gain_us(in, gpu_bound) < pygraph_trial_cost_us(in)))) {
     /* Within a known trip count the hits to come only shrink: waiting is
      * recording for nothing, every iteration.  A probe looks
      * again later (a loop entered again has run past its count then).  A
      * signature of a cycle leaves the others their chance. */
     if (in->recent_window == 0 && in->trip_count >= 0 &&
         (unsigned long long)in->trip_count > in->iters_observed) {
-      *reason = "capture cannot pay back in the iterations left";
+      *reason = gpu_bound ? GPU_BOUND_WHY : "capture cannot pay back in the iterations left";
       return PYGRAPH_STAY_EAGER;
     }
     /* Unknown count: warming up records every iteration, so pass through;
      * the probe PYGRAPH_PROBE_INTERVAL iterations on looks again with the
      * hits those iterations add. */
     if (in->recent_window == 0 && in->trip_count < 0) {
-      *reason = "capture would not pay back yet";
+      *reason = gpu_bound ? GPU_BOUND_WHY : "capture would not pay back yet";
       return PYGRAPH_STAY_EAGER;
     }
     *reason = "capture would not pay back yet";
