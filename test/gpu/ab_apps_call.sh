@@ -4,6 +4,8 @@
 # (loop_ms, checksum), 3 rounds alternating sides.  Expects ab-<side>.tar.xz beside it
 # for each side in $SIDES (default "base new"), each holding bin/<example>_{plain,pygraph}
 # (from test/gpu/build_gpu.sh) and apps.tar.xz (from bench/apps/build_apps.sh APP...).
+# ROUNDS (default 3) rounds; APPS / EXAMPLES (default: every app of the bundles; md_step
+# multistream) choose programs; no round starts after DEADLINE_S seconds (default 300).
 set -uo pipefail
 out=$1; mkdir -p $out; here=$(cd "$(dirname "$0")" && pwd)
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $out/card.txt
@@ -11,9 +13,10 @@ SIDES=${SIDES:-base new}
 for s in $SIDES; do mkdir -p /tmp/ab/$s && tar -xJf $here/ab-$s.tar.xz -C /tmp/ab/$s && tar -xJf /tmp/ab/$s/apps.tar.xz -C /tmp/ab/$s; done
 printf 'side\tprog\tvariant\tround\ttime\tshare\n' > $out/runs.tsv
 start=$SECONDS
-for r in 1 2 3; do for s in $SIDES; do
+for ((r = 1; r <= ${ROUNDS:-3}; r++)); do for s in $SIDES; do
   B=/tmp/ab/$s/apps-gpu
   tail -n +2 $B/apps.tsv | while IFS=$'\t' read -r app dir args cmp filt tre; do
+    [[ -n ${APPS:-} && " $APPS " != *" $app "* ]] && continue
     for v in plain auto graph; do
       bin=pygraph; [[ $v == plain ]] && bin=plain
       log=$out/$s.$app.$v.$r.log
@@ -24,7 +27,7 @@ for r in 1 2 3; do for s in $SIDES; do
       printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' $s $app $v $r "$t" "${sh:--}" "$cs" >> $out/runs.tsv
     done
   done < /dev/null
-  for e in md_step multistream; do for v in plain auto graph; do
+  for e in ${EXAMPLES:-md_step multistream}; do for v in plain auto graph; do
     bin=${e}_pygraph; [[ $v == plain ]] && bin=${e}_plain
     log=$out/$s.$e.$v.$r.log
     env PYGRAPH_MODE=$v PYGRAPH_REPORT=1 timeout 30 /tmp/ab/$s/bin/$bin > $log 2>&1
@@ -33,7 +36,7 @@ for r in 1 2 3; do for s in $SIDES; do
     cs=$(grep -i -m1 "checksum" $log | tr -d '\t')
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' $s $e $v $r "$t" "${sh:--}" "$cs" >> $out/runs.tsv
   done; done
-  (( SECONDS - start > 300 )) && break 2
+  (( SECONDS - start > ${DEADLINE_S:-300} )) && break 2
 done; done
 cd $out && grep -h "^pygraph: region\|Checksum\|checksum\|PASS\|FAIL" *.log | sort | uniq -c | sort -rn | head -60 > decisions.txt
 tar -cJf logs.tar.xz *.log && rm -f *.log
