@@ -280,6 +280,17 @@ MUTATIONS = [
     ("verify: a verified iteration is a graph sample", "runtime/src/selection/selection.c",
      "sel->now.turn == TURN_GRAPH && !o->verified)", "sel->now.turn == TURN_GRAPH)",
      ["unit:test_verify"]),
+    # ---- what the pass tells the runtime instead of error-probing CUDA
+    ("facts: a site's argument slots dropped", "runtime/src/abi/record.c",
+     "site ? site->arg_slots : 0", "0", ["unit:test_site_facts"]),
+    ("facts: argument slots not computed", "pass/core/launch_args.c",
+     "return (unsigned)(total / ptr_bytes);", "return 0;", ["lit:launch-arg-slots.cu"]),
+    ("facts: DisableTiming flag ignored", "runtime/src/recording/event_kinds.c",
+     "(flags & cudaEventDisableTiming) != 0", "0", ["unit:test_site_facts"]),
+    ("facts: destroyed events stay untimed", "runtime/src/recording/event_kinds.c",
+     "  set_untimed(event, 0);\n}", "  (void)event;\n}", ["unit:test_site_facts"]),
+    ("facts: event creation not routed", "pass/core/instrumenter.c",
+     "  if (pg_api_observed(ci->api))\n    return 1;", "", ["lit:api-table.cu"]),
 ]
 
 

@@ -171,6 +171,15 @@ int pg_api_routed(const pg_api_entry *e) {
   return 0;
 }
 
+int pg_api_observed(const pg_api_entry *e) {
+  if (e->cls != PG_API_UNCAPTURABLE)
+    return 0;
+  for (size_t i = 0; i < sizeof kRouted / sizeof kRouted[0]; ++i)
+    if (strcmp(kRouted[i], e->name) == 0)
+      return 1;
+  return 0;
+}
+
 int pg_api_looks_like_cuda(const char *name) {
   if (strncmp(name, "cuda", 4) == 0 || strncmp(name, "__cuda", 6) == 0)
     return 1;

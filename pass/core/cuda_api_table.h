@@ -34,6 +34,10 @@ const pg_api_entry *pg_api_lookup(const char *name);
 /* 1 when the runtime defers the call: __pygraph_<name> exists
  * (runtime/include/pygraph_abi.def). */
 int pg_api_routed(const pg_api_entry *e);
+/* 1 when the call stays a barrier but the runtime observes it:
+ * __pygraph_<name> exists for an UNCAPTURABLE row (event creation, which
+ * tells the runtime which events cannot time). */
+int pg_api_observed(const pg_api_entry *e);
 /* 1 for symbols that look like CUDA API (cuda*, cu[A-Z]*, __cuda*). */
 int pg_api_looks_like_cuda(const char *name);
 const char *pg_api_class_name(pg_api_class c);

@@ -1,6 +1,7 @@
 /* instrumenter.c - emit descriptors and runtime calls. */
 #include "instrumenter.h"
 #include "ir_util.h"
+#include "launch_args.h"
 #include "options.h"
 #include "twin_registration.h"
 #include "pygraph_abi.h"
@@ -241,7 +242,7 @@ static LLVMValueRef site_desc(LLVMModuleRef m, const pg_call_info *ci, LLVMValue
   vals[SITE_kernel] = cstring(m, ci->kernel ? ci->kernel->mangled : NULL);
   vals[SITE_file] = cstring(m, file[0] ? file : NULL);
   vals[SITE_line] = LLVMConstInt(i32, line, 0);
-  vals[SITE_flags] = LLVMConstInt(i32, 0, 0);
+  vals[SITE_arg_slots] = LLVMConstInt(i32, pg_launch_arg_slots(m, ci, call), 0);
   /* The indirect twin's handle, when pg_register_twins registered one. */
   LLVMValueRef twin = ci->kernel ? pg_twin_handle(m, ci->kernel->mangled) : NULL;
   vals[SITE_indirect_twin] = twin ? twin : LLVMConstNull(ptr_ty(m));
@@ -284,11 +285,18 @@ static void reroute(LLVMModuleRef m, LLVMBuilderRef b, const pg_call_info *ci, L
   free(args);
 }
 
-/* Only API calls (not -O0 stub calls): those are where work is enqueued. */
+/* Only API calls (not -O0 stub calls): those are where work is enqueued,
+ * and the management calls the runtime observes (pygraph_abi.def), which
+ * stay barriers.  A routed stream operation classified a barrier (a copy
+ * to the host) is not routed: the runtime would defer it. */
 static int is_routed(const pg_call_info *ci) {
-  return ci->api && pg_api_routed(ci->api) &&
-         (ci->kind == PG_CALL_LAUNCH || ci->kind == PG_CALL_STUB_INTERNAL ||
-          ci->kind == PG_CALL_ROUTED_OP);
+  if (!ci->api)
+    return 0;
+  if (pg_api_observed(ci->api))
+    return 1;
+  return pg_api_routed(ci->api) && (ci->kind == PG_CALL_LAUNCH ||
+                                    ci->kind == PG_CALL_STUB_INTERNAL ||
+                                    ci->kind == PG_CALL_ROUTED_OP);
 }
 
 unsigned pg_reroute_calls(LLVMModuleRef m, const pg_call_map *calls) {

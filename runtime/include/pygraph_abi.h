@@ -8,7 +8,7 @@
 #ifndef PYGRAPH_ABI_H
 #define PYGRAPH_ABI_H
 
-#define PYGRAPH_ABI_VERSION 2u
+#define PYGRAPH_ABI_VERSION 3u
 
 /* A routed call is "__pygraph_" + <CUDA symbol>. */
 #define PYGRAPH_ROUTED_PREFIX "__pygraph_"

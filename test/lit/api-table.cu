@@ -7,7 +7,9 @@
 //   barrier   no region in the function, the launch after the call stays
 //             eager (not as after a CUDA call pygraph does not know: the
 //             row is in effect), and the call is left as it is;
-//   unknown   the same, for a CUDA call the table does not list;
+//   observed  a barrier, as above, but the call is routed to
+//             __pygraph_<api> (the runtime notes what it made);
+//   unknown   the same as barrier, for a CUDA call the table does not list;
 //   deferred  one region of 2 launch sites, the call routed to
 //             __pygraph_<api>;
 //   harmless  one region of 2 launch sites, the call left as it is;
@@ -181,9 +183,9 @@ ROW(barrier, cudaStreamCreate, cudaStream_t t; cudaStreamCreate(&t))
 ROW(barrier, cudaStreamCreateWithFlags, cudaStream_t t; cudaStreamCreateWithFlags(&t, 0))
 ROW(barrier, cudaStreamCreateWithPriority, cudaStream_t t; cudaStreamCreateWithPriority(&t, 0, 0))
 ROW(barrier, cudaStreamDestroy, cudaStreamDestroy(s))
-ROW(barrier, cudaEventCreate, cudaEvent_t x; cudaEventCreate(&x))
-ROW(barrier, cudaEventCreateWithFlags, cudaEvent_t x; cudaEventCreateWithFlags(&x, 0))
-ROW(barrier, cudaEventDestroy, cudaEventDestroy(e))
+ROW(observed, cudaEventCreate, cudaEvent_t x; cudaEventCreate(&x))
+ROW(observed, cudaEventCreateWithFlags, cudaEvent_t x; cudaEventCreateWithFlags(&x, 0))
+ROW(observed, cudaEventDestroy, cudaEventDestroy(e))
 ROW(barrier, cudaSetDevice, cudaSetDevice(0))
 ROW(barrier, cudaDeviceSetLimit, cudaDeviceSetLimit(cudaLimitStackSize, 1024))
 ROW(barrier, cudaFuncSetAttribute, cudaFuncSetAttribute(FN(k3), cudaFuncAttributeMaxDynamicSharedMemorySize, 0))

@@ -29,8 +29,8 @@ void run(float *x, float *y, int n, cudaStream_t st) {
 // CHECK-DAG: @[[NA:.pygraph.twin.name[.0-9]*]] = private unnamed_addr constant [21 x i8] c"_Z1aPff__pygraph_ind\00"
 // CHECK-DAG: @[[NB:.pygraph.twin.name[.0-9]*]] = private unnamed_addr constant [23 x i8] c"_Z1bPfPKf__pygraph_ind\00"
 // The launch sites name the twins' handles.
-// CHECK-DAG: @.pygraph.site{{[.0-9]*}} = private constant { ptr, ptr, i32, i32, ptr } { ptr @.pygraph.str{{[.0-9]*}}, ptr {{.*}}, i32 {{[0-9]+}}, i32 0, ptr @__pygraph_twin._Z1aPff }
-// CHECK-DAG: @.pygraph.site{{[.0-9]*}} = private constant { ptr, ptr, i32, i32, ptr } { ptr @.pygraph.str{{[.0-9]*}}, ptr {{.*}}, i32 {{[0-9]+}}, i32 0, ptr @__pygraph_twin._Z1bPfPKf }
+// CHECK-DAG: @.pygraph.site{{[.0-9]*}} = private constant { ptr, ptr, i32, i32, ptr } { ptr @.pygraph.str{{[.0-9]*}}, ptr {{.*}}, i32 {{[0-9]+}}, i32 2, ptr @__pygraph_twin._Z1aPff }
+// CHECK-DAG: @.pygraph.site{{[.0-9]*}} = private constant { ptr, ptr, i32, i32, ptr } { ptr @.pygraph.str{{[.0-9]*}}, ptr {{.*}}, i32 {{[0-9]+}}, i32 2, ptr @__pygraph_twin._Z1bPfPKf }
 // CHECK-NOT: __pygraph_twin._Z4oncePf
 // CHECK-NOT: __pygraph_twin._Z6unusedPf
 // Registration is inlined into the module constructor at -O2.

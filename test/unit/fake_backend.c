@@ -128,9 +128,12 @@ static cudaError_t fake_execute(const struct pygraph_op *op)
   return cudaSuccess;
 }
 
-static struct pygraph_param_layout *fake_param_layout(const void *func)
+unsigned fake_layout_last_slots;
+
+static struct pygraph_param_layout *fake_param_layout(const void *func, unsigned arg_slots)
 {
   fake_layout_queries++;
+  fake_layout_last_slots = arg_slots;
   unsigned long id = (unsigned long)func;
   if (id == FAKE_NO_LAYOUT)
     return NULL;

@@ -78,6 +78,7 @@ extern struct fake_config fake;
 extern const struct pygraph_backend fake_backend;
 extern int fake_live_graphs;      /* built and not yet destroyed */
 extern int fake_layout_queries;
+extern unsigned fake_layout_last_slots;       /* arg_slots of the last layout query */
 extern int fake_pointer_queries;  /* both_device_memory calls (not logged) */
 extern int fake_twin_queries;
 extern int fake_live_allocs;      /* device blocks not yet freed */

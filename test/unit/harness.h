@@ -62,6 +62,8 @@ void loop_exit(pygraph_region *r);
 void kernel(int func, int arg0);                       /* on S1, grid 1, block 32 */
 void kernel_on(int func, int arg0, cudaStream_t stream);
 void kernel_cfg(int func, int arg0, dim3 grid, dim3 block, size_t shmem, cudaStream_t stream);
+/* A launch of fake kernel `func` from `site`, on S1, grid 1, block 32. */
+void kernel_at(const pygraph_site *site, int func, int arg0);
 /* A launch whose site has indirect twin FAKE_TWIN(twin) (0: no twin). */
 void kernel_twin(int func, int arg0, int twin);
 void kernel_twin_cfg(int func, int arg0, int twin, dim3 block, size_t shmem);

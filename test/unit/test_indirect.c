@@ -732,7 +732,7 @@ static void wave_note(void *ctx, size_t index, const struct pygraph_op *op,
 static void test_one_wave_rule(void)
 {
   fake_reset();
-  struct pygraph_param_layout *layout = fake_backend.param_layout(FAKE_FUNC(1));
+  struct pygraph_param_layout *layout = fake_backend.param_layout(FAKE_FUNC(1), 0);
   pygraph_site twin = {.kernel = "k", .indirect_twin = FAKE_TWIN(FAKE_WAITING_TWINS + 2)};
   struct pygraph_op_list ops = {0};
   struct pygraph_graph_plan plan;
@@ -801,7 +801,7 @@ static void test_one_wave_rule(void)
 static void test_auto_node_rule(void)
 {
   fake_reset();
-  struct pygraph_param_layout *layout = fake_backend.param_layout(FAKE_FUNC(1));
+  struct pygraph_param_layout *layout = fake_backend.param_layout(FAKE_FUNC(1), 0);
   pygraph_site twin = {.kernel = "k", .indirect_twin = FAKE_TWIN(FAKE_WAITING_TWINS + 4)};
   struct pygraph_op_list ops = {0};
   struct pygraph_graph_plan plan;

@@ -65,7 +65,8 @@ enum pygraph_record_result pygraph_record_kernel(struct pygraph_segment *seg,
   if (hint && hint->kind != PYGRAPH_OP_KERNEL)
     hint = NULL;
   const struct pygraph_param_layout *layout = pygraph_param_layout_lookup(
-      pygraph_segment_backend(seg), func, hint ? hint->func : NULL, hint ? hint->layout : NULL);
+      pygraph_segment_backend(seg), func, site ? site->arg_slots : 0, hint ? hint->func : NULL,
+      hint ? hint->layout : NULL);
   if (!layout)
     return pygraph_record_undeferrable(seg, "kernel parameter layout unavailable");
   if (layout->n_params > 0 && !args)

@@ -21,7 +21,8 @@
  * RELAXED line here. */
 #define CUDA_ENTRIES(DIRECT, RELAXED, RELAXED_VOID)                                               \
   DIRECT(execute)                                                                                 \
-  RELAXED(param_layout, struct pygraph_param_layout *, (const void *func), (func))                \
+  RELAXED(param_layout, struct pygraph_param_layout *, (const void *func, unsigned arg_slots),    \
+          (func, arg_slots))                                                                      \
   DIRECT(both_device_memory)                                                                      \
   RELAXED(graph_build, cudaError_t,                                                               \
           (const struct pygraph_op_list *ops, const struct pygraph_graph_plan *plan,              \
@@ -45,7 +46,7 @@
           (dst, src, size, stream))                                                               \
   RELAXED(stream_synchronize, cudaError_t, (cudaStream_t stream), (stream))                      \
   DIRECT(event_destroy)                                                                           \
-  RELAXED(event_times, int, (cudaEvent_t event), (event))                                         \
+  DIRECT(event_times)                                                                             \
   RELAXED(timing_event_create, cudaError_t, (cudaEvent_t * event), (event))                       \
   DIRECT(event_record)                                                                            \
   RELAXED(event_query, cudaError_t, (cudaEvent_t event), (event))                                 \

@@ -11,6 +11,7 @@
 #include "cuda/backend_cuda.h"
 #include "cuda/cuda_ptsz.h"
 #include "cuda/driver_api.h"
+#include "recording/event_kinds.h"
 #include "abi/launch_counter.h"
 #include "abi/record.h"
 #include "abi/region_stack.h"
@@ -280,6 +281,38 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaStreamWaitEvent_ptsz(const pygraph_site
   DEFERRED_OR_RUN(
       pygraph_record_event_wait(seg, pygraph_normalize_stream(stream, 1), event, flags));
   return cudaStreamWaitEvent_ptsz(stream, event, flags);
+}
+
+/* ---- event management: observed, never deferred ----------------------- */
+/* The pass ends regions before these (they are barriers); the runtime only
+ * notes which events cannot time (event_kinds.h). */
+
+PYGRAPH_EXPORT cudaError_t __pygraph_cudaEventCreate(const pygraph_site *site, cudaEvent_t *event)
+{
+  (void)site;
+  cudaError_t err = cudaEventCreate(event);
+  if (err == cudaSuccess)
+    pygraph_event_kinds_created(*event, cudaEventDefault);
+  return err;
+}
+
+PYGRAPH_EXPORT cudaError_t __pygraph_cudaEventCreateWithFlags(const pygraph_site *site,
+                                                              cudaEvent_t *event,
+                                                              unsigned int flags)
+{
+  (void)site;
+  cudaError_t err = cudaEventCreateWithFlags(event, flags);
+  if (err == cudaSuccess)
+    pygraph_event_kinds_created(*event, flags);
+  return err;
+}
+
+PYGRAPH_EXPORT cudaError_t __pygraph_cudaEventDestroy(const pygraph_site *site, cudaEvent_t event)
+{
+  (void)site;
+  /* Forgotten first: once destroyed, another thread may get the handle. */
+  pygraph_event_kinds_destroyed(event);
+  return cudaEventDestroy(event);
 }
 
 /* ---- synchronous memset and copy (record.h: deferred on device memory) */

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "cuda/driver_api.h"
+#include "recording/event_kinds.h"
 #include "cuda/loader_module.h"
 #include "recording/op.h"
 #include "recording/param_cache.h"
@@ -41,7 +42,26 @@ cudaError_t pygraph_cuda_execute(const struct pygraph_op *op)
   return cudaErrorInvalidValue;
 }
 
-struct pygraph_param_layout *pygraph_cuda_param_layout(const void *func)
+/* How many parameters f has.  With arg_slots (the launch's argument array
+ * as the pass saw it: one entry per parameter, at least one) the driver is
+ * asked about exactly those; without, it is probed until an index is out of
+ * range, which fails a driver call that compute-sanitizer reports.  -1 when
+ * the driver cannot tell. */
+static long long param_count(pygraph_pfn_cuFuncGetParamInfo get_info, CUfunction f,
+                             unsigned arg_slots)
+{
+  size_t offset, size, limit = arg_slots ? arg_slots : (size_t)65536;
+  for (size_t n = 0; n < limit; n++) {
+    CUresult r = get_info(f, n, &offset, &size);
+    if (r == CUDA_ERROR_INVALID_VALUE)
+      return (long long)n;   /* a kernel without parameters, or an array larger than used */
+    if (r != CUDA_SUCCESS)
+      return -1;
+  }
+  return arg_slots ? (long long)arg_slots : -1;
+}
+
+struct pygraph_param_layout *pygraph_cuda_param_layout(const void *func, unsigned arg_slots)
 {
   cudaFunction_t f;
   if (cudaGetFuncBySymbol(&f, func) != cudaSuccess) {
@@ -51,20 +71,12 @@ struct pygraph_param_layout *pygraph_cuda_param_layout(const void *func)
   pygraph_pfn_cuFuncGetParamInfo get_info = pygraph_driver_cuFuncGetParamInfo();
   if (!get_info)
     return NULL;
-  /* The driver has no parameter count query we can rely on: probe until the
-   * index is out of range. */
-  size_t offset, size, n = 0;
-  for (;; n++) {
-    CUresult r = get_info((CUfunction)f, n, &offset, &size);
-    if (r == CUDA_ERROR_INVALID_VALUE)
-      break;
-    if (r != CUDA_SUCCESS || n > 65536)
-      return NULL;
-  }
-  struct pygraph_param_layout *layout = pygraph_param_layout_alloc(n);
+  long long n = param_count(get_info, (CUfunction)f, arg_slots);
+  struct pygraph_param_layout *layout = n < 0 ? NULL : pygraph_param_layout_alloc((size_t)n);
   if (!layout)
     return NULL;
-  for (size_t i = 0; i < n; i++) {
+  for (size_t i = 0; i < (size_t)n; i++) {
+    size_t offset, size;
     if (get_info((CUfunction)f, i, &offset, &size) != CUDA_SUCCESS) {
       free(layout);
       return NULL;
@@ -105,7 +117,9 @@ const char *pygraph_cuda_twin_check(const void *twin, struct pygraph_twin_info *
   /* When the driver can tell: (pointer, layout tag) - the tag is the size
    * of the second parameter (pygraph_layout_tag.h); a twin of an older
    * plugin takes the pointer alone and has no tag (0). */
-  struct pygraph_param_layout *layout = pygraph_cuda_param_layout(twin);
+  /* Twins take (pointer, tag): two slots (an older plugin's, one: then
+   * the second query fails, once per twin). */
+  struct pygraph_param_layout *layout = pygraph_cuda_param_layout(twin, 2);
   int shape_ok = !layout || (layout->n_params >= 1 && layout->n_params <= 2 &&
                              layout->params[0].size == sizeof(void *));
   info->layout_tag = layout && layout->n_params == 2 ? (unsigned)layout->params[1].size : 0;
@@ -156,19 +170,11 @@ void pygraph_cuda_device_free(void *ptr)
 
 /* ---- events -------------------------------------------------------------- */
 
-/* cudaEventElapsedTime(e, e) tells an event made with
- * cudaEventDisableTiming apart: cudaErrorInvalidResourceHandle.  (So does
- * an event never recorded; every event a graph records was recorded by the
- * eager iterations before the capture.)  Any other answer: it times. */
+/* Known from the program's routed event creations (event_kinds.h): no
+ * CUDA call, so nothing for a pending error of the program's to meet. */
 int pygraph_cuda_event_times(cudaEvent_t event)
 {
-  if (cudaPeekAtLastError() != cudaSuccess)
-    return 1;                          /* the probe would overwrite the user's error */
-  float ms;
-  cudaError_t err = cudaEventElapsedTime(&ms, event, event);
-  if (err != cudaSuccess)
-    (void)cudaGetLastError();
-  return err != cudaErrorInvalidResourceHandle;
+  return pygraph_event_kinds_times(event);
 }
 
 void pygraph_cuda_event_destroy(cudaEvent_t event)

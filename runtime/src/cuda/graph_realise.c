@@ -350,8 +350,7 @@ cudaError_t pygraph_cuda_graph_update_node(void *graph, size_t index, const stru
   struct cuda_graph *g = graph;
   cudaGraphNode_t node = g->nodes[index];
   if (op->kind == PYGRAPH_OP_EVENT_RECORD && g->after_slot[index] != -1) {
-    /* (a superseded record's event is the superseding one's: nothing to do)
-     * The query is the port's, so it runs in relaxed capture mode. */
+    /* (a superseded record's event is the superseding one's: nothing to do) */
     if (pygraph_cuda_backend.event_times(op->event))
       return cudaErrorNotSupported;          /* made for events that cannot time */
     if (g->after_slot[index] >= 0)

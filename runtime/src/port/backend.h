@@ -37,8 +37,10 @@ struct pygraph_backend {
   cudaError_t (*execute)(const struct pygraph_op *op);
 
   /* Parameter layout of a kernel (host stub), malloc'ed with
-   * pygraph_param_layout_alloc (recording/param_cache.h); NULL when it cannot be determined. */
-  struct pygraph_param_layout *(*param_layout)(const void *func);
+   * pygraph_param_layout_alloc (recording/param_cache.h); NULL when it cannot be determined.
+   * arg_slots: the entries of the launch's argument array when the pass
+   * could tell (pygraph_site.arg_slots), else 0. */
+  struct pygraph_param_layout *(*param_layout)(const void *func, unsigned arg_slots);
 
   /* Are both pointers plain device memory (cudaMemoryTypeDevice: not
    * pinned host, managed, pageable or unknown memory)?  For
@@ -125,10 +127,8 @@ struct pygraph_backend {
 
   void (*event_destroy)(cudaEvent_t event);
 
-  /* Can `event` time?  0 only when CUDA says it cannot (it was made with
-   * cudaEventDisableTiming); 1 when it can, or when that cannot be told
-   * without disturbing the program (an error of the program's is pending,
-   * which the query would overwrite).  The graph
+  /* Can `event` time?  0 only when it is known to have been made with
+   * cudaEventDisableTiming; 1 when it can, or when that is not known.  The graph
    * plan makes such an event's joined records after the graph (graph_plan.h).
    * NULL: every event times. */
   int (*event_times)(cudaEvent_t event);

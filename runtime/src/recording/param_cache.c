@@ -30,7 +30,8 @@ struct pygraph_param_layout *pygraph_param_layout_alloc(size_t n_params)
 
 const struct pygraph_param_layout *
 pygraph_param_layout_lookup(const struct pygraph_backend *backend, const void *func,
-                            const void *hint_func, const struct pygraph_param_layout *hint)
+                            unsigned arg_slots, const void *hint_func,
+                            const struct pygraph_param_layout *hint)
 {
   if (hint && hint_func == func)
     return hint;
@@ -43,7 +44,7 @@ pygraph_param_layout_lookup(const struct pygraph_backend *backend, const void *f
     layout = found->layout;
   } else {
     /* Querying under the lock keeps one layout per kernel; it happens once. */
-    layout = backend->param_layout(func);
+    layout = backend->param_layout(func, arg_slots);
     struct cache_entry *e = pygraph_key_table_insert(&layouts, key);
     if (e)
       e->layout = layout;

@@ -12,9 +12,12 @@ struct pygraph_param_layout *pygraph_param_layout_alloc(size_t n_params);
 
 /* `hint` is a layout the caller saw for this kernel before (typically the
  * op at the same index last iteration); when it matches, no lock is taken.
- * Returns NULL when the backend cannot describe the kernel. */
+ * arg_slots goes to the backend with the kernel's first lookup
+ * (backend->param_layout).  Returns NULL when the backend cannot describe
+ * the kernel. */
 const struct pygraph_param_layout *
 pygraph_param_layout_lookup(const struct pygraph_backend *backend, const void *func,
-                            const void *hint_func, const struct pygraph_param_layout *hint);
+                            unsigned arg_slots, const void *hint_func,
+                            const struct pygraph_param_layout *hint);
 
 #endif /* PYGRAPH_PARAM_CACHE_H */
