@@ -2,13 +2,15 @@
 // synchronous cudaMemset and cudaMemcpy that ordinary CUDA code writes
 // between kernels.  On device memory neither makes the host wait (CUDA's
 // "API synchronization behavior"), so pygraph defers them into the loop's
-// graph: the loop is one region, not four.  Every iteration:
+// graph: the loop is one region of 3 launches, where each launch would
+// otherwise sit alone between two barriers and stay eager.  Every iteration:
 //
-//   cudaMemset(acc)                             device memory: deferred
-//   scatter<<<..., s>>>(acc, x, prev, it)       acc from x, prev and it
+//   scatter<<<..., s>>>(acc, x, prev, it)       acc += f(x, prev, it)
+//   cudaMemcpy(snap + slot, acc + off, D2D)     a device-to-device snapshot: deferred
 //   combine<<<..., s>>>(x, acc, it)             x from acc
-//   cudaMemcpy(snap + slot, x, D2D)             a device-to-device snapshot: deferred
+//   cudaMemset(acc, 0)                          device memory: deferred
 //   cudaMemcpy(prev, x, cudaMemcpyDefault)      both device memory: deferred
+//   damp<<<..., s>>>(x, prev)                   x from x and the copy just made
 //
 // The kernels run on a created (blocking) stream, the synchronous calls on
 // the legacy default stream, which orders them with the kernels both ways:
@@ -28,7 +30,7 @@ constexpr int kSlots = 64;     // snapshots kept (a ring)
 constexpr int kHostEvery = 997;
 
 // acc[i] += 0.5 x[i] + 0.25 prev[(i + 1) % n] + 0.125 (it % 7): acc is what
-// the memset left (zeros, unless it was lost or came late).
+// the last iteration's memset left (zeros, unless it was lost or came late).
 __global__ void scatter(float *acc, const float *x, const float *prev, int n, int it) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
@@ -42,6 +44,13 @@ __global__ void combine(float *x, const float *acc, int n, int it) {
     float v = 0.75f * acc[i] - 0.25f * acc[i == 0 ? n - 1 : i - 1] + 0.001f * (float)(it & 15);
     x[i] = v - 8.0f * floorf((v + 4.0f) * 0.125f);
   }
+}
+
+// x[i] = 0.875 x[i] + 0.125 prev[(i + n - 1) % n]: prev is the copy of x
+// made just before (a copy that came late would leave the older x there).
+__global__ void damp(float *x, const float *prev, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) x[i] = 0.875f * x[i] + 0.125f * prev[i == 0 ? n - 1 : i - 1];
 }
 
 int main(int argc, char **argv) {
@@ -62,6 +71,7 @@ int main(int argc, char **argv) {
   CHECK(cudaMemcpy(x, h.data(), n * sizeof(float), cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(prev, x, n * sizeof(float), cudaMemcpyDeviceToDevice));
   CHECK(cudaMemset(snap, 0, kSlots * kSnap * sizeof(float)));
+  CHECK(cudaMemset(acc, 0, n * sizeof(float)));
   unsigned char *pinned;   // 16 bytes set by cudaMemset, 4 floats copied from x
   CHECK(cudaMallocHost(&pinned, 16 + 4 * sizeof(float)));
   cudaStream_t s;
@@ -73,12 +83,13 @@ int main(int argc, char **argv) {
   CHECK(cudaDeviceSynchronize());
   const double t0 = now_ms();
   for (long it = 0; it < iters; ++it) {
-    CHECK(cudaMemset(acc, 0, n * sizeof(float)));
     scatter<<<blocks, T, 0, s>>>(acc, x, prev, n, (int)it);
-    combine<<<blocks, T, 0, s>>>(x, acc, n, (int)it);
-    CHECK(cudaMemcpy(snap + (it % kSlots) * kSnap, x + (it * 131) % (n - kSnap + 1),
+    CHECK(cudaMemcpy(snap + (it % kSlots) * kSnap, acc + (it * 131) % (n - kSnap + 1),
                      kSnap * sizeof(float), cudaMemcpyDeviceToDevice));
+    combine<<<blocks, T, 0, s>>>(x, acc, n, (int)it);
+    CHECK(cudaMemset(acc, 0, n * sizeof(float)));
     CHECK(cudaMemcpy(prev, x, n * sizeof(float), cudaMemcpyDefault));
+    damp<<<blocks, T, 0, s>>>(x, prev, n);
     if (it % kHostEvery == 0) {
       const int v = (int)(it / kHostEvery) & 0x7f;
       CHECK(cudaMemset(pinned, v, 16));
