@@ -4,7 +4,7 @@ test/lit/api-table.cu.
 
   api_table_rows.py coverage TABLE TEST
       every row of TABLE (PTSZ/DRIVER_PTSZ/OWN rows count as the name and its
-      _ptsz twin; kPrefixes rows as a family, covered by a ROW of a name in
+      _ptsz twin, PTDS rows as the name and its _ptds twin; kPrefixes rows as a family, covered by a ROW of a name in
       the family that is not a row itself) has a ROW or ROWV in TEST.  A line
       of the table this script cannot read is an error, not a skipped row.
   api_table_rows.py behaviour TEST REMARKS IR
@@ -24,7 +24,7 @@ import sys
 ROW = re.compile(r"^ROW\((\w+),\s*(\w+),")
 ROWV = re.compile(r"^ROWV\((\w+),\s*(\w+),\s*(\w+),")
 EXPECTATIONS = ("barrier", "observed", "unknown", "deferred", "harmless", "launch")
-TWINNED = re.compile(r'^(PTSZ|DRIVER_PTSZ|OWN)\("(\w+)"')
+TWINNED = re.compile(r'^(PTSZ|DRIVER_PTSZ|OWN|PTDS)\("(\w+)"')
 PLAIN = re.compile(r'^\{"(\w+)"')
 REMARK = re.compile(r"^[^:\s]+:(\d+):\d+: remark: (.*?)(?: \[-Rpass[-\w]*=pygraph\])?$")
 FORMED = re.compile(r"^formed graph region in '(\w+)': .*, (\d+) launch sites?$")
@@ -44,7 +44,8 @@ def table_rows(text):
             line = line.strip()
             twinned, plain = TWINNED.match(line), PLAIN.match(line)
             if twinned:
-                out += [twinned.group(2), twinned.group(2) + "_ptsz"]
+                twin = "_ptds" if twinned.group(1) == "PTDS" else "_ptsz"
+                out += [twinned.group(2), twinned.group(2) + twin]
             elif plain:
                 out.append(plain.group(1))
             elif line and not line.startswith(("/*", "*", "//", '"')):
@@ -167,6 +168,11 @@ def selftest(table_text, test_text):
                   "row 'cudaSelfTestRow_ptsz' has no ROW in the test"]:
         problems.append("a row without a test was not reported alone: %s" % errors)
     errors, _ = coverage(added.replace('PTSZ("cudaSelfTestRow"', 'PTDS("cudaSelfTestRow"'),
+                         test_text)
+    if errors != ["row 'cudaSelfTestRow' has no ROW in the test",
+                  "row 'cudaSelfTestRow_ptds' has no ROW in the test"]:
+        problems.append("a PTDS row's _ptds twin was not required: %s" % errors)
+    errors, _ = coverage(added.replace('PTSZ("cudaSelfTestRow"', 'PTQQ("cudaSelfTestRow"'),
                          test_text)
     if not any("cannot read row" in e for e in errors):
         problems.append("an unreadable row was not reported: %s" % errors)

@@ -31,6 +31,11 @@ class EagerReasons(unittest.TestCase):
     def test_cuda_api_barrier(self):
         self.assertEqual(self.reason("after cudaMemcpy synchronizes at lulesh.cu:2621", 2),
                          ("after CUDA API: synchronizes", "cudaMemcpy", 2))
+        # a synchronous copy names the kind that keeps it a barrier
+        self.assertEqual(self.reason("after cudaMemcpy synchronizes (a device-to-host copy) "
+                                     "at main.cu:40", 1),
+                         ("after CUDA API: synchronizes (a device-to-host copy)", "cudaMemcpy",
+                          1))
 
     def test_user_function_names_innermost_call(self):
         origin = ("after call of 'outer(float*)' at a.cu:3, which may synchronize (call of "

@@ -93,7 +93,9 @@ static int is_lifetime(LLVMValueRef f) {
  * configuration, synchronous calls, allocation (cudaMalloc(&p) writes p
  * during the call) and queries.  Not stream operations: an asynchronous
  * copy reads or writes its host memory later, and a deferred one when the
- * graph runs. */
+ * graph runs; nor the synchronous memset and copy the runtime may defer
+ * (PG_API_MAYBE_DEFERRED), which are judged exactly as their asynchronous
+ * forms. */
 static int done_at_return(LLVMValueRef f) {
   const pg_api_entry *api = pg_api_lookup(name_of(f));
   return api && (api->cls == PG_API_LAUNCH || api->cls == PG_API_SYNC ||

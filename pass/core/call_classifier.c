@@ -11,7 +11,9 @@
 #include <string.h>
 
 enum { kLaunchCap = 1000 };
+/* enum cudaMemcpyKind */
 static const long long kMemcpyDeviceToDevice = 3;
+static const long long kMemcpyDefault = 4;
 
 int pg_is_stub(const pg_classifier *c, LLVMValueRef fn) {
   return fn && pg_registry_find(c->registry, fn) != NULL;
@@ -45,7 +47,31 @@ static int copies_host_memory(LLVMValueRef inst, const pg_api_entry *api) {
   long long kind;
   return strncmp(api->name, "cudaMemcpyAsync", 15) == 0 &&
          pg_const_int(LLVMGetOperand(inst, 3), &kind) && kind != kMemcpyDeviceToDevice &&
-         kind != 4 /* cudaMemcpyDefault: checked at run time */;
+         kind != kMemcpyDefault /* checked at run time */;
+}
+
+static int is_sync_copy(const pg_api_entry *api) {
+  return api &&
+         (strcmp(api->name, "cudaMemcpy") == 0 || strcmp(api->name, "cudaMemcpy_ptds") == 0);
+}
+
+/* A synchronous copy is deferred only when its kind is device-to-device or
+ * default (the runtime checks that both pointers are device memory).  One
+ * that copies host memory makes the host wait; one whose kind is no
+ * constant (a wrapper's parameter, mostly passed host-copy kinds) would be
+ * a barrier at run time whenever it is a host copy, cutting the iteration
+ * where the pass can split it into two regions that may each be graphed. */
+const char *pg_sync_copy_detail(const pg_call_info *ci) {
+  static const char *const kKinds[] = {"a host-to-host copy", "a host-to-device copy",
+                                       "a device-to-host copy"};
+  long long kind;
+  if (!is_sync_copy(ci->api) || !pg_is_call(ci->inst))
+    return NULL;
+  if (!pg_const_int(LLVMGetOperand(ci->inst, 3), &kind))
+    return "its kind is not a constant";
+  if (kind == kMemcpyDeviceToDevice || kind == kMemcpyDefault)
+    return NULL;
+  return kind >= 0 && kind < 3 ? kKinds[kind] : "a copy of no known kind";
 }
 
 static void classify_api(const pg_classifier *c, LLVMValueRef inst, LLVMValueRef caller,
@@ -56,10 +82,13 @@ static void classify_api(const pg_classifier *c, LLVMValueRef inst, LLVMValueRef
     out->kind = pg_is_stub(c, caller) ? PG_CALL_STUB_INTERNAL : PG_CALL_LAUNCH;
     return;
   case PG_API_STREAM_OP:
+  case PG_API_MAYBE_DEFERRED:
     if (!pg_api_routed(api))
       set_barrier(out, PG_WHY_API_NOT_ROUTED);
     else if (copies_host_memory(inst, api))
       set_barrier(out, PG_WHY_API_HOST_COPY);
+    else if (pg_sync_copy_detail(out))
+      set_barrier(out, PG_WHY_API_SYNC_COPY);
     else
       out->kind = PG_CALL_ROUTED_OP;
     return;
@@ -161,6 +190,9 @@ static char *barrier_what(const pg_call_info *ci) {
     what = pg_strf("%s (not deferred by pygraph yet)", ci->api->name);
     break;
   case PG_WHY_API_HOST_COPY: what = pg_strf("%s copies host memory", ci->api->name); break;
+  case PG_WHY_API_SYNC_COPY:
+    what = pg_strf("%s %s (%s)", ci->api->name, ci->api->why, pg_sync_copy_detail(ci));
+    break;
   case PG_WHY_API_CLASS: what = pg_strf("%s %s", ci->api->name, ci->api->why); break;
   case PG_WHY_OPENS_CAPTURE:
     what = pg_strf("call of '%s', which may begin the program's own stream capture", dn);

@@ -29,6 +29,8 @@ typedef enum pg_barrier_reason {
   PG_WHY_INDIRECT_CALL,
   PG_WHY_API_NOT_ROUTED,    /* a stream operation the runtime does not defer yet */
   PG_WHY_API_HOST_COPY,     /* cudaMemcpyAsync from or to host memory */
+  PG_WHY_API_SYNC_COPY,     /* a synchronous cudaMemcpy whose kind involves the host or
+                               is no constant (pg_sync_copy_detail) */
   PG_WHY_API_CLASS,         /* synchronizing, uncapturable, own capture: the table's why */
   PG_WHY_OPENS_CAPTURE,     /* a callee that may begin the program's own capture */
   PG_WHY_CLOSES_CAPTURE,    /* a callee that ends it */
@@ -73,6 +75,10 @@ void pg_classify(const pg_classifier *c, LLVMValueRef inst, pg_call_info *out);
  * x.cu:12"; an external call names the allow= option that would lift it;
  * "" when it is none.  malloc'd: for remarks only. */
 char *pg_call_why(const pg_classifier *c, const pg_call_info *ci);
+/* Why a synchronous cudaMemcpy stays a barrier, by its kind operand ("a
+ * device-to-host copy", "its kind is not a constant"); NULL for any other
+ * call, and for a copy the runtime defers. */
+const char *pg_sync_copy_detail(const pg_call_info *ci);
 const pg_function_summary *pg_summary_of(const pg_classifier *c, LLVMValueRef fn);
 int pg_is_stub(const pg_classifier *c, LLVMValueRef fn);
 /* Barrier for a scope: outside loops, a callee that launches in loops is

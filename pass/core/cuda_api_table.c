@@ -7,7 +7,8 @@
  * deferred would reorder the stream.  Any cuda... or cu... symbol missing
  * from this table is treated as a barrier.
  * _ptsz variants are what -fgpu-default-stream=per-thread (or
- * CUDA_API_PER_THREAD_DEFAULT_STREAM) calls.
+ * CUDA_API_PER_THREAD_DEFAULT_STREAM) calls; for the synchronous memset and
+ * copy it calls _ptds variants instead (cuda_runtime_api.h).
  */
 #include "cuda_api_table.h"
 
@@ -21,6 +22,7 @@ static const char *const kRouted[] = {
 };
 
 #define PTSZ(name, cls, why) {name, cls, 0, why, 0}, {name "_ptsz", cls, 0, why, 0}
+#define PTDS(name, cls, why) {name, cls, 0, why, 0}, {name "_ptds", cls, 0, why, 0}
 /* Driver API launches take a CUfunction, whose kernel is only known at run
  * time. */
 #define DRIVER_PTSZ(name, cls, why) {name, cls, 1, why, 0}, {name "_ptsz", cls, 1, why, 0}
@@ -52,9 +54,21 @@ static const pg_api_entry kTable[] = {
     PTSZ("cudaMemcpyFromSymbolAsync", PG_API_STREAM_OP, "copy from symbol"),
     PTSZ("cudaMallocAsync", PG_API_STREAM_OP, "stream-ordered allocation"),
     PTSZ("cudaFreeAsync", PG_API_STREAM_OP, "stream-ordered free"),
+    /* Synchronous in name only, on device memory.  CUDA's runtime API
+     * reference ("API synchronization behavior", cuda-runtime-api/
+     * api-sync-behavior.html) says a synchronous memset does not make the
+     * host wait unless its target is pinned host memory or managed (Unified
+     * Memory), and a synchronous copy from device memory to device memory
+     * performs no host-side synchronization; either is then ordered like
+     * the asynchronous form on the stream it uses (the legacy default
+     * stream, the per-thread one for _ptds).  So both are routed: the
+     * runtime checks the pointers at each call and defers the call on plain
+     * device memory, and otherwise flushes and makes the real call.  A copy
+     * whose kind constant involves the host, or is no constant, stays a
+     * barrier (call_classifier.c). */
+    PTDS("cudaMemset", PG_API_MAYBE_DEFERRED, "synchronizes"),
+    PTDS("cudaMemcpy", PG_API_MAYBE_DEFERRED, "synchronizes"),
     /* synchronizing */
-    PTSZ("cudaMemcpy", PG_API_SYNC, "synchronizes"),
-    PTSZ("cudaMemset", PG_API_SYNC, "synchronizes"),
     PTSZ("cudaMemcpy2D", PG_API_SYNC, "synchronizes"),
     PTSZ("cudaMemcpy3D", PG_API_SYNC, "synchronizes"),
     PTSZ("cudaMemcpyToSymbol", PG_API_SYNC, "synchronizes"),
@@ -149,7 +163,7 @@ const pg_api_entry *pg_api_lookup(const char *name) {
 }
 
 int pg_api_routed(const pg_api_entry *e) {
-  if (e->cls != PG_API_LAUNCH && e->cls != PG_API_STREAM_OP)
+  if (e->cls != PG_API_LAUNCH && e->cls != PG_API_STREAM_OP && e->cls != PG_API_MAYBE_DEFERRED)
     return 0;
   for (size_t i = 0; i < sizeof kRouted / sizeof kRouted[0]; ++i)
     if (strcmp(kRouted[i], e->name) == 0)
@@ -177,6 +191,7 @@ const char *pg_api_class_name(pg_api_class c) {
   case PG_API_LAUNCH: return "launch";
   case PG_API_STREAM_OP: return "stream operation";
   case PG_API_SYNC: return "synchronizing";
+  case PG_API_MAYBE_DEFERRED: return "deferred on device memory";
   case PG_API_UNCAPTURABLE: return "not capturable";
   case PG_API_OWN_CAPTURE: return "program's own stream capture";
   case PG_API_HARMLESS: return "harmless";

@@ -44,6 +44,25 @@ static int is_sync_like(const pg_api_entry *api) {
                  api->cls == PG_API_OWN_CAPTURE);
 }
 
+/* The -Rpass-analysis text of a CUDA call inside a loop that synchronizes,
+ * or that is synchronous in name but deferred (cuda_api_table.h,
+ * PG_API_MAYBE_DEFERRED); NULL for any other call.  malloc'd. */
+static char *sync_in_loop_text(const pg_call_info *ci, const char **name) {
+  const char *copy = pg_sync_copy_detail(ci);
+  *name = "SyncInLoop";
+  if (ci->kind == PG_CALL_BARRIER && copy)
+    return pg_strf("%s inside a loop %s (%s)", ci->api->name, ci->api->why, copy);
+  if (ci->kind == PG_CALL_BARRIER && is_sync_like(ci->api))
+    return pg_strf("%s inside a loop %s (%s)", ci->api->name, ci->api->why,
+                   pg_api_class_name(ci->api->cls));
+  if (ci->kind != PG_CALL_ROUTED_OP || ci->api->cls != PG_API_MAYBE_DEFERRED)
+    return NULL;
+  *name = "SyncDeferred";
+  return pg_strf("%s inside a loop does not make the host wait on device memory: deferred in "
+                 "a region, a barrier at run time when its memory is not device memory",
+                 ci->api->name);
+}
+
 /* The launch-site remark, and once per module a hint when there is no
  * debug location to show. */
 static void launch_site_remark(const pg_call_info *ci, LLVMValueRef f, int *warned_no_debug) {
@@ -58,8 +77,8 @@ static void launch_site_remark(const pg_call_info *ci, LLVMValueRef f, int *warn
   }
 }
 
-/* -Rpass-analysis: every launch site, and every classified synchronizing
- * CUDA call inside a loop. */
+/* -Rpass-analysis: every launch site, every classified synchronizing CUDA
+ * call inside a loop, and every synchronous one deferred there. */
 static void analysis_remarks(host_ctx *h) {
   int warned_no_debug = 0;
   for (LLVMValueRef f = LLVMGetFirstFunction(h->m); f; f = LLVMGetNextFunction(f)) {
@@ -70,13 +89,13 @@ static void analysis_remarks(host_ctx *h) {
     pg_loop_info *li = pg_loops_compute(f);
     for (unsigned k = 0; k < n; ++k) {
       const pg_call_info *ci = &calls[k];
+      const char *name;
+      char *msg;
       if (ci->kind == PG_CALL_LAUNCH) {
         launch_site_remark(ci, f, &warned_no_debug);
-      } else if (ci->kind == PG_CALL_BARRIER && is_sync_like(ci->api) &&
-                 pg_loop_for_block(li, LLVMGetInstructionParent(ci->inst))) {
-        char *msg = pg_strf("%s inside a loop %s (%s)", ci->api->name, ci->api->why,
-                            pg_api_class_name(ci->api->cls));
-        pg_remark(PG_REMARK_ANALYSIS, "SyncInLoop", ci->inst, msg);
+      } else if ((msg = sync_in_loop_text(ci, &name)) != NULL) {
+        if (pg_loop_for_block(li, LLVMGetInstructionParent(ci->inst)))
+          pg_remark(PG_REMARK_ANALYSIS, name, ci->inst, msg);
         free(msg);
       }
     }

@@ -47,7 +47,7 @@ static void host_fn(void *) {}
 // Symbols the headers do not declare (the _ptsz twins, which only
 // -fgpu-default-stream=per-thread reaches, older unversioned driver entry
 // points, the <<<>>> protocol): declared here under their IR names.  The
-// pass reads only the name, and cudaMemcpyAsync's kind.
+// pass reads only the name, and the kind of cudaMemcpyAsync and cudaMemcpy.
 #define SYM(sym) extern "C" int sym##_(...) __asm__(#sym);
 SYM(cudaLaunchKernel_ptsz) SYM(cudaLaunchKernelExC_ptsz) SYM(cuLaunchKernel_ptsz)
 SYM(cuLaunchKernelEx_ptsz) SYM(cudaLaunchCooperativeKernel_ptsz)
@@ -55,7 +55,7 @@ SYM(cudaMemsetAsync_ptsz) SYM(cudaMemcpyAsync_ptsz) SYM(cudaEventRecord_ptsz) SY
 SYM(cudaEventRecordWithFlags_ptsz) SYM(cudaLaunchHostFunc_ptsz) SYM(cudaMemset2DAsync_ptsz)
 SYM(cudaMemcpy2DAsync_ptsz) SYM(cudaMemcpy3DAsync_ptsz) SYM(cudaMemcpyToSymbolAsync_ptsz)
 SYM(cudaMemcpyFromSymbolAsync_ptsz) SYM(cudaMallocAsync_ptsz) SYM(cudaFreeAsync_ptsz)
-SYM(cudaMemcpy_ptsz) SYM(cudaMemset_ptsz) SYM(cudaMemcpy2D_ptsz) SYM(cudaMemcpy3D_ptsz)
+SYM(cudaMemcpy_ptds) SYM(cudaMemset_ptds) SYM(cudaMemcpy2D_ptsz) SYM(cudaMemcpy3D_ptsz)
 SYM(cudaMemcpyToSymbol_ptsz) SYM(cudaMemcpyFromSymbol_ptsz) SYM(cudaStreamSynchronize_ptsz)
 SYM(cudaStreamQuery_ptsz)
 SYM(cudaStreamBeginCapture_ptsz) SYM(cudaStreamBeginCaptureToGraph_ptsz)
@@ -73,7 +73,7 @@ SYM(cuStreamGetCaptureInfo_v3_ptsz) SYM(cuStreamUpdateCaptureDependencies)
 SYM(cuStreamUpdateCaptureDependencies_ptsz) SYM(cuStreamUpdateCaptureDependencies_v2_ptsz)
 SYM(cudaGetDeviceProperties_v2) SYM(__cudaPushCallConfiguration) SYM(__cudaPopCallConfiguration)
 // Names the table does not list: unknown CUDA calls are barriers.
-SYM(cudaMemcpy_ptds) SYM(cuMemcpyDtoH_v2_ptds)
+SYM(cudaMemcpy_ptsz) SYM(cuMemcpyDtoH_v2_ptds)
 
 #define D2D cudaMemcpyDeviceToDevice
 #define CFG cudaLaunchConfig_t cfg = {}; cfg.gridDim = dim3(1); cfg.blockDim = dim3(32); cfg.stream = s
@@ -130,11 +130,21 @@ ROW(barrier, cudaMallocAsync_ptsz, cudaMallocAsync_ptsz_((void **)&h, (size_t)4,
 ROW(barrier, cudaFreeAsync, cudaFreeAsync(h, s))
 ROW(barrier, cudaFreeAsync_ptsz, cudaFreeAsync_ptsz_(h, s))
 
+// ---- synchronous in name: the host waits only when they touch host or
+// managed memory, which the runtime checks; deferred otherwise
+ROW(deferred, cudaMemset, cudaMemset(p, 0, 4))
+ROW(deferred, cudaMemset_ptds, cudaMemset_ptds_(p, 0, (size_t)4))
+ROW(deferred, cudaMemcpy, cudaMemcpy(p, h, 4, D2D))
+ROWV(deferred, cudaMemcpy, default_kind, cudaMemcpy(p, h, 4, cudaMemcpyDefault))
+// the host waits for a host copy; a kind the compiler cannot see stays one too
+ROWV(barrier, cudaMemcpy, device_to_host, cudaMemcpy(h, p, 4, cudaMemcpyDeviceToHost))
+ROWV(barrier, cudaMemcpy, host_to_device, cudaMemcpy(p, h, 4, cudaMemcpyHostToDevice))
+ROWV(barrier, cudaMemcpy, host_to_host, cudaMemcpy(p, h, 4, cudaMemcpyHostToHost))
+ROWV(barrier, cudaMemcpy, unknown_kind, cudaMemcpy(p, h, 4, (cudaMemcpyKind)n))
+ROW(deferred, cudaMemcpy_ptds, cudaMemcpy_ptds_(p, h, (size_t)4, D2D))
+ROWV(barrier, cudaMemcpy_ptds, device_to_host, cudaMemcpy_ptds_(h, p, (size_t)4, cudaMemcpyDeviceToHost))
+
 // ---- synchronizing
-ROW(barrier, cudaMemcpy, cudaMemcpy(h, p, 4, cudaMemcpyDeviceToHost))
-ROW(barrier, cudaMemcpy_ptsz, cudaMemcpy_ptsz_(h, p, (size_t)4, cudaMemcpyDeviceToHost))
-ROW(barrier, cudaMemset, cudaMemset(p, 0, 4))
-ROW(barrier, cudaMemset_ptsz, cudaMemset_ptsz_(p, 0, (size_t)4))
 ROW(barrier, cudaMemcpy2D, cudaMemcpy2D(p, 4, h, 4, 4, 1, D2D))
 ROW(barrier, cudaMemcpy2D_ptsz, cudaMemcpy2D_ptsz_(p, (size_t)4, h, (size_t)4, (size_t)4, (size_t)1, D2D))
 ROW(barrier, cudaMemcpy3D, P3; cudaMemcpy3D(&m3))
@@ -156,9 +166,10 @@ ROW(barrier, cuCtxSynchronize, cuCtxSynchronize())
 ROW(barrier, cuStreamSynchronize, cuStreamSynchronize((CUstream)s))
 ROW(barrier, cuMemcpyDtoH_v2, cuMemcpyDtoH_v2(h, (CUdeviceptr)p, 4))
 ROW(barrier, cuMemcpyHtoD_v2, cuMemcpyHtoD_v2((CUdeviceptr)p, h, 4))
-// what -fgpu-default-stream=per-thread makes of cudaMemcpy and cuMemcpyDtoH
-ROW(unknown, cudaMemcpy_ptds, cudaMemcpy_ptds_(h, p, (size_t)4, cudaMemcpyDeviceToHost))
+// what -fgpu-default-stream=per-thread makes of cuMemcpyDtoH; and a _ptsz
+// name of a synchronous call, which CUDA does not have (it has _ptds)
 ROW(unknown, cuMemcpyDtoH_v2_ptds, cuMemcpyDtoH_v2_ptds_(h, (CUdeviceptr)p, (size_t)4))
+ROW(unknown, cudaMemcpy_ptsz, cudaMemcpy_ptsz_(h, p, (size_t)4, cudaMemcpyDeviceToHost))
 
 // ---- cannot be captured
 ROW(barrier, cudaMalloc, cudaMalloc((void **)&h, 4))

@@ -22,7 +22,7 @@ void split_by_copy(float *p, float *h, int n) {
     // PASS: region-missed.cu:[[@LINE-2]]:5: remark: formed graph region in 'split_by_copy(float*, float*, int)': loop iteration (lines 19-26), 2 launch sites
     cudaMemcpy(h, p, 4, cudaMemcpyDeviceToHost);
     k<<<1, 32>>>(p);
-    // CHECK: region-missed.cu:[[@LINE-1]]:5: remark: launch of 'k(float*)' stays eager: only 1 launch site after cudaMemcpy synchronizes at region-missed.cu:[[@LINE-2]] before the next barrier
+    // CHECK: region-missed.cu:[[@LINE-1]]:5: remark: launch of 'k(float*)' stays eager: only 1 launch site after cudaMemcpy synchronizes (a device-to-host copy) at region-missed.cu:[[@LINE-2]] before the next barrier
   }
 }
 

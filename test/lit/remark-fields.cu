@@ -27,7 +27,7 @@ void parts(float *d, float *h, int n) {
     k<<<1, 1>>>(d);
     cudaMemcpy(h, d, 4, cudaMemcpyDeviceToHost);
     k<<<1, 1>>>(d);
-    // CHECK: remark-fields.cu:[[@LINE-1]]:5: remark: formed graph region in 'parts(float*, float*, int)': loop iteration (lines [[#@LINE-9]]-[[#@LINE+2]]), part 2 of 2 (after cudaMemcpy synchronizes at remark-fields.cu:[[#@LINE-2]]), 2 launch sites
+    // CHECK: remark-fields.cu:[[@LINE-1]]:5: remark: formed graph region in 'parts(float*, float*, int)': loop iteration (lines [[#@LINE-9]]-[[#@LINE+2]]), part 2 of 2 (after cudaMemcpy synchronizes (a device-to-host copy) at remark-fields.cu:[[#@LINE-2]]), 2 launch sites
     k<<<1, 1>>>(d);
   }
 }

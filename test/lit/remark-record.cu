@@ -24,4 +24,4 @@ void regions(float *p, float *h, int n) {
 // CHECK: String: 'loop (lines 12-17) not batchable: barrier ''cudaMemcpy'' in the loop'
 // CHECK: Pass: pygraph
 // CHECK-NEXT: Name: Eager
-// CHECK: String: 'launch of ''k(float*)'' stays eager: only 1 launch site after cudaMemcpy synchronizes at remark-record.cu:15
+// CHECK: String: 'launch of ''k(float*)'' stays eager: only 1 launch site after cudaMemcpy synchronizes (a device-to-host copy) at remark-record.cu:15

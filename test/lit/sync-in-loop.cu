@@ -8,7 +8,7 @@ void f(float *d, float *h, int n, cudaStream_t s) {
   cudaMemcpy(d, h, 4, cudaMemcpyHostToDevice);
   for (int i = 0; i < n; ++i) {
     cudaMemcpy(h, d, 4, cudaMemcpyDeviceToHost);
-    // CHECK: sync-in-loop.cu:[[@LINE-1]]:5: remark: cudaMemcpy inside a loop synchronizes (synchronizing)
+    // CHECK: sync-in-loop.cu:[[@LINE-1]]:5: remark: cudaMemcpy inside a loop synchronizes (a device-to-host copy)
     cudaStreamSynchronize(s);
     // CHECK: sync-in-loop.cu:[[@LINE-1]]:5: remark: cudaStreamSynchronize inside a loop synchronizes (synchronizing)
     float *tmp;

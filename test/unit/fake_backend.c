@@ -85,6 +85,7 @@ void fake_reset(void)
   fake_args_calls = fake_launch_calls = 0;
   fake_timing_records = fake_timing_queries = 0;
   fake_capture_queries = 0;
+  fake_pointer_queries = 0;
   fake_event_times_queries = 0;
   fake_range_depth = fake_range_pushes = fake_range_underflows = 0;
   fake_memory_reset_counts();
@@ -156,11 +157,18 @@ static struct pygraph_param_layout *fake_param_layout(const void *func, unsigned
   return l;
 }
 
+int fake_pointer_queries;
+
+static int fake_is_device(const void *p)
+{
+  int kind = fake_memory_kind(p);
+  return kind ? kind > 0 : fake.memcpy_default_is_device;
+}
+
 static int fake_both_device(const void *dst, const void *src)
 {
-  (void)dst;
-  (void)src;
-  return fake.memcpy_default_is_device;
+  fake_pointer_queries++;
+  return fake_is_device(dst) && fake_is_device(src);
 }
 
 char fake_programmatic[1024];

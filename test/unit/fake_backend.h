@@ -37,7 +37,9 @@ struct fake_config {
   int fail_launch;
   int launch_ran_before_failing;  /* failing launch reports the graph as enqueued */
   int exec_update_ok;             /* instantiate with a previous graph updates in place */
-  int memcpy_default_is_device;   /* answer of both_device_memory */
+  int memcpy_default_is_device;   /* answer of both_device_memory for pointers
+                                     fake_memory.h does not know (its buffers
+                                     answer for themselves: device or host) */
   int untimed_events;             /* every event was made with cudaEventDisableTiming
                                      (event_times says 0): its joined records are
                                      made after the graph */
@@ -82,6 +84,7 @@ extern const struct pygraph_backend fake_backend;
 extern int fake_live_graphs;      /* built and not yet destroyed */
 extern int fake_layout_queries;
 extern unsigned fake_layout_last_slots;       /* arg_slots of the last layout query */
+extern int fake_pointer_queries;  /* both_device_memory calls (not logged) */
 extern int fake_twin_queries;
 extern int fake_live_allocs;      /* device blocks not yet freed */
 extern int fake_args_calls, fake_launch_calls;

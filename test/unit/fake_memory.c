@@ -73,6 +73,12 @@ static const struct region_of_memory *find(const void *p, size_t n)
   return NULL;
 }
 
+int fake_memory_kind(const void *ptr)
+{
+  const struct region_of_memory *r = find(ptr, 1);
+  return !r ? 0 : r->host ? -1 : 1;
+}
+
 int fake_allocation_of(const void *ptr, void **base, size_t *size)
 {
   fake_allocation_queries++;

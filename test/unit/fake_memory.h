@@ -42,6 +42,9 @@ struct fake_node fake_node_of(const struct pygraph_op *op);
 /* Runs the node's effect on registered memory. */
 void fake_memory_apply(const struct fake_node *node);
 
+/* What a pointer is: 1 in a fake_buffer (device memory), -1 in a
+ * fake_host_buffer, 0 anywhere else (not counted as an allocation query). */
+int fake_memory_kind(const void *ptr);
 int fake_allocation_of(const void *ptr, void **base, size_t *size);
 cudaError_t fake_memory_copy(void *dst, const void *src, size_t size, cudaStream_t stream);
 cudaError_t fake_stream_synchronize(cudaStream_t stream);

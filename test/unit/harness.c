@@ -257,6 +257,28 @@ void memcpy_op(unsigned long dst, size_t count, enum cudaMemcpyKind kind)
   fake_log_append("p:mc(%lu) ", dst);
 }
 
+void sync_memset_to(void *dst, int value, size_t count)
+{
+  struct pygraph_segment *seg = pygraph_recording_segment();
+  if (seg && pygraph_record_sync_memset(seg, dst, value, count,
+                                        pygraph_normalize_stream(NULL, 0)) == PYGRAPH_DEFERRED)
+    return;
+  fake_log_append("p:ms(%d) ", value);
+  struct fake_node node = {.kind = PYGRAPH_OP_MEMSET, .dst = dst, .value = value, .count = count};
+  fake_memory_apply(&node);
+}
+
+void sync_memcpy_to(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+  struct pygraph_segment *seg = pygraph_recording_segment();
+  if (seg && pygraph_record_sync_memcpy(seg, dst, src, count, kind,
+                                        pygraph_normalize_stream(NULL, 0)) == PYGRAPH_DEFERRED)
+    return;
+  fake_log_append("p:mc(%lu) ", (unsigned long)dst);
+  struct fake_node node = {.kind = PYGRAPH_OP_MEMCPY, .dst = dst, .src = src, .count = count};
+  fake_memory_apply(&node);
+}
+
 void event_record(int event, cudaStream_t stream)
 {
   struct pygraph_segment *seg = pygraph_recording_segment();

@@ -74,6 +74,12 @@ void kernel_buf(int func, int value, void *buf);
 void memset_op(int value, size_t count);
 void memset_to(void *dst, int value, size_t count);    /* on S1 */
 void memcpy_op(unsigned long dst, size_t count, enum cudaMemcpyKind kind);
+/* The synchronous cudaMemset / cudaMemcpy as __pygraph_cudaMemset and
+ * __pygraph_cudaMemcpy record them (on the legacy default stream); when
+ * refused, passed through (p:ms(<value>) / p:mc(<dst>)) and applied to
+ * fake memory, as CUDA would. */
+void sync_memset_to(void *dst, int value, size_t count);
+void sync_memcpy_to(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
 void event_record(int event, cudaStream_t stream);
 void event_wait(cudaStream_t stream, int event);
 void undeferrable(const char *what);                   /* e.g. a driver launch */

@@ -85,16 +85,76 @@ enum pygraph_record_result pygraph_record_kernel(struct pygraph_segment *seg,
   return append(seg, &op, args);
 }
 
-enum pygraph_record_result pygraph_record_memset(struct pygraph_segment *seg, void *dst,
-                                                 int value, size_t count, cudaStream_t stream)
+/* Flush reasons (the report's last_flush) of the synchronous forms. */
+static const char kSyncMemsetNotDevice[] = "synchronous memset of non-device memory";
+static const char kSyncMemcpyNotDevice[] = "synchronous memcpy of non-device memory";
+
+/* Does the host wait for a synchronous memset or copy of these pointers?
+ * Not on plain device memory (record.h); the port answers for pinned host,
+ * managed, pageable and unknown memory alike: not device memory. */
+static int device_memory(struct pygraph_segment *seg, void *dst, const void *src)
+{
+  return pygraph_segment_backend(seg)->both_device_memory(dst, src);
+}
+
+static enum pygraph_record_result record_memset(struct pygraph_segment *seg, void *dst, int value,
+                                                size_t count, cudaStream_t stream,
+                                                int synchronous)
 {
   if (goes_to_cuda(seg, stream))
     return PYGRAPH_RUN_NOW;
   if (count == 0)
     return pygraph_record_undeferrable(seg, "zero-size memset");
+  if (synchronous && !device_memory(seg, dst, dst))
+    return pygraph_record_undeferrable(seg, kSyncMemsetNotDevice);
   struct pygraph_op op = {
       .kind = PYGRAPH_OP_MEMSET, .stream = stream, .dst = dst, .value = value,
       .count = count, .wait_link = -1,
+  };
+  return append(seg, &op, NULL);
+}
+
+enum pygraph_record_result pygraph_record_memset(struct pygraph_segment *seg, void *dst,
+                                                 int value, size_t count, cudaStream_t stream)
+{
+  return record_memset(seg, dst, value, count, stream, 0);
+}
+
+enum pygraph_record_result pygraph_record_sync_memset(struct pygraph_segment *seg, void *dst,
+                                                      int value, size_t count,
+                                                      cudaStream_t stream)
+{
+  return record_memset(seg, dst, value, count, stream, 1);
+}
+
+/* Host memory in a graph would be read/written at launch rather than at
+ * the call, so only device-to-device copies are deferred.  An asynchronous
+ * copy is taken at its word; a synchronous one also makes the host wait
+ * when it touches managed memory, so its pointers are checked whatever its
+ * kind says. */
+static int copies_device_to_device(struct pygraph_segment *seg, void *dst, const void *src,
+                                   enum cudaMemcpyKind kind, int synchronous)
+{
+  if (kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+    return 0;
+  return (kind == cudaMemcpyDeviceToDevice && !synchronous) || device_memory(seg, dst, src);
+}
+
+static enum pygraph_record_result record_memcpy(struct pygraph_segment *seg, void *dst,
+                                                const void *src, size_t count,
+                                                enum cudaMemcpyKind kind, cudaStream_t stream,
+                                                int synchronous)
+{
+  if (goes_to_cuda(seg, stream))
+    return PYGRAPH_RUN_NOW;
+  if (!copies_device_to_device(seg, dst, src, kind, synchronous))
+    return pygraph_record_undeferrable(seg, synchronous ? kSyncMemcpyNotDevice
+                                                        : "memcpy not device-to-device");
+  if (count == 0)
+    return pygraph_record_undeferrable(seg, "zero-size memcpy");
+  struct pygraph_op op = {
+      .kind = PYGRAPH_OP_MEMCPY, .stream = stream, .dst = dst, .src = src,
+      .count = count, .memcpy_kind = kind, .wait_link = -1,
   };
   return append(seg, &op, NULL);
 }
@@ -103,22 +163,15 @@ enum pygraph_record_result pygraph_record_memcpy(struct pygraph_segment *seg, vo
                                                  const void *src, size_t count,
                                                  enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-  if (goes_to_cuda(seg, stream))
-    return PYGRAPH_RUN_NOW;
-  /* Host memory in a graph would be read/written at launch rather than at
-   * the call, so only device-to-device copies are deferred. */
-  int device_to_device = kind == cudaMemcpyDeviceToDevice ||
-                         (kind == cudaMemcpyDefault &&
-                          pygraph_segment_backend(seg)->both_device_memory(dst, src));
-  if (!device_to_device)
-    return pygraph_record_undeferrable(seg, "memcpy not device-to-device");
-  if (count == 0)
-    return pygraph_record_undeferrable(seg, "zero-size memcpy");
-  struct pygraph_op op = {
-      .kind = PYGRAPH_OP_MEMCPY, .stream = stream, .dst = dst, .src = src,
-      .count = count, .memcpy_kind = kind, .wait_link = -1,
-  };
-  return append(seg, &op, NULL);
+  return record_memcpy(seg, dst, src, count, kind, stream, 0);
+}
+
+enum pygraph_record_result pygraph_record_sync_memcpy(struct pygraph_segment *seg, void *dst,
+                                                      const void *src, size_t count,
+                                                      enum cudaMemcpyKind kind,
+                                                      cudaStream_t stream)
+{
+  return record_memcpy(seg, dst, src, count, kind, stream, 1);
 }
 
 /* The last record of `event` in this iteration so far, or -1. */

@@ -33,6 +33,23 @@ enum pygraph_record_result pygraph_record_memset(struct pygraph_segment *seg, vo
 enum pygraph_record_result pygraph_record_memcpy(struct pygraph_segment *seg, void *dst,
                                                  const void *src, size_t count,
                                                  enum cudaMemcpyKind kind, cudaStream_t stream);
+/* The synchronous cudaMemset / cudaMemcpy (and _ptds forms), on the stream
+ * they use (normalised stream 0).  CUDA's runtime API reference, "API
+ * synchronization behavior": a synchronous memset does not make the host
+ * wait unless its target is pinned host memory or managed (Unified Memory);
+ * a synchronous copy from device memory to device memory performs no
+ * host-side synchronization.  Then each is the asynchronous form on that
+ * stream, and is recorded as one.  The pointers are asked of the port at
+ * every call (any kind but device-to-device and default is refused
+ * outright): when one is not plain device memory the segment flushes and
+ * the caller makes the real, synchronous call (PYGRAPH_RUN_NOW). */
+enum pygraph_record_result pygraph_record_sync_memset(struct pygraph_segment *seg, void *dst,
+                                                      int value, size_t count,
+                                                      cudaStream_t stream);
+enum pygraph_record_result pygraph_record_sync_memcpy(struct pygraph_segment *seg, void *dst,
+                                                      const void *src, size_t count,
+                                                      enum cudaMemcpyKind kind,
+                                                      cudaStream_t stream);
 enum pygraph_record_result pygraph_record_event_record(struct pygraph_segment *seg,
                                                        cudaEvent_t event, cudaStream_t stream);
 enum pygraph_record_result pygraph_record_event_wait(struct pygraph_segment *seg,

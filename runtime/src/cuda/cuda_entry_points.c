@@ -314,3 +314,43 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaEventDestroy(const pygraph_site *site, 
   pygraph_event_kinds_destroyed(event);
   return cudaEventDestroy(event);
 }
+
+/* ---- synchronous memset and copy (record.h: deferred on device memory) */
+
+PYGRAPH_EXPORT cudaError_t __pygraph_cudaMemset(const pygraph_site *site, void *dst, int value,
+                                                size_t count)
+{
+  (void)site;
+  DEFERRED_OR_RUN(pygraph_record_sync_memset(seg, dst, value, count,
+                                             pygraph_normalize_stream(NULL, 0)));
+  return cudaMemset(dst, value, count);
+}
+
+PYGRAPH_EXPORT cudaError_t __pygraph_cudaMemset_ptds(const pygraph_site *site, void *dst,
+                                                     int value, size_t count)
+{
+  (void)site;
+  DEFERRED_OR_RUN(pygraph_record_sync_memset(seg, dst, value, count,
+                                             pygraph_normalize_stream(NULL, 1)));
+  return cudaMemset_ptds(dst, value, count);
+}
+
+PYGRAPH_EXPORT cudaError_t __pygraph_cudaMemcpy(const pygraph_site *site, void *dst,
+                                                const void *src, size_t count,
+                                                enum cudaMemcpyKind kind)
+{
+  (void)site;
+  DEFERRED_OR_RUN(pygraph_record_sync_memcpy(seg, dst, src, count, kind,
+                                             pygraph_normalize_stream(NULL, 0)));
+  return cudaMemcpy(dst, src, count, kind);
+}
+
+PYGRAPH_EXPORT cudaError_t __pygraph_cudaMemcpy_ptds(const pygraph_site *site, void *dst,
+                                                     const void *src, size_t count,
+                                                     enum cudaMemcpyKind kind)
+{
+  (void)site;
+  DEFERRED_OR_RUN(pygraph_record_sync_memcpy(seg, dst, src, count, kind,
+                                             pygraph_normalize_stream(NULL, 1)));
+  return cudaMemcpy_ptds(dst, src, count, kind);
+}

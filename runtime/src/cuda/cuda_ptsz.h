@@ -1,7 +1,8 @@
 /* cuda_ptsz.h - the per-thread-default-stream entry points of the CUDA
- * runtime.  cuda_runtime_api.h only names them through macros when a
- * translation unit is built with per-thread default streams, so they are
- * declared here to forward _ptsz calls to exactly the same symbol. */
+ * runtime (_ptsz for calls that take a stream, _ptds for synchronous ones).
+ * cuda_runtime_api.h only names them through macros when a translation
+ * unit is built with per-thread default streams, so they are declared here
+ * to forward such calls to exactly the same symbol. */
 #ifndef PYGRAPH_CUDA_PTSZ_H
 #define PYGRAPH_CUDA_PTSZ_H
 
@@ -20,5 +21,8 @@ extern cudaError_t CUDARTAPI cudaMemcpyAsync_ptsz(void *dst, const void *src, si
 extern cudaError_t CUDARTAPI cudaEventRecord_ptsz(cudaEvent_t event, cudaStream_t stream);
 extern cudaError_t CUDARTAPI cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaEvent_t event,
                                                       unsigned int flags);
+extern cudaError_t CUDARTAPI cudaMemset_ptds(void *dst, int value, size_t count);
+extern cudaError_t CUDARTAPI cudaMemcpy_ptds(void *dst, const void *src, size_t count,
+                                             enum cudaMemcpyKind kind);
 
 #endif /* PYGRAPH_CUDA_PTSZ_H */

@@ -42,7 +42,9 @@ struct pygraph_backend {
    * could tell (pygraph_site.arg_slots), else 0. */
   struct pygraph_param_layout *(*param_layout)(const void *func, unsigned arg_slots);
 
-  /* For cudaMemcpyDefault: are both pointers plain device memory? */
+  /* Are both pointers plain device memory (cudaMemoryTypeDevice: not
+   * pinned host, managed, pageable or unknown memory)?  For
+   * cudaMemcpyDefault and the synchronous memset (dst twice) and copy. */
   int (*both_device_memory)(const void *dst, const void *src);
 
   /* Create the graph `plan` describes (graph_plan.h, made from `ops`, which
