@@ -149,6 +149,8 @@ static int is_private(LLVMValueRef ptr) {
   return pg_is_private_stack_slot_except(ptr, hands_off, NULL);
 }
 
+int pg_batch_is_private(LLVMValueRef ptr) { return is_private(ptr); }
+
 /* ---- judging instructions -------------------------------------------- */
 
 static int found(pg_batch_verdict *v, pg_batch_why why, LLVMValueRef at) {
@@ -214,14 +216,10 @@ static int judge_call(pg_batch_memo *m, LLVMValueRef call, pg_batch_verdict *v, 
   return 0;
 }
 
-/* 1 (and v filled) when instruction i keeps its loop from batching. */
-static int judge_inst(pg_batch_memo *m, LLVMValueRef i, pg_batch_verdict *v, int *unwinds) {
+/* 1 (and v filled) when instruction i, no barrier, keeps its loop from
+ * batching. */
+static int judge_effect(pg_batch_memo *m, LLVMValueRef i, pg_batch_verdict *v, int *unwinds) {
   *unwinds = 0;
-  const pg_call_info *ci = pg_call_at(m->calls, i);
-  if (pg_is_scope_barrier(m->calls->cls, ci, 1)) {
-    v->barrier = ci;
-    return found(v, PG_BATCH_BARRIER, i);
-  }
   switch (LLVMGetInstructionOpcode(i)) {
   case LLVMCall:
   case LLVMInvoke:
@@ -238,6 +236,28 @@ static int judge_inst(pg_batch_memo *m, LLVMValueRef i, pg_batch_verdict *v, int
   default:
     return 0;
   }
+}
+
+/* 1 (and v filled) when instruction i keeps its loop from batching. */
+static int judge_inst(pg_batch_memo *m, LLVMValueRef i, pg_batch_verdict *v, int *unwinds) {
+  *unwinds = 0;
+  const pg_call_info *ci = pg_call_at(m->calls, i);
+  if (pg_is_scope_barrier(m->calls->cls, ci, 1)) {
+    v->barrier = ci;
+    return found(v, PG_BATCH_BARRIER, i);
+  }
+  return judge_effect(m, i, v, unwinds);
+}
+
+int pg_batch_judge_effect(pg_batch_memo *m, LLVMValueRef i, pg_batch_verdict *out) {
+  int unwinds;
+  memset(out, 0, sizeof *out);
+  if (judge_effect(m, i, out, &unwinds))
+    return 1;
+  if (!unwinds)
+    return 0;
+  out->callee = pg_called_function(i);
+  return found(out, PG_BATCH_MAY_THROW, i);
 }
 
 /* The body of f by the loop's rules, except that unwinding is only noted:
@@ -331,7 +351,7 @@ static char *target_text(LLVMValueRef ptr) {
 }
 
 /* "store to 'g'", "memset through a pointer", ... for a PG_BATCH_WRITE. */
-static char *write_text(LLVMValueRef i) {
+char *pg_batch_write_text(LLVMValueRef i) {
   const char *verb = "store";
   LLVMValueRef dest = LLVMGetOperand(i, 0);
   if (pg_is_call(i))
@@ -349,7 +369,7 @@ static char *write_text(LLVMValueRef i) {
 /* What sits at v->inner_at: "store to 'g'", "volatile load", "call of 'f(int)'". */
 static char *inner_what(const pg_batch_verdict *v) {
   if (v->inner == PG_BATCH_WRITE)
-    return write_text(v->inner_at);
+    return pg_batch_write_text(v->inner_at);
   LLVMValueRef f = pg_called_function(v->inner_at);
   if (!f)
     return pg_strf("%s", pg_wait_kind(v->inner_at));
@@ -398,7 +418,7 @@ char *pg_batch_why_text(const pg_classifier *c, const pg_batch_verdict *v) {
   case PG_BATCH_BARRIER:
     return barrier_text(c, v->barrier);
   case PG_BATCH_WRITE:
-    part = write_text(v->at);
+    part = pg_batch_write_text(v->at);
     text = pg_strf("stores to memory a kernel may read (%s)", part);
     break;
   case PG_BATCH_SHARED_LOAD:

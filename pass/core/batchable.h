@@ -56,6 +56,15 @@ pg_batch_memo *pg_batch_memo_new(const pg_call_map *calls);
 void pg_batch_memo_free(pg_batch_memo *memo);
 /* Judges loop l (every block, subloops included) and fills out. */
 void pg_batch_judge(pg_batch_memo *memo, pg_loop *l, pg_batch_verdict *out);
+/* Judges one instruction that is no scope barrier by the rules above (a
+ * whole-loop graph, convergence_loops.h, holds a loop to them too, its
+ * barriers aside): 1 and out filled when it keeps a loop from batching. */
+int pg_batch_judge_effect(pg_batch_memo *memo, LLVMValueRef inst, pg_batch_verdict *out);
+/* 1 when ptr points into a private stack slot (the rules above). */
+int pg_batch_is_private(LLVMValueRef ptr);
+/* "store to 'g'", "memset through a pointer", ... of a write v->at holds
+ * for PG_BATCH_WRITE; malloc'd. */
+char *pg_batch_write_text(LLVMValueRef inst);
 /* Why v is not batchable ("stores to memory a kernel may read (store to
  * 'g')"); malloc'd, for remarks only. */
 char *pg_batch_why_text(const pg_classifier *c, const pg_batch_verdict *v);

@@ -4,6 +4,7 @@
 #include "batchable.h"
 #include "call_classifier.h"
 #include "call_map.h"
+#include "convergence_loops.h"
 #include "device_pass.h"
 #include "instrumenter.h"
 #include "ir_util.h"
@@ -212,6 +213,9 @@ static void plan_remarks(host_ctx *h) {
       batch_remarks(h, p);
   if (pg_remark_wanted(h->m, PG_REMARK_MISSED))
     pg_sites_remark_eager(h->sites, &h->cls);
+  if (pg_remark_wanted(h->m, PG_REMARK_ANALYSIS) || pg_remark_wanted(h->m, PG_REMARK_MISSED))
+    for (unsigned p = 0; p < h->nplans; ++p)
+      pg_whole_loops_remark(h->m, &h->cls, &h->plans[p]);
 }
 
 static int instrument_all(host_ctx *h) {
@@ -249,10 +253,14 @@ static int run_host(LLVMModuleRef m) {
     analysis_remarks(&h);
   plan_all(&h);
   cover_callees(&h);
+  for (unsigned p = 0; p < h.nplans; ++p)
+    pg_whole_loops_judge(&h.calls, h.batch, &h.plans[p]);
   plan_remarks(&h);
   int changed = pg_opts()->analyze_only ? 0 : instrument_all(&h);
-  for (unsigned p = 0; p < h.nplans; ++p)
+  for (unsigned p = 0; p < h.nplans; ++p) {
+    pg_whole_loops_free(&h.plans[p]);
     pg_plan_free(&h.plans[p]);
+  }
   free(h.plans);
   free(h.plan_fns);
   pg_batch_memo_free(h.batch);

@@ -4,6 +4,7 @@
 #include "launch_args.h"
 #include "options.h"
 #include "twin_registration.h"
+#include "whole_loop_emit.h"
 #include "pygraph_abi.h"
 
 #include <llvm-c/DebugInfo.h>
@@ -147,6 +148,7 @@ static LLVMValueRef region_desc(LLVMModuleRef m, const pg_scope *s, const char *
       LLVMConstInt(i64, s->trip_count ? s->trip_count : (unsigned long long)-1LL, 1);
   vals[REGION_batch_max] = LLVMConstInt(i32, s->batch.ok ? (unsigned)pg_opts()->batch : 0, 0);
   vals[REGION_state] = LLVMConstNull(ptr_ty(m));
+  vals[REGION_whole_loop] = pg_whole_loop_emit(m, s->whole_loops);
   LLVMValueRef g = descriptor(m, kRegionKinds, vals, REGION_NFIELDS, ".pygraph.region");
   LLVMSetLinkage(g, LLVMInternalLinkage); /* written by the runtime: `state` */
   return g;

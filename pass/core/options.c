@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static pg_options g_opts = {0, 0, 2, 1, 1, 32, NULL, 0};
+static pg_options g_opts = {0, 0, 2, 1, 1, 32, 1, NULL, 0};
 
 const pg_options *pg_opts(void) { return &g_opts; }
 
@@ -48,6 +48,11 @@ int pg_options_parse(const char *arg, char *err, size_t errlen) {
     snprintf(err, errlen, "batch needs a non-negative integer (0: no batching), got '%s'", val);
     return 0;
   }
+  if (IS("whole-loops") && val) {
+    if (parse_int(val, 0, 1, &g_opts.whole_loops)) return 1;
+    snprintf(err, errlen, "whole-loops needs 0 or 1, got '%s'", val);
+    return 0;
+  }
   if (IS("allow") && val) {
     if (pg_allow_split(val, &g_opts.allow, &g_opts.nallow)) return 1;
     snprintf(err, errlen, "allow needs function names separated by commas, got '%s'", val);
@@ -55,7 +60,8 @@ int pg_options_parse(const char *arg, char *err, size_t errlen) {
   }
 #undef IS
   snprintf(err, errlen, "unknown option '%.*s'; known: disable, analyze-only, "
-           "min-launches=N, straight-line=0|1, indirection=0|1, batch=N, allow=f,g",
+           "min-launches=N, straight-line=0|1, indirection=0|1, batch=N, whole-loops=0|1, "
+           "allow=f,g",
            (int)nlen, arg);
   return 0;
 }

@@ -9,6 +9,7 @@ typedef struct pg_options {
   int straight_line;    /* straight-line=0|1: form regions outside loops (1) */
   int indirection;      /* indirection=0|1: indirect twins of kernels (1) */
   int batch;            /* batch=N: most iterations of a batchable loop per graph (32); 0: off */
+  int whole_loops;      /* whole-loops=0|1: judge convergence loops as whole-loop graphs (1) */
   char **allow;         /* allow=f,g: external functions known harmless (allow_names.h) */
   unsigned nallow;
 } pg_options;

@@ -40,6 +40,7 @@ typedef struct pg_scope {
   unsigned line_begin, line_end;
   unsigned trip_count;       /* constant trip count of the loop, 0 if unknown */
   pg_batch_verdict batch;    /* loops with batch=N > 0: batch.ok makes it PYGRAPH_REGION_BATCH */
+  struct pg_whole_loop *whole_loops; /* its loops judged as whole-loop graphs (convergence_loops.h) */
 } pg_scope;
 
 typedef struct pg_function_plan {

@@ -218,6 +218,77 @@ LLVMValueRef pg_loop_expand_trip_count(pg_loop_info *li, pg_loop *l, LLVMValueRe
   return wrap(Expander.expandCodeFor(Trips, I64, At));
 }
 
+} // extern "C"
+
+struct pg_scev : LoopSCEV {
+  using LoopSCEV::LoopSCEV;
+};
+
+// S as base + offset, base an IR value defined outside Lp (or none).
+static bool splitStart(const SCEV *S, const Loop *Lp, Value *&Base, long long &Off) {
+  Base = nullptr;
+  Off = 0;
+  const SCEV *Rest = S;
+  if (auto *Add = dyn_cast<SCEVAddExpr>(S)) {
+    if (Add->getNumOperands() != 2)
+      return false;
+    auto *C = dyn_cast<SCEVConstant>(Add->getOperand(0));
+    if (!C || !C->getAPInt().isSignedIntN(64))
+      return false;
+    Off = C->getAPInt().getSExtValue();
+    Rest = Add->getOperand(1);
+  }
+  if (auto *C = dyn_cast<SCEVConstant>(Rest)) {
+    if (Rest == S && C->getAPInt().isSignedIntN(64)) {
+      Off = C->getAPInt().getSExtValue();
+      return true;
+    }
+    return false; // two constants are folded by ScalarEvolution
+  }
+  auto *U = dyn_cast<SCEVUnknown>(Rest);
+  if (!U)
+    return false;
+  auto *I = dyn_cast<Instruction>(U->getValue());
+  if (I && Lp->contains(I))
+    return false;
+  Base = U->getValue();
+  return true;
+}
+
+extern "C" {
+
+pg_scev *pg_scev_new(pg_loop_info *li, LLVMValueRef fn) {
+  return new pg_scev(li, *unwrap<Function>(fn));
+}
+
+void pg_scev_free(pg_scev *se) { delete se; }
+
+int pg_scev_affine(pg_scev *se, pg_loop *l, LLVMValueRef v, LLVMValueRef *base,
+                   long long *offset, long long *step) {
+  Value *V = unwrap(v);
+  ScalarEvolution &SE = se->SE;
+  if (!SE.isSCEVable(V->getType()) || SE.getTypeSizeInBits(V->getType()) > 64)
+    return 0;
+  const SCEV *S = SE.getSCEV(V);
+  const SCEV *Start = S;
+  *step = 0;
+  if (!SE.isLoopInvariant(S, L(l))) {
+    auto *AR = dyn_cast<SCEVAddRecExpr>(S);
+    if (!AR || AR->getLoop() != L(l) || !AR->isAffine())
+      return 0;
+    auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
+    if (!Step || !Step->getAPInt().isSignedIntN(64))
+      return 0;
+    *step = Step->getAPInt().getSExtValue();
+    Start = AR->getStart();
+  }
+  Value *Base;
+  if (!splitStart(Start, L(l), Base, *offset))
+    return 0;
+  *base = Base ? wrap(Base) : nullptr;
+  return 1;
+}
+
 unsigned pg_loop_num_subloops(pg_loop *l) {
   return static_cast<unsigned>(L(l)->getSubLoops().size());
 }

@@ -50,6 +50,20 @@ unsigned pg_loop_max_trip_count(pg_loop_info *li, pg_loop *l);
  * maximum, plus one).  NULL when ScalarEvolution cannot express it or it is
  * not safe to compute there; nothing is inserted then. */
 LLVMValueRef pg_loop_expand_trip_count(pg_loop_info *li, pg_loop *l, LLVMValueRef before);
+/* ScalarEvolution of one function (llvm::ScalarEvolution), kept while the
+ * IR of its loops does not change. */
+typedef struct pg_scev pg_scev;
+pg_scev *pg_scev_new(pg_loop_info *li, LLVMValueRef fn);
+void pg_scev_free(pg_scev *se);
+/* v as ScalarEvolution sees it in loop l: base + offset + step * i in
+ * iteration i of l (i: back edges taken so far), wrapping at v's width
+ * (pointers: bytes), where base is NULL or an IR value defined outside l
+ * and offset and step are constants (step 0: v does not change in l).
+ * Returns 1 then; 0 when v is not of that form (no integer or pointer
+ * type, a non-constant step, a start that is not a value plus a constant,
+ * over 64 bits). */
+int pg_scev_affine(pg_scev *se, pg_loop *l, LLVMValueRef v, LLVMValueRef *base,
+                   long long *offset, long long *step);
 /* Number of immediate subloops, and the i-th one. */
 unsigned pg_loop_num_subloops(pg_loop *l);
 pg_loop *pg_loop_subloop(pg_loop *l, unsigned i);
@@ -79,6 +93,9 @@ void pg_remark(pg_remark_kind kind, const char *name, LLVMValueRef at, const cha
  * -fsave-optimization-record saves them whatever the pattern. */
 int pg_device_remark_wanted(LLVMModuleRef m, pg_remark_kind kind);
 void pg_device_remark(pg_remark_kind kind, const char *name, LLVMValueRef at, const char *msg);
+/* A remark at the loop statement's line (llvm::Loop::getStartLoc: its loop
+ * metadata, else its header's location). */
+void pg_remark_loop(pg_remark_kind kind, const char *name, pg_loop *l, const char *msg);
 /* File, line and column the user wrote for inst ("" and 0 when unknown):
  * the debug location with inlined __device_stub__ frames peeled off. */
 const char *pg_user_loc(LLVMValueRef inst, unsigned *line, unsigned *col);
@@ -105,6 +122,11 @@ LLVMValueRef pg_strip_constant_offsets(LLVMModuleRef m, LLVMValueRef ptr, long l
 int pg_call_may_unwind(LLVMValueRef call);
 /* 1 when it writes no memory (memory(none) or memory(read)). */
 int pg_call_only_reads_memory(LLVMValueRef call);
+
+/* The name of parameter `argno` (from 0) of fn in its debug info (a
+ * variable of the function's own scope with that argument number), or
+ * NULL when it has none. */
+const char *pg_param_name(LLVMValueRef fn, unsigned argno);
 
 /* ---- misc -------------------------------------------------------------- */
 /* Demangled name (Itanium), malloc'd; the input copied when it isn't mangled. */

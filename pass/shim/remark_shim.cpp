@@ -6,8 +6,10 @@
 // remarks are under their own name, "pygraph-device" (see pygraph_shim.h).
 #include "pygraph_shim.h"
 
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/DebugProgramInstruction.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticHandler.h"
 #include "llvm/IR/Function.h"
@@ -91,15 +93,11 @@ static bool remarkSite(Value *V, const Function *&F, DiagnosticLocation &Loc,
   return F != nullptr;
 }
 
-// Builds the remark of `kind` and hands it to Emit.
+// Builds the remark of `kind` at Loc (in F, block BB) and hands it to Emit.
 template <typename EmitFn>
-static void buildRemark(pg_remark_kind kind, const char *pass, const char *name, LLVMValueRef at,
-                        const char *msg, EmitFn Emit) {
-  const Function *F;
-  DiagnosticLocation Loc;
-  const BasicBlock *BB;
-  if (!remarkSite(unwrap(at), F, Loc, BB))
-    return;
+static void emitRemark(pg_remark_kind kind, const char *pass, const char *name, const Function *F,
+                       const DiagnosticLocation &Loc, const BasicBlock *BB, const char *msg,
+                       EmitFn Emit) {
   switch (kind) {
   case PG_REMARK_PASSED: {
     OptimizationRemark R(pass, name, Loc, BB);
@@ -122,6 +120,17 @@ static void buildRemark(pg_remark_kind kind, const char *pass, const char *name,
   }
 }
 
+// Builds the remark of `kind` about `at` and hands it to Emit.
+template <typename EmitFn>
+static void buildRemark(pg_remark_kind kind, const char *pass, const char *name, LLVMValueRef at,
+                        const char *msg, EmitFn Emit) {
+  const Function *F;
+  DiagnosticLocation Loc;
+  const BasicBlock *BB;
+  if (remarkSite(unwrap(at), F, Loc, BB))
+    emitRemark(kind, pass, name, F, Loc, BB, msg, Emit);
+}
+
 extern "C" {
 
 int pg_remark_enabled(LLVMModuleRef m, pg_remark_kind kind) {
@@ -136,6 +145,21 @@ int pg_remark_wanted(LLVMModuleRef m, pg_remark_kind kind) {
 void pg_remark(pg_remark_kind kind, const char *name, LLVMValueRef at, const char *msg) {
   buildRemark(kind, kPassName, name, at, msg,
               [](LLVMContext &Ctx, DiagnosticInfoOptimizationBase &R) { Ctx.diagnose(R); });
+}
+
+void pg_remark_loop(pg_remark_kind kind, const char *name, pg_loop *l, const char *msg) {
+  const Loop *Lp = reinterpret_cast<const Loop *>(l);
+  const BasicBlock *H = Lp->getHeader();
+  DebugLoc Start = Lp->getStartLoc();
+  if (!Start) { // no loop metadata nor header location: the header's first located instruction
+    for (const Instruction &I : *H)
+      if (I.getDebugLoc()) {
+        pg_remark(kind, name, wrap(&I), msg);
+        return;
+      }
+  }
+  emitRemark(kind, kPassName, name, H->getParent(), DiagnosticLocation(Start), H, msg,
+             [](LLVMContext &Ctx, DiagnosticInfoOptimizationBase &R) { Ctx.diagnose(R); });
 }
 
 int pg_device_remark_wanted(LLVMModuleRef m, pg_remark_kind kind) {
@@ -167,6 +191,25 @@ const char *pg_user_loc(LLVMValueRef inst, unsigned *line, unsigned *col) {
   if (col)
     *col = DL.getCol();
   return DL->getFilename().data();
+}
+
+const char *pg_param_name(LLVMValueRef fn, unsigned argno) {
+  auto *F = dyn_cast_or_null<Function>(unwrap(fn));
+  const DISubprogram *SP = F ? F->getSubprogram() : nullptr;
+  if (!SP)
+    return nullptr;
+  auto named = [&](const DILocalVariable *V) {
+    return V && V->getArg() == argno + 1 && V->getScope() == SP && !V->getName().empty();
+  };
+  for (const DINode *N : SP->getRetainedNodes())
+    if (named(dyn_cast<DILocalVariable>(N)))
+      return cast<DILocalVariable>(N)->getName().data();
+  for (const BasicBlock &BB : *F)
+    for (const Instruction &I : BB)
+      for (const DbgVariableRecord &R : filterDbgVars(I.getDbgRecordRange()))
+        if (named(R.getVariable()))
+          return R.getVariable()->getName().data();
+  return nullptr;
 }
 
 char *pg_demangle(const char *mangled) {

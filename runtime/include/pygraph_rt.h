@@ -2,7 +2,10 @@
  *
  * The pass emits calls to these entry points; nothing else in a user's
  * program refers to them.  Layout changes must bump PYGRAPH_ABI_VERSION,
- * because descriptors are emitted as constant data by the compiler.
+ * because descriptors are emitted as constant data by the compiler: the
+ * runtime reads a region's abi_version (its first field, at the same place
+ * in every version) before anything else and runs a region of another
+ * version eagerly, untouched.
  *
  * Routed calls: every CUDA stream operation the pass may defer is replaced by
  * "__pygraph_" + <CUDA symbol> with one extra leading `const pygraph_site *`
@@ -32,6 +35,23 @@ typedef struct pygraph_site {
 #define PYGRAPH_SITE_FIELD(type, name, ir) type name;
 #include "pygraph_abi.def"
 } pygraph_site;
+
+/* A loop that can run whole as one conditional graph, its exit-test
+ * nodes and its operands' evolution (pygraph_abi.def, pygraph_abi.h). */
+typedef struct pygraph_exit_node {
+#define PYGRAPH_EXIT_NODE_FIELD(type, name, ir) type name;
+#include "pygraph_abi.def"
+} pygraph_exit_node;
+
+typedef struct pygraph_loop_value {
+#define PYGRAPH_LOOP_VALUE_FIELD(type, name, ir) type name;
+#include "pygraph_abi.def"
+} pygraph_loop_value;
+
+typedef struct pygraph_whole_loop {
+#define PYGRAPH_WHOLE_LOOP_FIELD(type, name, ir) type name;
+#include "pygraph_abi.def"
+} pygraph_whole_loop;
 
 typedef struct pygraph_region {
 #define PYGRAPH_REGION_FIELD(type, name, ir) type name;

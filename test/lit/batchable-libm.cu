@@ -27,8 +27,8 @@ void bitonic_steps(float *p, int n) {
     }
   }
 }
-// CHECK: @.pygraph.region = internal global {{.*}} { i32 3, i32 2, i32 1, i32 1,
-// CHECK: @.pygraph.region.{{[0-9]+}} = internal global {{.*}} { i32 3, i32 2, i32 1, i32 2,
+// CHECK: @.pygraph.region = internal global {{.*}} { i32 4, i32 2, i32 1, i32 1,
+// CHECK: @.pygraph.region.{{[0-9]+}} = internal global {{.*}} { i32 4, i32 2, i32 1, i32 2,
 // CHECK-LABEL: define {{.*}}@_Z10sort_stepsPfi(
 // CHECK: call void @__pygraph_region_loop_enter(
 // CHECK: call void @__pygraph_region_begin(

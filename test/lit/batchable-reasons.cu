@@ -13,7 +13,7 @@ __global__ void k(float *p, int i) {}
 __global__ void k2(float *p) {}
 
 // Every loop below forms a region of kind 0 (loop iteration), batch_max 0.
-// IR-COUNT-9: @.pygraph.region{{[.0-9]*}} = internal global {{.*}} { i32 3, i32 0, i32 1, i32 2, {{.*}}, i32 0, ptr null }
+// IR-COUNT-9: @.pygraph.region{{[.0-9]*}} = internal global {{.*}} { i32 4, i32 0, i32 1, i32 2, {{.*}}, i32 0, ptr null, ptr {{.*}} }
 // IR-NOT: @.pygraph.region{{[.0-9]*}} = internal global
 
 int progress;

@@ -11,7 +11,7 @@
 ; Not allowed, note() is an unknown external: a barrier, no batch.
 ; RUN: opt -load-pass-plugin %plugin -passes=pygraph %opt_remarks -disable-output %s 2>&1 | FileCheck %s --check-prefix=BARRIER
 
-; CHECK:       @.pygraph.region = internal global {{.*}} { i32 3, i32 2, i32 1, i32 1, {{.*}}, i64 -1, i32 32, ptr null }
+; CHECK:       @.pygraph.region = internal global {{.*}} { i32 4, i32 2, i32 1, i32 1, {{.*}}, i64 -1, i32 32, ptr null, ptr null }
 ; CHECK-LABEL: define {{.*}}void @_Z1fPfi(
 ; CHECK:       [[N:%[0-9]+]] = zext {{(nneg )?}}i32 %1 to i64
 ; CHECK-NEXT:  call void @__pygraph_region_loop_enter(ptr @.pygraph.region, i64 [[N]])

@@ -21,7 +21,7 @@ float run(float *x, float *y, int n, cudaStream_t st) {
 }
 // Region descriptor: abi 2, loop kind 0, 1 segment, 2 launch sites, the
 // function, the file, the loop's lines, no trip count, not batched.
-// CHECK: @.pygraph.region = internal global { i32, i32, i32, i32, ptr, ptr, i32, i32, i64, i32, ptr } { i32 3, i32 0, i32 1, i32 2, ptr @.pygraph.str{{[.0-9]*}}, ptr @.pygraph.str{{[.0-9]*}}, i32 12, i32 19, i64 -1, i32 0, ptr null }
+// CHECK: @.pygraph.region = internal global { i32, i32, i32, i32, ptr, ptr, i32, i32, i64, i32, ptr, ptr } { i32 4, i32 0, i32 1, i32 2, ptr @.pygraph.str{{[.0-9]*}}, ptr @.pygraph.str{{[.0-9]*}}, i32 12, i32 19, i64 -1, i32 0, ptr null, ptr null }
 // CHECK-LABEL: define {{.*}}@_Z3runPfS_iP11CUstream_st(
 // CHECK: call void @__pygraph_region_begin(ptr @.pygraph.region, i32 0)
 // CHECK: call i32 @__pygraph_cudaLaunchKernel(ptr @.pygraph.site{{[.0-9]*}}, ptr @_Z16__device_stub__aPff,

@@ -54,7 +54,7 @@
 ; latch + 5 exit blocks
 ; ENDS: {{^6$}}
 ;
-; BATCH:       @.pygraph.region = internal global {{.*}} { i32 3, i32 2, i32 1, i32 2, {{.*}}, i64 -1, i32 32, ptr null }
+; BATCH:       @.pygraph.region = internal global {{.*}} { i32 4, i32 2, i32 1, i32 2, {{.*}}, i64 -1, i32 32, ptr null, ptr null }
 ; BATCH-LABEL: define {{.*}}i32 @_Z10many_exitsPfS_PKii(
 ; BATCH:       [[N:%[0-9]+]] = zext nneg i32 %3 to i64
 ; BATCH-NEXT:  call void @__pygraph_region_loop_enter(ptr @.pygraph.region, i64 [[N]])

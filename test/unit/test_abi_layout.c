@@ -27,6 +27,18 @@ struct ir_region {
 #define PYGRAPH_REGION_FIELD(type, name, ir) ir_##ir name;
 #include "pygraph_abi.def"
 };
+struct ir_whole_loop {
+#define PYGRAPH_WHOLE_LOOP_FIELD(type, name, ir) ir_##ir name;
+#include "pygraph_abi.def"
+};
+struct ir_exit_node {
+#define PYGRAPH_EXIT_NODE_FIELD(type, name, ir) ir_##ir name;
+#include "pygraph_abi.def"
+};
+struct ir_loop_value {
+#define PYGRAPH_LOOP_VALUE_FIELD(type, name, ir) ir_##ir name;
+#include "pygraph_abi.def"
+};
 
 #define SAME_FIELD(c_struct, ir_struct, type, name, ir)                                \
   _Static_assert(offsetof(c_struct, name) == offsetof(struct ir_struct, name),         \
@@ -39,10 +51,22 @@ struct ir_region {
 #define PYGRAPH_SITE_FIELD(type, name, ir) SAME_FIELD(pygraph_site, ir_site, type, name, ir)
 #define PYGRAPH_REGION_FIELD(type, name, ir) \
   SAME_FIELD(pygraph_region, ir_region, type, name, ir)
+#define PYGRAPH_WHOLE_LOOP_FIELD(type, name, ir) \
+  SAME_FIELD(pygraph_whole_loop, ir_whole_loop, type, name, ir)
+#define PYGRAPH_EXIT_NODE_FIELD(type, name, ir) \
+  SAME_FIELD(pygraph_exit_node, ir_exit_node, type, name, ir)
+#define PYGRAPH_LOOP_VALUE_FIELD(type, name, ir) \
+  SAME_FIELD(pygraph_loop_value, ir_loop_value, type, name, ir)
 #include "pygraph_abi.def"
 
 _Static_assert(sizeof(pygraph_site) == sizeof(struct ir_site), "pygraph_site size");
 _Static_assert(sizeof(pygraph_region) == sizeof(struct ir_region), "pygraph_region size");
+_Static_assert(sizeof(pygraph_whole_loop) == sizeof(struct ir_whole_loop), "whole_loop size");
+_Static_assert(sizeof(pygraph_exit_node) == sizeof(struct ir_exit_node), "exit_node size");
+_Static_assert(sizeof(pygraph_loop_value) == sizeof(struct ir_loop_value), "loop_value size");
+/* A region of any ABI version starts with abi_version: the runtime reads
+ * it first and leaves a region of another version alone. */
+_Static_assert(offsetof(pygraph_region, abi_version) == 0, "abi_version comes first");
 _Static_assert(_Alignof(pygraph_region) == 8, "the pass aligns region descriptors to 8");
 _Static_assert(_Alignof(pygraph_site) == 8, "the pass aligns site descriptors to 8");
 
