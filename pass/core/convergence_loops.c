@@ -238,7 +238,7 @@ static int add_copied(pg_wl_ctx *c, unsigned op, unsigned j, LLVMValueRef from) 
   if (pg_wl_is_invariant(c, pg_underlying_object(from)) && pg_batch_is_private(from) &&
       !pg_wl_writes(c, from)) {
     pg_wl_value val = {op, j, PYGRAPH_EVOLVE_INVARIANT, PYGRAPH_TYPE_BYTES, PYGRAPH_WL_NONE,
-                       0, 0, 0};
+                       PYGRAPH_WL_NONE, 0, 0, 0};
     PG_PUSH(c->wl->values, c->wl->nvalues, c->wl->capvalues, val);
     return 1;
   }
@@ -368,6 +368,11 @@ static void judge(pg_wl_ctx *c) {
   LLVMBasicBlockRef header = pg_loop_header(c->loop);
   if (is_optnone(LLVMGetBasicBlockParent(header))) {
     pg_wl_refuse(wl, PG_WL_NOT_OPTIMISED, LLVMGetFirstInstruction(header));
+    return;
+  }
+  if (pg_loop_num_subloops(c->loop)) { /* named before any branch that guards it */
+    wl->inner = pg_loop_subloop(c->loop, 0);
+    pg_wl_refuse(wl, PG_WL_INNER_LOOP, LLVMGetFirstInstruction(pg_loop_header(wl->inner)));
     return;
   }
   collect_written(c);

@@ -114,7 +114,8 @@ static int value(builder *b, LLVMValueRef v) {
   pg_wl_value ev;
   pg_wl_value_why why;
   if (pg_wl_evolution(c, v, &ev, &why)) {
-    if (ev.type == PYGRAPH_TYPE_BYTES || ev.evolution == PYGRAPH_EVOLVE_ROTATION)
+    if (ev.type == PYGRAPH_TYPE_BYTES || ev.evolution == PYGRAPH_EVOLVE_ROTATION ||
+        ev.step_by != PYGRAPH_WL_NONE) /* a counter's step is a constant */
       return bad_form(b, v);
     if (ev.evolution == PYGRAPH_EVOLVE_INVARIANT)
       return leaf(b, PYGRAPH_EXIT_INVARIANT, ev.type, pg_wl_invariant(c, v), 0);

@@ -61,9 +61,7 @@ int pg_wl_is_invariant(pg_wl_ctx *c, LLVMValueRef v) {
     return 1;
   if (invariant_load(c, v))
     return 1;
-  LLVMValueRef base;
-  long long off, step;
-  return pg_scev_affine(c->se, c->loop, v, &base, &off, &step) && step == 0;
+  return pg_scev_invariant(c->se, c->loop, v);
 }
 
 int pg_wl_status_field(const pg_wl_ctx *c, LLVMValueRef v, unsigned *offset, unsigned *type) {
@@ -216,7 +214,7 @@ static pg_wl_value_why why_not(const pg_wl_ctx *c, LLVMValueRef v) {
 
 int pg_wl_evolution(pg_wl_ctx *c, LLVMValueRef v, pg_wl_value *out, pg_wl_value_why *why) {
   out->evolution = PYGRAPH_EVOLVE_INVARIANT;
-  out->base = PYGRAPH_WL_NONE;
+  out->base = out->step_by = PYGRAPH_WL_NONE;
   out->count = 0;
   out->a = out->b = 0;
   if (!pg_wl_type_of(LLVMTypeOf(v), &out->type))
@@ -226,13 +224,13 @@ int pg_wl_evolution(pg_wl_ctx *c, LLVMValueRef v, pg_wl_value *out, pg_wl_value_
   *why = why_not(c, v);
   if (out->type == PYGRAPH_TYPE_BYTES)
     return 0;
-  LLVMValueRef base;
-  long long off, step;
-  if (pg_scev_affine(c->se, c->loop, v, &base, &off, &step)) {
+  pg_affine aff;
+  if (pg_scev_affine(c->se, c->loop, v, &aff)) {
     out->evolution = PYGRAPH_EVOLVE_AFFINE;
-    out->base = base ? pg_wl_invariant(c, base) : PYGRAPH_WL_NONE;
-    out->a = off;
-    out->b = step;
+    out->base = aff.base ? pg_wl_invariant(c, aff.base) : PYGRAPH_WL_NONE;
+    out->step_by = aff.step_by ? pg_wl_invariant(c, aff.step_by) : PYGRAPH_WL_NONE;
+    out->a = aff.offset;
+    out->b = aff.step;
     return 1;
   }
   return rotation_of(c, v, out, why);

@@ -64,7 +64,7 @@ typedef struct pg_wl_node {
 } pg_wl_node;
 
 typedef struct pg_wl_value {
-  unsigned op, operand, evolution, type, base, count;
+  unsigned op, operand, evolution, type, base, step_by, count;
   long long a, b;
 } pg_wl_value;
 

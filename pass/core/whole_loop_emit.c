@@ -124,6 +124,7 @@ static LLVMValueRef values_array(LLVMModuleRef m, const pg_whole_loop *wl) {
     f[VALUE_evolution] = u32(m, v->evolution);
     f[VALUE_type] = u32(m, v->type);
     f[VALUE_base] = u32(m, v->base);
+    f[VALUE_step_by] = u32(m, v->step_by);
     f[VALUE_count] = u32(m, v->count);
     f[VALUE_a] = i64(m, v->a);
     f[VALUE_b] = i64(m, v->b);

@@ -167,6 +167,7 @@ static char *demangled(LLVMValueRef f) {
   return pg_demangle(f ? LLVMGetValueName2(f, &n) : "?");
 }
 
+/* Why an operand is in no known pattern ("computed on the host"). */
 static const char *value_why_text(pg_wl_value_why why) {
   switch (why) {
   case PG_WLV_HOST_STATUS: return "computed on the host from the status";
@@ -176,6 +177,19 @@ static const char *value_why_text(pg_wl_value_why why) {
   case PG_WLV_HOST: break;
   }
   return "computed on the host";
+}
+
+/* What an exit test reads instead of a status field, invariant or
+ * counter. */
+static const char *exit_read_text(pg_wl_value_why why) {
+  switch (why) {
+  case PG_WLV_HOST_STATUS: return "a value the iteration computes on the host from the status";
+  case PG_WLV_MEMORY_WRITTEN: return "host memory the loop writes";
+  case PG_WLV_MEMORY: return "host memory others may write";
+  case PG_WLV_ROTATION: return "a value that rotates";
+  case PG_WLV_HOST: break;
+  }
+  return "a value the iteration computes on the host";
 }
 
 /* "the status copy's source", "argument 'w' of launch of 'k(float*)'",
@@ -314,7 +328,8 @@ static char *value_reason(const pg_classifier *cls, const pg_whole_loop *wl, con
     break;
   case PG_WL_EXIT_VALUE:
     b = at_text(wl->what);
-    text = pg_strf("exit test%s reads a value %s%s", at, value_why_text(wl->value_why), b);
+    text = b[0] ? pg_strf("exit test%s reads %s (%s)", at, exit_read_text(wl->value_why), b + 1)
+                : pg_strf("exit test%s reads %s", at, exit_read_text(wl->value_why));
     break;
   case PG_WL_ARG_PATTERN:
     a = operand_text(cls, wl);

@@ -221,38 +221,64 @@ LLVMValueRef pg_loop_expand_trip_count(pg_loop_info *li, pg_loop *l, LLVMValueRe
 } // extern "C"
 
 struct pg_scev : LoopSCEV {
-  using LoopSCEV::LoopSCEV;
+  pg_loop_info *LI;
+  pg_scev(pg_loop_info *li, Function &F) : LoopSCEV(li, F), LI(li) {}
 };
 
-// S as base + offset, base an IR value defined outside Lp (or none).
-static bool splitStart(const SCEV *S, const Loop *Lp, Value *&Base, long long &Off) {
-  Base = nullptr;
-  Off = 0;
-  const SCEV *Rest = S;
-  if (auto *Add = dyn_cast<SCEVAddExpr>(S)) {
-    if (Add->getNumOperands() != 2)
-      return false;
-    auto *C = dyn_cast<SCEVConstant>(Add->getOperand(0));
-    if (!C || !C->getAPInt().isSignedIntN(64))
-      return false;
-    Off = C->getAPInt().getSExtValue();
-    Rest = Add->getOperand(1);
+// An IR value ScalarEvolution sees as S that is defined outside Lp and
+// available when Lp is entered: S's own value, a function argument, or an
+// instruction of a block outside Lp that dominates its header.
+static Value *valueFor(pg_scev *se, const Loop *Lp, const SCEV *S) {
+  if (auto *U = dyn_cast<SCEVUnknown>(S)) {
+    auto *I = dyn_cast<Instruction>(U->getValue());
+    return I && Lp->contains(I) ? nullptr : U->getValue();
   }
-  if (auto *C = dyn_cast<SCEVConstant>(Rest)) {
-    if (Rest == S && C->getAPInt().isSignedIntN(64)) {
-      Off = C->getAPInt().getSExtValue();
-      return true;
-    }
-    return false; // two constants are folded by ScalarEvolution
+  ScalarEvolution &SE = se->SE;
+  BasicBlock *Header = Lp->getHeader();
+  Function *F = Header->getParent();
+  for (Argument &A : F->args())
+    if (SE.isSCEVable(A.getType()) && SE.getSCEV(&A) == S)
+      return &A;
+  for (BasicBlock &BB : *F) {
+    if (Lp->contains(&BB) || !se->LI->DT.dominates(&BB, Header))
+      continue;
+    for (Instruction &I : BB)
+      if (SE.isSCEVable(I.getType()) && SE.getSCEV(&I) == S)
+        return &I;
   }
-  auto *U = dyn_cast<SCEVUnknown>(Rest);
-  if (!U)
+  return nullptr;
+}
+
+static bool smallConstant(const SCEV *S, long long &C) {
+  auto *K = dyn_cast<SCEVConstant>(S);
+  if (!K || !K->getAPInt().isSignedIntN(64))
     return false;
-  auto *I = dyn_cast<Instruction>(U->getValue());
-  if (I && Lp->contains(I))
-    return false;
-  Base = U->getValue();
+  C = K->getAPInt().getSExtValue();
   return true;
+}
+
+// S as C * V (V an IR value outside Lp, or none when S is the constant C).
+static bool splitProduct(pg_scev *se, const Loop *Lp, const SCEV *S, long long &C, Value *&V) {
+  V = nullptr;
+  if (smallConstant(S, C))
+    return true;
+  C = 1;
+  if ((V = valueFor(se, Lp, S)))
+    return true;
+  auto *Mul = dyn_cast<SCEVMulExpr>(S);
+  return Mul && Mul->getNumOperands() == 2 && smallConstant(Mul->getOperand(0), C) &&
+         (V = valueFor(se, Lp, Mul->getOperand(1)));
+}
+
+// S as V + C (V an IR value outside Lp, or none when S is the constant C).
+static bool splitSum(pg_scev *se, const Loop *Lp, const SCEV *S, Value *&V, long long &C) {
+  V = nullptr;
+  C = 0;
+  if (smallConstant(S, C) || (V = valueFor(se, Lp, S)))
+    return true;
+  auto *Add = dyn_cast<SCEVAddExpr>(S);
+  return Add && Add->getNumOperands() == 2 && smallConstant(Add->getOperand(0), C) &&
+         (V = valueFor(se, Lp, Add->getOperand(1)));
 }
 
 extern "C" {
@@ -263,29 +289,25 @@ pg_scev *pg_scev_new(pg_loop_info *li, LLVMValueRef fn) {
 
 void pg_scev_free(pg_scev *se) { delete se; }
 
-int pg_scev_affine(pg_scev *se, pg_loop *l, LLVMValueRef v, LLVMValueRef *base,
-                   long long *offset, long long *step) {
+int pg_scev_invariant(pg_scev *se, pg_loop *l, LLVMValueRef v) {
+  Value *V = unwrap(v);
+  return se->SE.isSCEVable(V->getType()) && se->SE.isLoopInvariant(se->SE.getSCEV(V), L(l));
+}
+
+int pg_scev_affine(pg_scev *se, pg_loop *l, LLVMValueRef v, pg_affine *out) {
   Value *V = unwrap(v);
   ScalarEvolution &SE = se->SE;
   if (!SE.isSCEVable(V->getType()) || SE.getTypeSizeInBits(V->getType()) > 64)
     return 0;
-  const SCEV *S = SE.getSCEV(V);
-  const SCEV *Start = S;
-  *step = 0;
-  if (!SE.isLoopInvariant(S, L(l))) {
-    auto *AR = dyn_cast<SCEVAddRecExpr>(S);
-    if (!AR || AR->getLoop() != L(l) || !AR->isAffine())
-      return 0;
-    auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
-    if (!Step || !Step->getAPInt().isSignedIntN(64))
-      return 0;
-    *step = Step->getAPInt().getSExtValue();
-    Start = AR->getStart();
-  }
-  Value *Base;
-  if (!splitStart(Start, L(l), Base, *offset))
+  auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(V));
+  if (!AR || AR->getLoop() != L(l) || !AR->isAffine())
     return 0;
-  *base = Base ? wrap(Base) : nullptr;
+  Value *Base, *StepBy;
+  if (!splitSum(se, L(l), AR->getStart(), Base, out->offset) ||
+      !splitProduct(se, L(l), AR->getStepRecurrence(SE), out->step, StepBy))
+    return 0;
+  out->base = Base ? wrap(Base) : nullptr;
+  out->step_by = StepBy ? wrap(StepBy) : nullptr;
   return 1;
 }
 

@@ -55,15 +55,22 @@ LLVMValueRef pg_loop_expand_trip_count(pg_loop_info *li, pg_loop *l, LLVMValueRe
 typedef struct pg_scev pg_scev;
 pg_scev *pg_scev_new(pg_loop_info *li, LLVMValueRef fn);
 void pg_scev_free(pg_scev *se);
-/* v as ScalarEvolution sees it in loop l: base + offset + step * i in
- * iteration i of l (i: back edges taken so far), wrapping at v's width
- * (pointers: bytes), where base is NULL or an IR value defined outside l
- * and offset and step are constants (step 0: v does not change in l).
- * Returns 1 then; 0 when v is not of that form (no integer or pointer
- * type, a non-constant step, a start that is not a value plus a constant,
- * over 64 bits). */
-int pg_scev_affine(pg_scev *se, pg_loop *l, LLVMValueRef v, LLVMValueRef *base,
-                   long long *offset, long long *step);
+/* 1 when ScalarEvolution finds v unchanged in every iteration of l. */
+int pg_scev_invariant(pg_scev *se, pg_loop *l, LLVMValueRef v);
+/* v in iteration i of l (i: back edges taken so far), as ScalarEvolution
+ * sees it: base + offset + step * step_by * i, wrapping at v's width
+ * (pointers: bytes).  base and step_by are NULL (0 and 1) or IR values
+ * defined outside l and available when it is entered (arguments, values
+ * of blocks that dominate its header); offset and step are constants. */
+typedef struct pg_affine {
+  LLVMValueRef base, step_by;
+  long long offset, step;
+} pg_affine;
+/* 1 and *out when v is an add recurrence of l of that form (an induction
+ * counter, a pointer advanced by a fixed stride); 0 otherwise (no integer
+ * or pointer type, over 64 bits, invariant in l, a start or step that is
+ * not of the form). */
+int pg_scev_affine(pg_scev *se, pg_loop *l, LLVMValueRef v, pg_affine *out);
 /* Number of immediate subloops, and the i-th one. */
 unsigned pg_loop_num_subloops(pg_loop *l);
 pg_loop *pg_loop_subloop(pg_loop *l, unsigned i);

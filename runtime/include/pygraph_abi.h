@@ -105,8 +105,8 @@ enum pygraph_exit_where {
  * pygraph_loop_value.evolution). */
 enum pygraph_evolution {
   PYGRAPH_EVOLVE_INVARIANT = 0, /* the same in every iteration */
-  PYGRAPH_EVOLVE_AFFINE = 1,    /* (invariant `base`, or 0) + a + b * i, wrapping at the width of
-                                   `type` (pointers: bytes) */
+  PYGRAPH_EVOLVE_AFFINE = 1,    /* (invariant `base`, or 0) + a + b * (invariant `step_by`, or 1)
+                                   * i, wrapping at the width of `type` (pointers: bytes) */
   PYGRAPH_EVOLVE_ROTATION = 2   /* invariant rotation_members[base + (a + i) % count]: pointers
                                    (or integers) swapped among a fixed set every iteration */
 };

@@ -157,16 +157,17 @@ static void test_values(void)
                                    PYGRAPH_TYPE_PTR, PYGRAPH_TYPE_I32};
   static const unsigned members[] = {1, 2, 1, 2, 3};
   static const pygraph_loop_value values[] = {
-      {0, 0, PYGRAPH_EVOLVE_ROTATION, PYGRAPH_TYPE_PTR, 0, 2, 0, 0},
-      {0, 1, PYGRAPH_EVOLVE_ROTATION, PYGRAPH_TYPE_PTR, 0, 2, 1, 0},
-      {1, 0, PYGRAPH_EVOLVE_ROTATION, PYGRAPH_TYPE_PTR, 2, 3, 2, 0},
-      {1, 1, PYGRAPH_EVOLVE_AFFINE, PYGRAPH_TYPE_PTR, 1, 0, 16, 4},
-      {1, 2, PYGRAPH_EVOLVE_AFFINE, PYGRAPH_TYPE_I32, NONE, 0, 1, 2},
-      {2, 1, PYGRAPH_EVOLVE_INVARIANT, PYGRAPH_TYPE_PTR, NONE, 0, 0, 0}};
+      {0, 0, PYGRAPH_EVOLVE_ROTATION, PYGRAPH_TYPE_PTR, 0, NONE, 2, 0, 0},
+      {0, 1, PYGRAPH_EVOLVE_ROTATION, PYGRAPH_TYPE_PTR, 0, NONE, 2, 1, 0},
+      {1, 0, PYGRAPH_EVOLVE_ROTATION, PYGRAPH_TYPE_PTR, 2, NONE, 3, 2, 0},
+      {1, 1, PYGRAPH_EVOLVE_AFFINE, PYGRAPH_TYPE_PTR, 1, NONE, 0, 16, 4},
+      {1, 2, PYGRAPH_EVOLVE_AFFINE, PYGRAPH_TYPE_I32, NONE, NONE, 0, 1, 2},
+      {2, 1, PYGRAPH_EVOLVE_INVARIANT, PYGRAPH_TYPE_PTR, NONE, NONE, 0, 0, 0},
+      {2, 2, PYGRAPH_EVOLVE_AFFINE, PYGRAPH_TYPE_PTR, 1, 4, 0, 8, 4}};
   pygraph_whole_loop wl = loop_of(nodes, 2);
   wl.n_invariants = 5;
   wl.invariant_types = types;
-  wl.n_values = 6;
+  wl.n_values = 7;
   wl.values = values;
   wl.n_rotation_members = 5;
   wl.rotation_members = members;
@@ -186,12 +187,20 @@ static void test_values(void)
   CHECK(pygraph_loop_value_at(&wl, 4, 3, inv, &v) && v == 7);
   CHECK(pygraph_loop_value_at(&wl, 4, 0x80000000ull, inv, &v) && v == 1); /* wraps at 32 bits */
   CHECK(!pygraph_loop_value_at(&wl, 5, 0, inv, &v)); /* invariant: the program's own value */
-  CHECK(!pygraph_loop_value_at(&wl, 6, 0, inv, &v)); /* no such operand */
+  /* a + i * n floats: the step is 4 bytes times invariant 4 (n = 7) */
+  CHECK(pygraph_loop_value_at(&wl, 6, 3, inv, &v) && v == 0xa000 + 8 + 4 * 7 * 3);
+  CHECK(!pygraph_loop_value_at(&wl, 7, 0, inv, &v)); /* no such operand */
   /* a rotation reaching past the members is malformed */
   static const pygraph_loop_value past[] = {
-      {0, 0, PYGRAPH_EVOLVE_ROTATION, PYGRAPH_TYPE_PTR, 4, 2, 0, 0}};
+      {0, 0, PYGRAPH_EVOLVE_ROTATION, PYGRAPH_TYPE_PTR, 4, NONE, 2, 0, 0}};
   wl.values = past;
   wl.n_values = 1;
+  CHECK(!pygraph_whole_loop_check(&wl));
+  CHECK(!pygraph_loop_value_at(&wl, 0, 0, inv, &v));
+  /* so is a stride by an invariant that does not exist */
+  static const pygraph_loop_value stride[] = {
+      {0, 0, PYGRAPH_EVOLVE_AFFINE, PYGRAPH_TYPE_PTR, NONE, 9, 0, 0, 1}};
+  wl.values = stride;
   CHECK(!pygraph_whole_loop_check(&wl));
   CHECK(!pygraph_loop_value_at(&wl, 0, 0, inv, &v));
 }

@@ -314,7 +314,8 @@ static int value_ok(const pygraph_whole_loop *wl, const pygraph_loop_value *v)
   case PYGRAPH_EVOLVE_INVARIANT:
     return 1;
   case PYGRAPH_EVOLVE_AFFINE:
-    return is_int(v->type) && (v->base == PYGRAPH_WL_NONE || v->base < wl->n_invariants);
+    return is_int(v->type) && (v->base == PYGRAPH_WL_NONE || v->base < wl->n_invariants) &&
+           (v->step_by == PYGRAPH_WL_NONE || v->step_by < wl->n_invariants);
   case PYGRAPH_EVOLVE_ROTATION:
     if (!v->count || v->base > wl->n_rotation_members ||
         v->count > wl->n_rotation_members - v->base || v->a < 0 || v->a >= (long long)v->count)
@@ -338,7 +339,8 @@ int pygraph_loop_value_at(const pygraph_whole_loop *wl, unsigned k, uint64_t ite
     return 0;
   if (v->evolution == PYGRAPH_EVOLVE_AFFINE) {
     uint64_t base = v->base == PYGRAPH_WL_NONE ? 0 : invariants[v->base];
-    *out = mask(base + (uint64_t)v->a + (uint64_t)v->b * iteration, v->type);
+    uint64_t by = v->step_by == PYGRAPH_WL_NONE ? 1 : invariants[v->step_by];
+    *out = mask(base + (uint64_t)v->a + (uint64_t)v->b * by * iteration, v->type);
     return 1;
   }
   uint64_t pos = ((uint64_t)v->a + iteration % v->count) % v->count;
