@@ -120,19 +120,40 @@ static LLVMValueRef access_outside(pg_wl_ctx *c, LLVMValueRef v, unsigned depth)
   return NULL;
 }
 
+/* The object host write w writes (operand k of a call), its status
+ * verdict and readers outside the loop. */
+static int check_write(pg_wl_ctx *c, LLVMValueRef w, LLVMValueRef ptr) {
+  LLVMValueRef obj = pg_underlying_object(ptr);
+  if (obj == c->wl->dest_base)
+    return pg_wl_refuse(c->wl, PG_WL_STATUS_STORE, w);
+  LLVMValueRef reader = access_outside(c, obj, 0);
+  if (reader) {
+    c->wl->at2 = reader;
+    return pg_wl_refuse(c->wl, PG_WL_LOCAL_READ_AFTER, w);
+  }
+  return 1;
+}
+
 /* Host writes: only to private stack slots (the batchable rules saw to
- * that), never to the status, never to a slot read outside the loop. */
+ * that), never to the status, never to a slot read outside the loop.  A
+ * store writes its address, a memory intrinsic its first operand, a CUDA
+ * call (cudaGetDevice(&d)) what any of its pointers point to. */
 static int check_writes(pg_wl_ctx *c) {
   for (unsigned k = 0; k < c->nwrites; ++k) {
     LLVMValueRef w = c->writes[k];
-    LLVMValueRef ptr = LLVMGetOperand(w, LLVMIsAStoreInst(w) ? 1 : 0);
-    LLVMValueRef obj = pg_underlying_object(ptr);
-    if (obj == c->wl->dest_base)
-      return pg_wl_refuse(c->wl, PG_WL_STATUS_STORE, w);
-    LLVMValueRef reader = access_outside(c, obj, 0);
-    if (reader) {
-      c->wl->at2 = reader;
-      return pg_wl_refuse(c->wl, PG_WL_LOCAL_READ_AFTER, w);
+    LLVMOpcode op = LLVMGetInstructionOpcode(w);
+    if (op == LLVMStore || op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) {
+      if (!check_write(c, w, LLVMGetOperand(w, op == LLVMStore ? 1 : 0)))
+        return 0;
+      continue;
+    }
+    size_t n;
+    int intrinsic = strncmp(LLVMGetValueName2(pg_called_function(w), &n), "llvm.", 5) == 0;
+    unsigned nargs = intrinsic ? 1 : (unsigned)LLVMGetNumArgOperands(w);
+    for (unsigned a = 0; a < nargs; ++a) {
+      LLVMValueRef ptr = LLVMGetOperand(w, a);
+      if (LLVMIsAAllocaInst(pg_underlying_object(ptr)) && !check_write(c, w, ptr))
+        return 0;
     }
   }
   return 1;

@@ -107,13 +107,42 @@ static int barrier(pg_wl_ctx *c, const pg_call_info *ci) {
 
 /* ---- host code --------------------------------------------------------- */
 
+/* A harmless CUDA call: the <<<>>> configuration, error queries, device
+ * queries.  What its pointers point to it may write: a stack slot is a
+ * host write like a store (checked after the trace), other memory (a
+ * global, memory a pointer leads to) an effect the loop would skip;
+ * functions (a kernel's handle) and the configuration's stream are only
+ * read. */
+static int cuda_query(pg_wl_ctx *c, LLVMValueRef call, LLVMValueRef f) {
+  if (pg_call_only_reads_memory(call) ||
+      strcmp(name_of(f), "__cudaPushCallConfiguration") == 0)
+    return 1;
+  int slots = 0;
+  for (unsigned k = 0; k < (unsigned)LLVMGetNumArgOperands(call); ++k) {
+    LLVMValueRef arg = LLVMGetOperand(call, k);
+    if (LLVMGetTypeKind(LLVMTypeOf(arg)) != LLVMPointerTypeKind ||
+        LLVMIsAFunction(pg_strip(arg)))
+      continue;
+    if (!LLVMIsAAllocaInst(pg_underlying_object(arg))) {
+      c->wl->callee = f;
+      return pg_wl_refuse(c->wl, PG_WL_CALL_EFFECT, call);
+    }
+    slots = 1;
+  }
+  if (slots)
+    PG_PUSH(c->writes, c->nwrites, c->capwrites, call);
+  return 1;
+}
+
 /* A call that is no barrier and no operation: CUDA's harmless calls,
  * intrinsics (memory ones are host writes) and calls that only read
  * memory; anything else has an effect the whole-loop graph would skip. */
 static int host_call(pg_wl_ctx *c, LLVMValueRef call) {
   LLVMValueRef f = pg_called_function(call);
-  if (!f || pg_api_lookup(name_of(f)))
+  if (!f)
     return 1;
+  if (pg_api_lookup(name_of(f)))
+    return cuda_query(c, call, f);
   if (LLVMGetIntrinsicID(f)) {
     if (is_memory_intrinsic(f))
       PG_PUSH(c->writes, c->nwrites, c->capwrites, call);

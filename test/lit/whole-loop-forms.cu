@@ -6,6 +6,12 @@
 // Refusals and their positive twins: whole-loop-refusals.cu.
 // RUN: %cuda_host -O2 -g -fplugin=%plugin -Rpass-analysis=pygraph -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --implicit-check-not="whole-loop candidate"
 // RUN: %cuda_host -O2 -fplugin=%plugin -S -emit-llvm %s -o - | sed -e 's/{ i32, i32, i32, i64, i64 } {/{/g' -e 's/{ i32, i32, i32, i32, i32, i32, i32, i64, i64 } {/{/g' | FileCheck %s --check-prefix=IR
+// examples/cg_solver.cu: its CG loop (the residual copied back every
+// iteration, rr and rr_new swapped, update_p after the break, the cap at
+// the top) is a candidate; the time-step loop around it is not.
+// RUN: %cuda_host -O2 -fplugin=%plugin -Rpass-analysis=pygraph -Rpass-missed=pygraph -c %S/../../examples/cg_solver.cu -o /dev/null 2>&1 | FileCheck %s --check-prefix=CG
+// CG: cg_solver.cu:{{[0-9]+}}:3: remark: loop (lines {{[0-9]+}}-{{[0-9]+}}) not a whole-loop candidate: the iteration contains a loop (lines [[#INNER:]]-{{[0-9]+}})
+// CG: cg_solver.cu:[[#INNER]]:5: remark: whole loop as one conditional graph: candidate (exit test: at the top, leave when i == 200; after the status copy, leave when status.f32@0 <= inv1; 8 operations, status copy of 4 bytes; operands: 27 invariant, 0 affine, 5 rotating)
 // The stage off: no remark, no descriptor.
 // RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-whole-loops=0 -Rpass-analysis=pygraph -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
 // RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-whole-loops=0 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=OFF-IR

@@ -9,7 +9,7 @@
 // O0-NOT: remark: whole loop as one conditional graph
 // The descriptors of the twins only.
 // RUN: %cuda_host -O2 -fplugin=%plugin -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IR
-// IR-COUNT-7: @.pygraph.whole_loop{{[.0-9]*}} = private constant
+// IR-COUNT-8: @.pygraph.whole_loop{{[.0-9]*}} = private constant
 // IR-NOT: @.pygraph.whole_loop{{[.0-9]*}} = private constant
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -427,4 +427,44 @@ int status_store(float *p, Status *d_st) {
     st.res = 0;
   } while (st.notconv);
   return (int)st.res;
+}
+
+// A CUDA query writes its out-parameter: into a global it is an effect the
+// loop would skip, into a local read after the loop a host write like a
+// store.  Twin: the local read only in the loop.
+int g_dev;
+int query_global(float *p, Status *d_st) {
+  Status st;
+  do {
+    // CHECK: whole-loop-refusals.cu:[[@LINE-1]]:3: remark: loop (lines [[#@LINE-1]]-[[#@LINE+5]]) not a whole-loop candidate: call with effects 'cudaGetDevice' at whole-loop-refusals.cu:[[#@LINE+3]]
+    k<<<64, 256>>>(p, 0);
+    k2<<<64, 256>>>(p, d_st);
+    cudaGetDevice(&g_dev);
+    cudaMemcpy(&st, d_st, sizeof st, cudaMemcpyDeviceToHost);
+  } while (st.notconv);
+  return 0;
+}
+int query_read_after(float *p, Status *d_st) {
+  Status st;
+  int dev = 0;
+  do {
+    // CHECK: whole-loop-refusals.cu:[[@LINE-1]]:3: remark: loop (lines [[#@LINE-1]]-[[#@LINE+5]]) not a whole-loop candidate: host store to a local variable at whole-loop-refusals.cu:[[#@LINE+3]] that is read outside the loop at whole-loop-refusals.cu:[[#@LINE+6]]
+    k<<<64, 256>>>(p, 0);
+    k2<<<64, 256>>>(p, d_st);
+    cudaGetDevice(&dev);
+    cudaMemcpy(&st, d_st, sizeof st, cudaMemcpyDeviceToHost);
+  } while (st.notconv);
+  return dev;
+}
+int query_local(float *p, Status *d_st) {
+  Status st;
+  int dev = 0;
+  do {
+    // CHECK: whole-loop-refusals.cu:[[@LINE-1]]:3: remark: whole loop as one conditional graph: candidate
+    k<<<64, 256>>>(p, 0);
+    k2<<<64, 256>>>(p, d_st);
+    cudaGetDevice(&dev);
+    cudaMemcpy(&st, d_st, sizeof st, cudaMemcpyDeviceToHost);
+  } while (st.notconv);
+  return 0;
 }
