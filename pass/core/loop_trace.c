@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-enum { kMemcpyDeviceToHost = 2 };
+enum { kMemcpyDeviceToHost = 2, kMemcpyDeviceToDevice = 3 };
 
 static const char *name_of(LLVMValueRef f) {
   size_t n;
@@ -81,19 +81,32 @@ static void synchronize(pg_wl_ctx *c, LLVMValueRef call, LLVMValueRef f) {
   c->copy_complete = call;
 }
 
-/* A barrier: the status copy, a synchronize, or the end of the verdict. */
+/* A copy that touches host memory, however the classifier files it (a
+ * routed synchronous copy is an operation, not a barrier): the status
+ * copy when it goes device to host, else no candidate; 0 with the
+ * verdict set, 1 taken, -1 when `call` is no such copy (an asynchronous
+ * device-to-device copy is an operation like any other). */
+static int host_copy(pg_wl_ctx *c, LLVMValueRef call, LLVMValueRef f) {
+  int sync = is_api(f, "cudaMemcpy"), symbol = is_api(f, "cudaMemcpyFromSymbol");
+  int async = is_api(f, "cudaMemcpyAsync");
+  unsigned kind_op = sync || async ? 3 : 4;
+  if (!sync && !symbol && !async)
+    return -1;
+  long long kind = const_operand(call, kind_op);
+  if (async && kind == kMemcpyDeviceToDevice)
+    return -1;
+  if (kind != kMemcpyDeviceToHost || LLVMGetNumArgOperands(call) < (async ? 5 : 4)) {
+    c->wl->n = kind;
+    return pg_wl_refuse(c->wl, PG_WL_COPY_DIRECTION, call);
+  }
+  return take_copy(c, call, sync ? PYGRAPH_STATUS_MEMCPY
+                            : async ? PYGRAPH_STATUS_MEMCPY_ASYNC
+                                    : PYGRAPH_STATUS_MEMCPY_FROM_SYMBOL);
+}
+
+/* A barrier other than a copy: a synchronize, or the end of the verdict. */
 static int barrier(pg_wl_ctx *c, const pg_call_info *ci) {
   LLVMValueRef call = ci->inst, f = ci->callee;
-  if (is_api(f, "cudaMemcpy") || is_api(f, "cudaMemcpyFromSymbol")) {
-    unsigned kind_op = is_api(f, "cudaMemcpy") ? 3 : 4;
-    c->wl->n = const_operand(call, kind_op);
-    if (c->wl->n != kMemcpyDeviceToHost)
-      return pg_wl_refuse(c->wl, PG_WL_COPY_DIRECTION, call);
-    return take_copy(c, call, kind_op == 3 ? PYGRAPH_STATUS_MEMCPY
-                                           : PYGRAPH_STATUS_MEMCPY_FROM_SYMBOL);
-  }
-  if (is_api(f, "cudaMemcpyAsync") && const_operand(call, 3) == kMemcpyDeviceToHost)
-    return take_copy(c, call, PYGRAPH_STATUS_MEMCPY_ASYNC);
   if (is_api(f, "cudaStreamSynchronize") || is_api(f, "cudaDeviceSynchronize")) {
     synchronize(c, call, f);
     return 1;
@@ -167,6 +180,9 @@ static int host_inst(pg_wl_ctx *c, LLVMValueRef i) {
 
 static int judge_inst(pg_wl_ctx *c, LLVMValueRef i) {
   const pg_call_info *ci = pg_call_at(c->calls, i);
+  int copy = ci->callee ? host_copy(c, i, ci->callee) : -1;
+  if (copy >= 0)
+    return copy;
   switch (ci->kind) {
   case PG_CALL_LAUNCH:
   case PG_CALL_ROUTED_OP:

@@ -456,6 +456,19 @@ int query_read_after(float *p, Status *d_st) {
   } while (st.notconv);
   return dev;
 }
+// The out-parameter as an argument: read from memory the loop writes.
+int query_as_argument(float *p, Status *d_st) {
+  Status st;
+  int dev = 0;
+  do {
+    // CHECK: whole-loop-refusals.cu:[[@LINE-1]]:3: remark: loop (lines [[#@LINE-1]]-[[#@LINE+5]]) not a whole-loop candidate: argument 'i' of launch of 'k(float*, int)' at whole-loop-refusals.cu:[[#@LINE+2]] evolves in no known pattern (read from host memory the loop writes at whole-loop-refusals.cu:[[#@LINE+2]])
+    cudaGetDevice(&dev);
+    k<<<64, 256>>>(p, dev);
+    k2<<<64, 256>>>(p, d_st);
+    cudaMemcpy(&st, d_st, sizeof st, cudaMemcpyDeviceToHost);
+  } while (st.notconv);
+  return 0;
+}
 int query_local(float *p, Status *d_st) {
   Status st;
   int dev = 0;

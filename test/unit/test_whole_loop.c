@@ -122,6 +122,9 @@ static void test_casts(void)
   st.res = 0.125f;
   st.notconv = 0x100; /* low byte 0: the bool is false, the third test leaves */
   CHECK(pygraph_exit_test_eval(&wl, PYGRAPH_EXIT_AT_END, &st, 0, inv) == 2);
+  st.res = 0.5f; /* both tests at the end say leave: the first one made counts */
+  CHECK(pygraph_exit_test_eval(&wl, PYGRAPH_EXIT_AT_END, &st, 0, inv) == 0);
+  st.res = 0.125f;
   CHECK(pygraph_exit_test_eval(&wl, PYGRAPH_EXIT_AT_TOP, &st, 2, inv) == PYGRAPH_EXIT_CONTINUE);
   CHECK(pygraph_exit_test_eval(&wl, PYGRAPH_EXIT_AT_TOP, &st, 3, inv) == 1);
 }
