@@ -12,11 +12,13 @@ static const char *name_of(LLVMValueRef f) {
   return f ? LLVMGetValueName2(f, &n) : "";
 }
 
-/* f is CUDA's `base` or its per-thread-stream variant. */
+/* f is CUDA's `base` or one of its per-thread default stream variants
+ * (_ptsz for stream calls, _ptds for synchronous ones). */
 static int is_api(LLVMValueRef f, const char *base) {
   const char *n = name_of(f);
   size_t len = strlen(base);
-  return strncmp(n, base, len) == 0 && (!n[len] || strcmp(n + len, "_ptsz") == 0);
+  return strncmp(n, base, len) == 0 &&
+         (!n[len] || strcmp(n + len, "_ptsz") == 0 || strcmp(n + len, "_ptds") == 0);
 }
 
 static int starts_with(const char *s, const char *prefix) {
@@ -81,11 +83,12 @@ static void synchronize(pg_wl_ctx *c, LLVMValueRef call, LLVMValueRef f) {
   c->copy_complete = call;
 }
 
-/* A copy that touches host memory, however the classifier files it (a
- * routed synchronous copy is an operation, not a barrier): the status
- * copy when it goes device to host, else no candidate; 0 with the
- * verdict set, 1 taken, -1 when `call` is no such copy (an asynchronous
- * device-to-device copy is an operation like any other). */
+/* A copy that may touch host memory, however the classifier files it (a
+ * synchronous copy the runtime defers is an operation, not a barrier):
+ * the status copy when it goes device to host, else no candidate (a
+ * cudaMemcpyDefault may touch host memory too); 0 with the verdict set,
+ * 1 taken, -1 when `call` is no such copy (a device-to-device copy is an
+ * operation like any other). */
 static int host_copy(pg_wl_ctx *c, LLVMValueRef call, LLVMValueRef f) {
   int sync = is_api(f, "cudaMemcpy"), symbol = is_api(f, "cudaMemcpyFromSymbol");
   int async = is_api(f, "cudaMemcpyAsync");
@@ -93,8 +96,8 @@ static int host_copy(pg_wl_ctx *c, LLVMValueRef call, LLVMValueRef f) {
   if (!sync && !symbol && !async)
     return -1;
   long long kind = const_operand(call, kind_op);
-  if (async && kind == kMemcpyDeviceToDevice)
-    return -1;
+  if (!symbol && kind == kMemcpyDeviceToDevice)
+    return -1; /* an operation like any other (a routed one, or a barrier judged as such) */
   if (kind != kMemcpyDeviceToHost || LLVMGetNumArgOperands(call) < (async ? 5 : 4)) {
     c->wl->n = kind;
     return pg_wl_refuse(c->wl, PG_WL_COPY_DIRECTION, call);
@@ -167,7 +170,15 @@ static int host_call(pg_wl_ctx *c, LLVMValueRef call) {
   return pg_wl_refuse(c->wl, PG_WL_CALL_EFFECT, call);
 }
 
+/* 1 when i stores to the status (after its copy was seen). */
+static int writes_status(const pg_wl_ctx *c, LLVMValueRef i) {
+  return c->wl->copy && LLVMIsAStoreInst(i) &&
+         pg_underlying_object(LLVMGetOperand(i, 1)) == c->wl->dest_base;
+}
+
 static int host_inst(pg_wl_ctx *c, LLVMValueRef i) {
+  if (writes_status(c, i)) /* named as such, though it also writes memory that escapes */
+    return pg_wl_refuse(c->wl, PG_WL_STATUS_STORE, i);
   if (pg_batch_judge_effect(c->memo, i, &c->wl->batch))
     return pg_wl_refuse(c->wl, PG_WL_EFFECT, i);
   if (pg_is_call(i))

@@ -224,9 +224,10 @@ static char *at_text(LLVMValueRef v) {
 }
 
 static const char *copy_kind_text(long long kind) {
-  static const char *const kKinds[] = {"host to host", "host to device", "device to host",
-                                       "device to device", "cudaMemcpyDefault"};
-  return kind >= 0 && kind <= 4 ? kKinds[kind] : "a direction not known at compile time";
+  static const char *const kKinds[] = {
+      "host to host", "host to device", "device to host", "device to device",
+      "in a direction known only at run time (cudaMemcpyDefault)"};
+  return kind >= 0 && kind <= 4 ? kKinds[kind] : "in a direction not known at compile time";
 }
 
 /* The reasons that name the instruction `at` only. */
@@ -239,8 +240,8 @@ static char *simple_reason(const pg_whole_loop *wl, const char *at) {
     return pg_strf("the iteration branches%s on something other than an exit test or a CUDA "
                    "error check", at);
   case PG_WL_COPY_DIRECTION:
-    return pg_strf("a synchronous copy%s copies %s (only one device-to-host status copy may "
-                   "synchronize)", at, copy_kind_text(wl->n));
+    return pg_strf("copy%s %s: only the status copy may touch host memory", at,
+                   copy_kind_text(wl->n));
   case PG_WL_COPY_SIZE: return pg_strf("status copy%s of a size not known at compile time", at);
   case PG_WL_COPY_TOO_LARGE:
     return pg_strf("status copy of %lld bytes%s (at most %u)", wl->n, at,

@@ -174,3 +174,19 @@ int from_symbol(float *a, int maxit) {
   return it;
 }
 // IR-NOT: @.pygraph.whole_loop.{{[0-9]+}} = private
+
+// A status reset by a synchronous cudaMemset, deferred on device memory
+// like a stream operation (an operation of the iteration).
+int reset_memset(float *a, int *d_flag) {
+  int flag;
+  do {
+    // CHECK: whole-loop-forms.cu:[[@LINE-1]]:3: remark: whole loop as one conditional graph: candidate (exit test: after the status copy, leave when status.i32@0 == 0; 4 operations, status copy of 4 bytes
+    cudaMemset(d_flag, 0, sizeof(int));
+    sweep<<<64, 256>>>(a, d_flag);
+    sweep<<<64, 256>>>(a, d_flag);
+    cudaMemcpy(&flag, d_flag, sizeof flag, cudaMemcpyDeviceToHost);
+  } while (flag);
+  return 0;
+}
+// 4 operations, the copy the fourth, 4 bytes
+// IR: @.pygraph.whole_loop.{{[0-9]+}} = private constant {{.*}} { ptr null, i32 [[#@LINE-10]], i32 [[#@LINE-4]], i32 0, i32 4, i32 3, i32 0, i32 4,

@@ -9,7 +9,7 @@
 // O0-NOT: remark: whole loop as one conditional graph
 // The descriptors of the twins only.
 // RUN: %cuda_host -O2 -fplugin=%plugin -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IR
-// IR-COUNT-8: @.pygraph.whole_loop{{[.0-9]*}} = private constant
+// IR-COUNT-9: @.pygraph.whole_loop{{[.0-9]*}} = private constant
 // IR-NOT: @.pygraph.whole_loop{{[.0-9]*}} = private constant
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -211,11 +211,10 @@ int allocates(float *p, Status *d_st) {
 
 // A host-to-device reset of the status synchronizes.  Twin: a memset.
 int reset_by_copy(float *p, Status *d_st) {
-  Status st;
+  Status st, zero = {0, 0.0f};
   do {
-    // CHECK: whole-loop-refusals.cu:[[@LINE-1]]:3: remark: loop (lines [[#@LINE-1]]-[[#@LINE+6]]) not a whole-loop candidate: a synchronous copy at whole-loop-refusals.cu:[[#@LINE+2]] copies host to device (only one device-to-host status copy may synchronize)
-    st.notconv = 0;
-    cudaMemcpy(d_st, &st, sizeof st, cudaMemcpyHostToDevice);
+    // CHECK: whole-loop-refusals.cu:[[@LINE-1]]:3: remark: loop (lines [[#@LINE-1]]-[[#@LINE+5]]) not a whole-loop candidate: copy at whole-loop-refusals.cu:[[#@LINE+1]] host to device: only the status copy may touch host memory
+    cudaMemcpy(d_st, &zero, sizeof zero, cudaMemcpyHostToDevice);
     k2<<<64, 256>>>(p, d_st);
     k<<<64, 256>>>(p, 0);
     cudaMemcpy(&st, d_st, sizeof st, cudaMemcpyDeviceToHost);
@@ -477,6 +476,31 @@ int query_local(float *p, Status *d_st) {
     k<<<64, 256>>>(p, 0);
     k2<<<64, 256>>>(p, d_st);
     cudaGetDevice(&dev);
+    cudaMemcpy(&st, d_st, sizeof st, cudaMemcpyDeviceToHost);
+  } while (st.notconv);
+  return 0;
+}
+
+// A synchronous copy of a kind only the run time knows may touch host
+// memory.  Twin: device to device (an operation of the iteration).
+int copy_default(float *p, float *q, Status *d_st) {
+  Status st;
+  do {
+    // CHECK: whole-loop-refusals.cu:[[@LINE-1]]:3: remark: loop (lines [[#@LINE-1]]-[[#@LINE+5]]) not a whole-loop candidate: copy at whole-loop-refusals.cu:[[#@LINE+1]] in a direction known only at run time (cudaMemcpyDefault): only the status copy may touch host memory
+    cudaMemcpy(q, p, 64, cudaMemcpyDefault);
+    k<<<64, 256>>>(q, 0);
+    k2<<<64, 256>>>(p, d_st);
+    cudaMemcpy(&st, d_st, sizeof st, cudaMemcpyDeviceToHost);
+  } while (st.notconv);
+  return 0;
+}
+int copy_device(float *p, float *q, Status *d_st) {
+  Status st;
+  do {
+    // CHECK: whole-loop-refusals.cu:[[@LINE-1]]:3: remark: whole loop as one conditional graph: candidate (exit test: after the status copy, leave when status.i32@0 == 0; 4 operations
+    cudaMemcpy(q, p, 64, cudaMemcpyDeviceToDevice);
+    k<<<64, 256>>>(q, 0);
+    k2<<<64, 256>>>(p, d_st);
     cudaMemcpy(&st, d_st, sizeof st, cudaMemcpyDeviceToHost);
   } while (st.notconv);
   return 0;
