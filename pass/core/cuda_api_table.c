@@ -162,22 +162,22 @@ const pg_api_entry *pg_api_lookup(const char *name) {
   return NULL;
 }
 
-int pg_api_routed(const pg_api_entry *e) {
-  if (e->cls != PG_API_LAUNCH && e->cls != PG_API_STREAM_OP && e->cls != PG_API_MAYBE_DEFERRED)
-    return 0;
+/* Does the runtime provide __pygraph_<name>? */
+static int has_entry_point(const char *name) {
   for (size_t i = 0; i < sizeof kRouted / sizeof kRouted[0]; ++i)
-    if (strcmp(kRouted[i], e->name) == 0)
+    if (strcmp(kRouted[i], name) == 0)
       return 1;
   return 0;
 }
 
+int pg_api_routed(const pg_api_entry *e) {
+  return (e->cls == PG_API_LAUNCH || e->cls == PG_API_STREAM_OP ||
+          e->cls == PG_API_MAYBE_DEFERRED) &&
+         has_entry_point(e->name);
+}
+
 int pg_api_observed(const pg_api_entry *e) {
-  if (e->cls != PG_API_UNCAPTURABLE)
-    return 0;
-  for (size_t i = 0; i < sizeof kRouted / sizeof kRouted[0]; ++i)
-    if (strcmp(kRouted[i], e->name) == 0)
-      return 1;
-  return 0;
+  return e->cls == PG_API_UNCAPTURABLE && has_entry_point(e->name);
 }
 
 int pg_api_looks_like_cuda(const char *name) {

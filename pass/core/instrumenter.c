@@ -1,5 +1,6 @@
 /* instrumenter.c - emit descriptors and runtime calls. */
 #include "instrumenter.h"
+#include "abi_ir.h"
 #include "ir_util.h"
 #include "launch_args.h"
 #include "options.h"
@@ -9,7 +10,6 @@
 
 #include <llvm-c/DebugInfo.h>
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,25 +41,13 @@ static LLVMValueRef get_fn(LLVMModuleRef m, const char *name, LLVMTypeRef ty) {
 }
 
 /* ---- the ABI of runtime/include/pygraph_abi.def, as LLVM types -------- */
-typedef enum abi_ir_kind { PG_IR_PTR, PG_IR_U32, PG_IR_I64 } abi_ir_kind;
-
-static LLVMTypeRef ir_type(LLVMModuleRef m, abi_ir_kind k) {
-  LLVMContextRef ctx = LLVMGetModuleContext(m);
-  switch (k) {
-  case PG_IR_PTR: return LLVMPointerTypeInContext(ctx, 0);
-  case PG_IR_U32: return LLVMInt32TypeInContext(ctx);
-  case PG_IR_I64: return LLVMInt64TypeInContext(ctx);
-  }
-  return NULL;
-}
-
 /* Field numbers (SITE_kernel, REGION_trip_count, ...) and kinds, in order. */
 enum site_field {
 #define PYGRAPH_SITE_FIELD(type, name, ir) SITE_##name,
 #include "pygraph_abi.def"
   SITE_NFIELDS
 };
-static const abi_ir_kind kSiteKinds[SITE_NFIELDS] = {
+static const pg_abi_ir kSiteKinds[SITE_NFIELDS] = {
 #define PYGRAPH_SITE_FIELD(type, name, ir) PG_IR_##ir,
 #include "pygraph_abi.def"
 };
@@ -68,7 +56,7 @@ enum region_field {
 #include "pygraph_abi.def"
   REGION_NFIELDS
 };
-static const abi_ir_kind kRegionKinds[REGION_NFIELDS] = {
+static const pg_abi_ir kRegionKinds[REGION_NFIELDS] = {
 #define PYGRAPH_REGION_FIELD(type, name, ir) PG_IR_##ir,
 #include "pygraph_abi.def"
 };
@@ -80,7 +68,7 @@ static const abi_ir_kind kRegionKinds[REGION_NFIELDS] = {
 typedef struct protocol_call {
   const char *name;
   unsigned nparams;
-  abi_ir_kind params[2];
+  pg_abi_ir params[2];
 } protocol_call;
 enum protocol_index {
 #define PYGRAPH_PROTOCOL_CALL(name, n, ir, ...) PROTOCOL_##name,
@@ -97,7 +85,7 @@ static LLVMTypeRef protocol_ty(LLVMModuleRef m, enum protocol_index which) {
   const protocol_call *p = &kProtocol[which];
   LLVMTypeRef params[2];
   for (unsigned i = 0; i < p->nparams; ++i)
-    params[i] = ir_type(m, p->params[i]);
+    params[i] = pg_abi_ir_type(m, p->params[i]);
   return LLVMFunctionType(LLVMVoidTypeInContext(LLVMGetModuleContext(m)), params, p->nparams,
                           0);
 }
@@ -109,20 +97,11 @@ static LLVMValueRef protocol_fn(LLVMModuleRef m, enum protocol_index which) {
 /* A descriptor global of the given field kinds; every value must be set
  * (a field added to pygraph_abi.def and not filled here stops the build of
  * the module rather than emitting a short descriptor). */
-static LLVMValueRef descriptor(LLVMModuleRef m, const abi_ir_kind *kinds, LLVMValueRef *vals,
+static LLVMValueRef descriptor(LLVMModuleRef m, const pg_abi_ir *kinds, LLVMValueRef *vals,
                                unsigned n, const char *name) {
-  LLVMTypeRef *fields = calloc(n, sizeof *fields);
-  for (unsigned i = 0; i < n; ++i) {
-    fields[i] = ir_type(m, kinds[i]);
-    if (!vals[i]) {
-      fprintf(stderr, "pygraph: field %u of %s not set (pygraph_abi.def changed?)\n", i, name);
-      abort();
-    }
-  }
-  LLVMTypeRef ty = LLVMStructTypeInContext(LLVMGetModuleContext(m), fields, n, 0);
-  free(fields);
+  LLVMTypeRef ty = pg_abi_struct_type(m, kinds, n);
   LLVMValueRef g = LLVMAddGlobal(m, ty, name);
-  LLVMSetInitializer(g, LLVMConstNamedStruct(ty, vals, n));
+  LLVMSetInitializer(g, pg_abi_struct_const(ty, vals, n, name));
   LLVMSetAlignment(g, 8);
   return g;
 }
@@ -131,7 +110,7 @@ static LLVMValueRef descriptor(LLVMModuleRef m, const abi_ir_kind *kinds, LLVMVa
 static LLVMValueRef region_desc(LLVMModuleRef m, const pg_scope *s, const char *fn_name,
                                 const char *file, unsigned lb, unsigned le,
                                 unsigned n_launches) {
-  LLVMTypeRef i32 = i32_ty(m), i64 = ir_type(m, PG_IR_I64);
+  LLVMTypeRef i32 = i32_ty(m), i64 = pg_abi_ir_type(m, PG_IR_I64);
   LLVMValueRef vals[REGION_NFIELDS] = {0};
   vals[REGION_abi_version] = LLVMConstInt(i32, PYGRAPH_ABI_VERSION, 0);
   unsigned kind = !s->loop ? PYGRAPH_REGION_STRAIGHT
@@ -190,7 +169,8 @@ static void loop_enter(LLVMModuleRef m, LLVMBuilderRef b, pg_loop_info *li, cons
                        LLVMValueRef desc) {
   LLVMValueRef term = LLVMGetBasicBlockTerminator(pg_loop_preheader(s->loop));
   LLVMValueRef trips = pg_loop_expand_trip_count(li, s->loop, term);
-  LLVMValueRef args[2] = {desc, trips ? trips : LLVMConstInt(ir_type(m, PG_IR_I64), -1, 1)};
+  LLVMValueRef none = LLVMConstInt(pg_abi_ir_type(m, PG_IR_I64), -1, 1);
+  LLVMValueRef args[2] = {desc, trips ? trips : none};
   call_before(b, term, protocol_ty(m, PROTOCOL_region_loop_enter),
               protocol_fn(m, PROTOCOL_region_loop_enter), args, 2);
 }

@@ -1,22 +1,20 @@
 /* whole_loop_emit.c - whole-loop descriptors as constant data
  * (whole_loop_emit.h). */
 #include "whole_loop_emit.h"
+#include "abi_ir.h"
 #include "ir_util.h"
 #include "loop_values.h"
 #include "pygraph_abi.h"
 
-#include <stdio.h>
 #include <stdlib.h>
-
-typedef enum ir_kind { IR_PTR, IR_U32, IR_I64 } ir_kind;
 
 enum wl_field {
 #define PYGRAPH_WHOLE_LOOP_FIELD(type, name, ir) WL_##name,
 #include "pygraph_abi.def"
   WL_NFIELDS
 };
-static const ir_kind kWlKinds[WL_NFIELDS] = {
-#define PYGRAPH_WHOLE_LOOP_FIELD(type, name, ir) IR_##ir,
+static const pg_abi_ir kWlKinds[WL_NFIELDS] = {
+#define PYGRAPH_WHOLE_LOOP_FIELD(type, name, ir) PG_IR_##ir,
 #include "pygraph_abi.def"
 };
 enum node_field {
@@ -24,8 +22,8 @@ enum node_field {
 #include "pygraph_abi.def"
   NODE_NFIELDS
 };
-static const ir_kind kNodeKinds[NODE_NFIELDS] = {
-#define PYGRAPH_EXIT_NODE_FIELD(type, name, ir) IR_##ir,
+static const pg_abi_ir kNodeKinds[NODE_NFIELDS] = {
+#define PYGRAPH_EXIT_NODE_FIELD(type, name, ir) PG_IR_##ir,
 #include "pygraph_abi.def"
 };
 enum value_field {
@@ -33,41 +31,10 @@ enum value_field {
 #include "pygraph_abi.def"
   VALUE_NFIELDS
 };
-static const ir_kind kValueKinds[VALUE_NFIELDS] = {
-#define PYGRAPH_LOOP_VALUE_FIELD(type, name, ir) IR_##ir,
+static const pg_abi_ir kValueKinds[VALUE_NFIELDS] = {
+#define PYGRAPH_LOOP_VALUE_FIELD(type, name, ir) PG_IR_##ir,
 #include "pygraph_abi.def"
 };
-
-static LLVMTypeRef ir_type(LLVMContextRef ctx, ir_kind k) {
-  return k == IR_PTR   ? LLVMPointerTypeInContext(ctx, 0)
-         : k == IR_U32 ? LLVMInt32TypeInContext(ctx)
-                       : LLVMInt64TypeInContext(ctx);
-}
-
-/* The plain struct of the given field kinds (pygraph_abi.h's layout). */
-static LLVMTypeRef struct_type(LLVMModuleRef m, const ir_kind *kinds, unsigned n) {
-  LLVMContextRef ctx = LLVMGetModuleContext(m);
-  LLVMTypeRef *fields = malloc(n * sizeof *fields);
-  if (!fields)
-    pg_out_of_memory();
-  for (unsigned i = 0; i < n; ++i)
-    fields[i] = ir_type(ctx, kinds[i]);
-  LLVMTypeRef ty = LLVMStructTypeInContext(ctx, fields, n, 0);
-  free(fields);
-  return ty;
-}
-
-/* A struct constant; every field must be set (a field added to the .def
- * and not filled here stops the compile rather than emit a short one). */
-static LLVMValueRef struct_const(LLVMTypeRef ty, LLVMValueRef *vals, unsigned n) {
-  for (unsigned i = 0; i < n; ++i)
-    if (!vals[i]) {
-      fprintf(stderr, "pygraph: field %u of a whole-loop descriptor not set "
-                      "(pygraph_abi.def changed?)\n", i);
-      abort();
-    }
-  return LLVMConstNamedStruct(ty, vals, n);
-}
 
 /* A private constant global holding `init`, aligned to 8. */
 static LLVMValueRef global_const(LLVMModuleRef m, LLVMValueRef init, const char *name) {
@@ -96,7 +63,7 @@ static LLVMValueRef array_of(LLVMModuleRef m, LLVMTypeRef ty, LLVMValueRef *elem
 }
 
 static LLVMValueRef nodes_array(LLVMModuleRef m, const pg_whole_loop *wl) {
-  LLVMTypeRef ty = struct_type(m, kNodeKinds, NODE_NFIELDS);
+  LLVMTypeRef ty = pg_abi_struct_type(m, kNodeKinds, NODE_NFIELDS);
   LLVMValueRef *elems = calloc(wl->nnodes ? wl->nnodes : 1, sizeof *elems);
   for (unsigned k = 0; k < wl->nnodes; ++k) {
     const pg_wl_node *n = &wl->nodes[k];
@@ -106,7 +73,7 @@ static LLVMValueRef nodes_array(LLVMModuleRef m, const pg_whole_loop *wl) {
     f[NODE_arg] = u32(m, n->arg);
     f[NODE_imm] = i64(m, n->imm);
     f[NODE_step] = i64(m, n->step);
-    elems[k] = struct_const(ty, f, NODE_NFIELDS);
+    elems[k] = pg_abi_struct_const(ty, f, NODE_NFIELDS, "an exit-test node");
   }
   LLVMValueRef g = array_of(m, ty, elems, wl->nnodes, ".pygraph.exit_nodes");
   free(elems);
@@ -114,7 +81,7 @@ static LLVMValueRef nodes_array(LLVMModuleRef m, const pg_whole_loop *wl) {
 }
 
 static LLVMValueRef values_array(LLVMModuleRef m, const pg_whole_loop *wl) {
-  LLVMTypeRef ty = struct_type(m, kValueKinds, VALUE_NFIELDS);
+  LLVMTypeRef ty = pg_abi_struct_type(m, kValueKinds, VALUE_NFIELDS);
   LLVMValueRef *elems = calloc(wl->nvalues ? wl->nvalues : 1, sizeof *elems);
   for (unsigned k = 0; k < wl->nvalues; ++k) {
     const pg_wl_value *v = &wl->values[k];
@@ -128,7 +95,7 @@ static LLVMValueRef values_array(LLVMModuleRef m, const pg_whole_loop *wl) {
     f[VALUE_count] = u32(m, v->count);
     f[VALUE_a] = i64(m, v->a);
     f[VALUE_b] = i64(m, v->b);
-    elems[k] = struct_const(ty, f, VALUE_NFIELDS);
+    elems[k] = pg_abi_struct_const(ty, f, VALUE_NFIELDS, "a loop value");
   }
   LLVMValueRef g = array_of(m, ty, elems, wl->nvalues, ".pygraph.loop_values");
   free(elems);
@@ -174,8 +141,9 @@ static LLVMValueRef descriptor(LLVMModuleRef m, const pg_whole_loop *wl, LLVMVal
   f[WL_values] = values_array(m, wl);
   f[WL_n_rotation_members] = u32(m, wl->nrotation);
   f[WL_rotation_members] = u32_array(m, wl, 0);
-  LLVMTypeRef ty = struct_type(m, kWlKinds, WL_NFIELDS);
-  return global_const(m, struct_const(ty, f, WL_NFIELDS), ".pygraph.whole_loop");
+  LLVMTypeRef ty = pg_abi_struct_type(m, kWlKinds, WL_NFIELDS);
+  LLVMValueRef init = pg_abi_struct_const(ty, f, WL_NFIELDS, "a whole-loop descriptor");
+  return global_const(m, init, ".pygraph.whole_loop");
 }
 
 LLVMValueRef pg_whole_loop_emit(LLVMModuleRef m, const pg_whole_loop *list) {
