@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "abi/record.h"
 
@@ -189,6 +190,14 @@ void kernel_buf(int func, int value, void *buf)
   fake_log_append("p:k%d(%d) ", func, value);
   struct fake_node node = {.kind = PYGRAPH_OP_KERNEL, .has_args = 1, .arg0 = a0, .arg1 = a1};
   fake_memory_apply(&node);                   /* passed through: "CUDA" runs it */
+}
+
+int harness_count(const char *log, const char *token)
+{
+  int n = 0;
+  for (const char *p = log; (p = strstr(p, token)) != NULL; p += strlen(token))
+    n++;
+  return n;
 }
 
 void kernel_at(const pygraph_site *site, int func, int arg0)

@@ -59,6 +59,9 @@ void end(pygraph_region *r);
 void loop_enter(pygraph_region *r, long long trips);
 void loop_exit(pygraph_region *r);
 
+/* Occurrences of `token` in `log` (e.g. fake_log()), overlapping ones not. */
+int harness_count(const char *log, const char *token);
+
 void kernel(int func, int arg0);                       /* on S1, grid 1, block 32 */
 void kernel_on(int func, int arg0, cudaStream_t stream);
 void kernel_cfg(int func, int arg0, dim3 grid, dim3 block, size_t shmem, cudaStream_t stream);

@@ -18,14 +18,6 @@ static void one_kernel(pygraph_region *r, int a)
   end(r);
 }
 
-static int count(const char *log, const char *token)
-{
-  int n = 0;
-  for (const char *p = log; (p = strstr(p, token)) != NULL; p += strlen(token))
-    n++;
-  return n;
-}
-
 static void default_settings(void)
 {
   harness_settings(PYGRAPH_MODE_AUTO, PYGRAPH_DEFAULT_WARMUP, PYGRAPH_DEFAULT_MAX_CAPTURES);
@@ -54,8 +46,8 @@ static void test_short_loop_runs_eagerly(void)
   fake_log_clear();
   for (int i = 0; i < 9; i++)
     one_kernel(r, a++);
-  CHECK(count(fake_log(), "launch") <= (int)PYGRAPH_TURN_RUN);   /* its samples, in flight */
-  CHECK(count(fake_log(), "k1(") >= 9 - (int)PYGRAPH_TURN_RUN);
+  CHECK(harness_count(fake_log(), "launch") <= (int)PYGRAPH_TURN_RUN);   /* its samples, in flight */
+  CHECK(harness_count(fake_log(), "k1(") >= 9 - (int)PYGRAPH_TURN_RUN);
   const char *last = strrchr(fake_log(), ' ');
   CHECK(last && strncmp(last, " k1(", 4) == 0);    /* ends eager */
   char line[1024];
@@ -93,8 +85,8 @@ static void test_graph_shown_faster_runs_meanwhile(void)
   for (int i = 0; i < 4 && seg->sel.decision == PYGRAPH_UNDECIDED; i++)
     one_kernel(r, a++);
   /* Some of these are turns (eager's, timed); the rest run the graph. */
-  CHECK(count(fake_log(), "launch") + count(fake_log(), "k1(") == 4);
-  CHECK(count(fake_log(), "launch") >= 1);
+  CHECK(harness_count(fake_log(), "launch") + harness_count(fake_log(), "k1(") == 4);
+  CHECK(harness_count(fake_log(), "launch") >= 1);
   CHECK(fake_timing_records - records <= 4);
   for (int i = 0; i < 300 && seg->sel.decision == PYGRAPH_UNDECIDED; i++)
     one_kernel(r, a++);

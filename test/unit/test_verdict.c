@@ -37,14 +37,6 @@ static void one_kernel(pygraph_region *r, int a, int twin)
   end(r);
 }
 
-static int count(const char *log, const char *token)
-{
-  int n = 0;
-  for (const char *p = log; (p = strstr(p, token)) != NULL; p += strlen(token))
-    n++;
-  return n;
-}
-
 /* The sort benchmark as seen on the H200: an indirect graph and its direct
  * rival, the GPU ~130 iterations behind, 253 iterations.  The old runtime
  * ended with decision=graph eager_us=0.0 graph_us=0.0 why="-" (the rival
@@ -108,8 +100,8 @@ static void test_slower_graph_stops_running_while_undecided(void)
   CHECK(seg->stats.iters < PYGRAPH_YOUNG_ITERS);
   /* A few replays to take its samples, eager otherwise. */
   const char *log = fake_log();
-  CHECK(count(log, "launch") <= (int)PYGRAPH_TURN_RUN);
-  CHECK(count(log, "k1(") >= 20 - (int)PYGRAPH_TURN_RUN);
+  CHECK(harness_count(log, "launch") <= (int)PYGRAPH_TURN_RUN);
+  CHECK(harness_count(log, "k1(") >= 20 - (int)PYGRAPH_TURN_RUN);
   for (unsigned i = 0; i < PYGRAPH_VERDICT_ITERS && seg->sel.decision == PYGRAPH_UNDECIDED; i++)
     one_kernel(r, a++, 0);
   CHECK(seg->sel.decision == PYGRAPH_DECIDED_EAGER);
@@ -140,7 +132,7 @@ static void test_lone_first_sample_is_not_trusted(void)
   for (int i = 0; i < 20; i++)
     one_kernel(r, a++, 0);
   CHECK(seg->sel.decision == PYGRAPH_UNDECIDED);
-  CHECK(count(fake_log(), "launch") <= (int)PYGRAPH_TURN_RUN);   /* measuring turns only */
+  CHECK(harness_count(fake_log(), "launch") <= (int)PYGRAPH_TURN_RUN);   /* measuring turns only */
   CHECK(seg->sel.graphs[0].samples.n >= 2);
   char line[1024];
   pygraph_report_format_segment(line, sizeof line, seg);
@@ -244,7 +236,7 @@ static void test_one_op_probes_only_count(void)
     one_kernel(r, i, 0);
   CHECK(fake_capture_queries == queries);          /* no op recorded */
   CHECK(fake_timing_records == records);
-  CHECK(count(fake_log(), "p:k1(") == 20 * (int)PYGRAPH_PROBE_INTERVAL - 1);   /* all passed */
+  CHECK(harness_count(fake_log(), "p:k1(") == 20 * (int)PYGRAPH_PROBE_INTERVAL - 1);   /* all passed */
   CHECK(seg->stats.eager_iters == 1 && seg->sel.reevaluations == 0);   /* the first only */
   /* Two kernels an iteration from now on: the next counting probe sees 2,
    * the recorded probe after it a new launch sequence. */
