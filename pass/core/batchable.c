@@ -91,7 +91,7 @@ static int is_lifetime(LLVMValueRef f) {
 /* A CUDA call done with its pointer arguments when it returns: launches
  * (the runtime copies argument values and configuration), the <<<>>>
  * configuration, synchronous calls, allocation (cudaMalloc(&p) writes p
- * during the call) and queries.  Not stream operations: an asynchronous
+ * during the call, pooled or not) and queries.  Not stream operations: an asynchronous
  * copy reads or writes its host memory later, and a deferred one when the
  * graph runs; nor the synchronous memset and copy the runtime may defer
  * (PG_API_MAYBE_DEFERRED), which are judged exactly as their asynchronous
@@ -99,7 +99,8 @@ static int is_lifetime(LLVMValueRef f) {
 static int done_at_return(LLVMValueRef f) {
   const pg_api_entry *api = pg_api_lookup(name_of(f));
   return api && (api->cls == PG_API_LAUNCH || api->cls == PG_API_SYNC ||
-                 api->cls == PG_API_UNCAPTURABLE || api->cls == PG_API_HARMLESS);
+                 api->cls == PG_API_POOLED || api->cls == PG_API_UNCAPTURABLE ||
+                 api->cls == PG_API_HARMLESS);
 }
 
 /* Argument `op` of `call` is read (or, for dim3, written) during the call

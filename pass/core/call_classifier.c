@@ -50,6 +50,8 @@ static int copies_host_memory(LLVMValueRef inst, const pg_api_entry *api) {
          kind != kMemcpyDefault /* checked at run time */;
 }
 
+static int is_free(const pg_api_entry *api) { return strcmp(api->name, "cudaFree") == 0; }
+
 static int is_sync_copy(const pg_api_entry *api) {
   return api &&
          (strcmp(api->name, "cudaMemcpy") == 0 || strcmp(api->name, "cudaMemcpy_ptds") == 0);
@@ -89,6 +91,14 @@ static void classify_api(const pg_classifier *c, LLVMValueRef inst, LLVMValueRef
       set_barrier(out, PG_WHY_API_HOST_COPY);
     else if (pg_sync_copy_detail(out))
       set_barrier(out, PG_WHY_API_SYNC_COPY);
+    else
+      out->kind = PG_CALL_ROUTED_OP;
+    return;
+  case PG_API_POOLED:
+    if (!pg_api_routed(api))
+      set_barrier(out, PG_WHY_API_NOT_ROUTED);
+    else if (c->host_visible_memory && is_free(api))
+      set_barrier(out, PG_WHY_FREE_HOST_VISIBLE);
     else
       out->kind = PG_CALL_ROUTED_OP;
     return;
@@ -172,7 +182,7 @@ static char *demangled_callee(const pg_call_info *ci) {
 static const char *const kWaitExit = "deciding a loop exit (the host may wait for a kernel)";
 
 /* The reason without its location; malloc'd. */
-static char *barrier_what(const pg_call_info *ci) {
+static char *barrier_what(const pg_classifier *c, const pg_call_info *ci) {
   char *dn = ci->callee ? demangled_callee(ci) : NULL;
   char *what = NULL;
   switch (ci->why) {
@@ -194,6 +204,11 @@ static char *barrier_what(const pg_call_info *ci) {
     what = pg_strf("%s %s (%s)", ci->api->name, ci->api->why, pg_sync_copy_detail(ci));
     break;
   case PG_WHY_API_CLASS: what = pg_strf("%s %s", ci->api->name, ci->api->why); break;
+  case PG_WHY_FREE_HOST_VISIBLE:
+    what = pg_strf("%s %s, and this file calls %s (host memory kernels can write, which the "
+                   "host may read once the free returns)",
+                   ci->api->name, ci->api->why, c->host_visible_memory);
+    break;
   case PG_WHY_OPENS_CAPTURE:
     what = pg_strf("call of '%s', which may begin the program's own stream capture", dn);
     break;
@@ -244,7 +259,7 @@ char *pg_call_why(const pg_classifier *c, const pg_call_info *ci) {
     return callee_may_sync_why(c, ci);
   if (ci->why == PG_WHY_UNKNOWN_EXTERNAL)
     return external_call_why(ci);
-  char *what = barrier_what(ci);
+  char *what = barrier_what(c, ci);
   char *loc = pg_loc_dup(ci->inst);
   char *text = pg_strf("%s at %s", what, loc);
   free(loc);
@@ -333,9 +348,25 @@ static void mark_loop_launches(pg_classifier *c) {
   }
 }
 
+/* The first of the calls that give kernels host memory to write that m
+ * makes (pg_classifier.host_visible_memory), or NULL. */
+static const char *host_visible_memory_call(LLVMModuleRef m) {
+  static const char *const kNames[] = {
+      "cudaMallocHost",   "cudaHostAlloc",   "cudaMallocManaged", "cudaHostRegister",
+      "cudaHostGetDevicePointer", "cuMemAllocHost_v2", "cuMemHostAlloc", "cuMemAllocManaged",
+      "cuMemHostRegister_v2", "__cudaRegisterManagedVar"};
+  for (size_t i = 0; i < sizeof kNames / sizeof kNames[0]; ++i) {
+    LLVMValueRef f = LLVMGetNamedFunction(m, kNames[i]);
+    if (f && LLVMGetFirstUse(f))
+      return kNames[i];
+  }
+  return NULL;
+}
+
 void pg_classifier_init(pg_classifier *c, LLVMModuleRef m, const pg_kernel_registry *r) {
   memset(c, 0, sizeof *c);
   c->registry = r;
+  c->host_visible_memory = host_visible_memory_call(m);
   unsigned n = pg_count_definitions(m);
   c->summaries = calloc(n ? n : 1, sizeof *c->summaries);
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))

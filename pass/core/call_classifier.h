@@ -32,6 +32,7 @@ typedef enum pg_barrier_reason {
   PG_WHY_API_SYNC_COPY,     /* a synchronous cudaMemcpy whose kind involves the host or
                                is no constant (pg_sync_copy_detail) */
   PG_WHY_API_CLASS,         /* synchronizing, uncapturable, own capture: the table's why */
+  PG_WHY_FREE_HOST_VISIBLE, /* cudaFree in a file that makes host memory kernels can write */
   PG_WHY_OPENS_CAPTURE,     /* a callee that may begin the program's own capture */
   PG_WHY_CLOSES_CAPTURE,    /* a callee that ends it */
   PG_WHY_CALLEE_MAY_SYNC,   /* a module function that may synchronize */
@@ -62,6 +63,11 @@ typedef struct pg_classifier {
   pg_capture_set captures;  /* code inside the program's own stream capture */
   pg_function_summary *summaries;
   unsigned n_summaries;
+  /* A call the module makes that gives kernels host memory to write
+   * (cudaMallocHost, cudaHostAlloc, cudaMallocManaged, cudaHostRegister,
+   * a __managed__ variable): the host may then read device results that
+   * only cudaFree's synchronization waited for.  NULL when none. */
+  const char *host_visible_memory;
 } pg_classifier;
 
 /* Builds summaries of every function defined in m (fixpoint over the call

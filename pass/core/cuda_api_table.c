@@ -84,13 +84,19 @@ static const pg_api_entry kTable[] = {
     {"cuStreamSynchronize", PG_API_SYNC, 0, "synchronizes", 0},
     {"cuMemcpyDtoH_v2", PG_API_SYNC, 0, "synchronizes", 0},
     {"cuMemcpyHtoD_v2", PG_API_SYNC, 0, "synchronizes", 0},
+    /* Allocation inside a loop: the runtime answers cudaMalloc from a pool
+     * of blocks that the loop's cudaFree gives back, so each iteration gets
+     * the same addresses and makes no call (runtime segment/alloc_pool.h).
+     * cudaFree's own synchronization is one the CUDA documentation only
+     * says it "may" perform; a file that makes host memory kernels can
+     * write keeps it a barrier (call_classifier.c). */
+    {"cudaMalloc", PG_API_POOLED, 0, "allocates", 0},
+    {"cudaFree", PG_API_POOLED, 0, "frees (and may synchronize)", 0},
     /* cannot be captured */
-    {"cudaMalloc", PG_API_UNCAPTURABLE, 0, "allocates", 0},
     {"cudaMallocManaged", PG_API_UNCAPTURABLE, 0, "allocates", 0},
     {"cudaMallocPitch", PG_API_UNCAPTURABLE, 0, "allocates", 0},
     {"cudaMallocHost", PG_API_UNCAPTURABLE, 0, "allocates", 0},
     {"cudaHostAlloc", PG_API_UNCAPTURABLE, 0, "allocates", 0},
-    {"cudaFree", PG_API_UNCAPTURABLE, 0, "frees (and synchronizes)", 0},
     {"cudaFreeHost", PG_API_UNCAPTURABLE, 0, "frees (and synchronizes)", 0},
     {"cudaStreamCreate", PG_API_UNCAPTURABLE, 0, "creates a stream", 0},
     {"cudaStreamCreateWithFlags", PG_API_UNCAPTURABLE, 0, "creates a stream", 0},
@@ -172,7 +178,7 @@ static int has_entry_point(const char *name) {
 
 int pg_api_routed(const pg_api_entry *e) {
   return (e->cls == PG_API_LAUNCH || e->cls == PG_API_STREAM_OP ||
-          e->cls == PG_API_MAYBE_DEFERRED) &&
+          e->cls == PG_API_MAYBE_DEFERRED || e->cls == PG_API_POOLED) &&
          has_entry_point(e->name);
 }
 
@@ -192,6 +198,7 @@ const char *pg_api_class_name(pg_api_class c) {
   case PG_API_STREAM_OP: return "stream operation";
   case PG_API_SYNC: return "synchronizing";
   case PG_API_MAYBE_DEFERRED: return "deferred on device memory";
+  case PG_API_POOLED: return "served from a pool in a region";
   case PG_API_UNCAPTURABLE: return "not capturable";
   case PG_API_OWN_CAPTURE: return "program's own stream capture";
   case PG_API_HARMLESS: return "harmless";

@@ -9,6 +9,9 @@ typedef enum pg_api_class {
   PG_API_MAYBE_DEFERRED, /* synchronous in name, but the host waits for it only
                             when it touches host or managed memory: deferred
                             (routed), the runtime checking the pointers */
+  PG_API_POOLED,         /* cudaMalloc / cudaFree: routed, inside a recording
+                            iteration answered from the runtime's pool with no
+                            CUDA call (runtime segment/alloc_pool.h) */
   PG_API_UNCAPTURABLE,   /* allocation, stream/event/device management, ... */
   PG_API_OWN_CAPTURE,    /* the program's own stream capture or graphs */
   PG_API_HARMLESS        /* touches no stream: error queries, launch protocol */

@@ -46,8 +46,9 @@ static int is_sync_like(const pg_api_entry *api) {
 }
 
 /* The -Rpass-analysis text of a CUDA call inside a loop that synchronizes,
- * or that is synchronous in name but deferred (cuda_api_table.h,
- * PG_API_MAYBE_DEFERRED); NULL for any other call.  malloc'd. */
+ * that is synchronous in name but deferred (cuda_api_table.h,
+ * PG_API_MAYBE_DEFERRED), or an allocation the runtime's pool serves
+ * (PG_API_POOLED); NULL for any other call.  malloc'd. */
 static char *sync_in_loop_text(const pg_call_info *ci, const char **name) {
   const char *copy = pg_sync_copy_detail(ci);
   *name = "SyncInLoop";
@@ -56,6 +57,12 @@ static char *sync_in_loop_text(const pg_call_info *ci, const char **name) {
   if (ci->kind == PG_CALL_BARRIER && is_sync_like(ci->api))
     return pg_strf("%s inside a loop %s (%s)", ci->api->name, ci->api->why,
                    pg_api_class_name(ci->api->cls));
+  if (ci->kind == PG_CALL_ROUTED_OP && ci->api->cls == PG_API_POOLED) {
+    *name = "AllocPooled";
+    return pg_strf("%s inside a loop: served from pygraph's allocation pool in a region (the "
+                   "same block each iteration, no CUDA call)",
+                   ci->api->name);
+  }
   if (ci->kind != PG_CALL_ROUTED_OP || ci->api->cls != PG_API_MAYBE_DEFERRED)
     return NULL;
   *name = "SyncDeferred";

@@ -155,6 +155,7 @@ static const char *barrier_keyword(const pg_classifier *c, const pg_call_info *c
   case PG_WHY_API_NOT_ROUTED: return "cuda-not-deferred";
   case PG_WHY_API_HOST_COPY: return "host-copy";
   case PG_WHY_API_SYNC_COPY: return "cuda-sync";
+  case PG_WHY_FREE_HOST_VISIBLE: return "cuda-sync";
   case PG_WHY_API_CLASS:
     return ci->api->cls == PG_API_OWN_CAPTURE   ? "capture-call"
            : ci->api->cls == PG_API_UNCAPTURABLE ? "cuda-uncapturable"

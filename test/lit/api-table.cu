@@ -171,13 +171,16 @@ ROW(barrier, cuMemcpyHtoD_v2, cuMemcpyHtoD_v2((CUdeviceptr)p, h, 4))
 ROW(unknown, cuMemcpyDtoH_v2_ptds, cuMemcpyDtoH_v2_ptds_(h, (CUdeviceptr)p, (size_t)4))
 ROW(unknown, cudaMemcpy_ptsz, cudaMemcpy_ptsz_(h, p, (size_t)4, cudaMemcpyDeviceToHost))
 
+// ---- allocation the runtime's pool serves in a region; cudaFree stays a
+// barrier in this file, which calls cudaMallocHost (host memory kernels can
+// write: alloc-pooled.cu has the file without it, where cudaFree is deferred)
+ROW(deferred, cudaMalloc, cudaMalloc((void **)&h, 4))
+ROW(barrier, cudaFree, cudaFree(h))
 // ---- cannot be captured
-ROW(barrier, cudaMalloc, cudaMalloc((void **)&h, 4))
 ROW(barrier, cudaMallocManaged, cudaMallocManaged((void **)&h, 4, cudaMemAttachGlobal))
 ROW(barrier, cudaMallocPitch, size_t pitch; cudaMallocPitch((void **)&h, &pitch, 4, 1))
 ROW(barrier, cudaMallocHost, cudaMallocHost((void **)&h, 4))
 ROW(barrier, cudaHostAlloc, cudaHostAlloc((void **)&h, 4, 0))
-ROW(barrier, cudaFree, cudaFree(h))
 ROW(barrier, cudaFreeHost, cudaFreeHost(h))
 ROW(barrier, cudaStreamCreate, cudaStream_t t; cudaStreamCreate(&t))
 ROW(barrier, cudaStreamCreateWithFlags, cudaStream_t t; cudaStreamCreateWithFlags(&t, 0))

@@ -47,8 +47,8 @@ void barriers(float *d, float *h, int n, volatile int *flag) {
     }
     // CHECK: remark-fields.cu:[[#@LINE+1]]:5: remark: launch of 'k(float*)' stays eager: only 1 launch site after volatile load {{.*}} [host-wait]
     k<<<1, 1>>>(d);
-    cudaMalloc(&h, 4);
-    // CHECK: remark-fields.cu:[[#@LINE+1]]:5: remark: launch of 'k(float*)' stays eager: only 1 launch site after {{.*}}cudaMalloc{{.*}} [cuda-uncapturable]
+    cudaMallocHost(&h, 4);
+    // CHECK: remark-fields.cu:[[#@LINE+1]]:5: remark: launch of 'k(float*)' stays eager: only 1 launch site after {{.*}}cudaHostAlloc allocates {{.*}} [cuda-uncapturable]
     k<<<1, 1>>>(d);
     cudaMemcpyAsync(d, h, 4, cudaMemcpyHostToDevice, 0);
     // CHECK: remark-fields.cu:[[#@LINE+1]]:5: remark: launch of 'k(float*)' stays eager: only 1 launch site after cudaMemcpyAsync copies host memory {{.*}} [host-copy]

@@ -194,13 +194,14 @@ struct Wide {
   int v[32];
 };
 
-// Other barriers: an allocation.
+// Other barriers: an allocation the pool does not serve.
 int allocates(float *p, Status *d_st) {
   Status st;
   do {
-    // CHECK: whole-loop-refusals.cu:[[@LINE-1]]:3: remark: loop (lines [[#@LINE-1]]-[[#@LINE+7]]) not a whole-loop candidate: cudaMalloc allocates at whole-loop-refusals.cu:[[#@LINE+2]] in the iteration
+    // CHECK: whole-loop-refusals.cu:[[@LINE-1]]:3: remark: loop (lines [[#@LINE-1]]-[[#@LINE+8]]) not a whole-loop candidate: cudaMallocPitch allocates at whole-loop-refusals.cu:[[#@LINE+3]] in the iteration
     float *tmp;
-    cudaMalloc(&tmp, 64);
+    size_t pitch;
+    cudaMallocPitch(&tmp, &pitch, 64, 1);
     k<<<64, 256>>>(tmp, 0);
     k2<<<64, 256>>>(p, d_st);
     cudaMemcpy(&st, d_st, sizeof st, cudaMemcpyDeviceToHost);

@@ -288,6 +288,32 @@ void sync_memcpy_to(void *dst, const void *src, size_t count, enum cudaMemcpyKin
   fake_memory_apply(&node);
 }
 
+void *device_malloc(size_t size)
+{
+  void *ptr = NULL;
+  struct pygraph_segment *seg = pygraph_recording_segment();
+  if (seg && pygraph_record_malloc(seg, &ptr, size) == PYGRAPH_DEFERRED)
+    return ptr;
+  fake_log_append("p:malloc(%lu) ", (unsigned long)size);
+  return fake_backend.device_alloc(&ptr, size) == cudaSuccess ? ptr : NULL;
+}
+
+void device_free(void *ptr)
+{
+  struct pygraph_segment *seg = pygraph_recording_segment();
+  if (seg && pygraph_record_free(seg, ptr) == PYGRAPH_DEFERRED)
+    return;
+  fake_log_append("p:free ");
+  fake_backend.device_free(ptr);
+}
+
+void harness_pool_mb(unsigned mb)
+{
+  struct pygraph_settings s = *pygraph_settings();
+  s.pool_mb = mb;
+  pygraph_settings_override(&s);
+}
+
 void event_record(int event, cudaStream_t stream)
 {
   struct pygraph_segment *seg = pygraph_recording_segment();

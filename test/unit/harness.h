@@ -83,6 +83,12 @@ void memcpy_op(unsigned long dst, size_t count, enum cudaMemcpyKind kind);
  * fake memory, as CUDA would. */
 void sync_memset_to(void *dst, int value, size_t count);
 void sync_memcpy_to(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+/* cudaMalloc / cudaFree as the routed entry points make them (record.h):
+ * the pool's answer in a recording iteration, else the real call, logged
+ * p:malloc(<size>) / p:free (fake device_alloc / device_free). */
+void *device_malloc(size_t size);
+void device_free(void *ptr);
+void harness_pool_mb(unsigned mb);                     /* PYGRAPH_POOL_MB, same scope */
 void event_record(int event, cudaStream_t stream);
 void event_wait(cudaStream_t stream, int event);
 void undeferrable(const char *what);                   /* e.g. a driver launch */

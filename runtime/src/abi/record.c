@@ -220,3 +220,18 @@ enum pygraph_record_result pygraph_record_event_wait(struct pygraph_segment *seg
   };
   return append(seg, &op, NULL);
 }
+
+enum pygraph_record_result pygraph_record_malloc(struct pygraph_segment *seg, void **ptr,
+                                                 size_t size)
+{
+  /* An allocation touches no stream: nothing recorded needs to run first. */
+  return pygraph_segment_allocate(seg, size, ptr) ? PYGRAPH_DEFERRED : PYGRAPH_RUN_NOW;
+}
+
+enum pygraph_record_result pygraph_record_free(struct pygraph_segment *seg, void *ptr)
+{
+  if (pygraph_segment_free(seg, ptr))
+    return PYGRAPH_DEFERRED;
+  /* Deferred ops may still use the memory: they run before it is freed. */
+  return pygraph_record_undeferrable(seg, "cudaFree of memory not allocated in the iteration");
+}

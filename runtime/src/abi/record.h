@@ -50,6 +50,12 @@ enum pygraph_record_result pygraph_record_sync_memcpy(struct pygraph_segment *se
                                                       const void *src, size_t count,
                                                       enum cudaMemcpyKind kind,
                                                       cudaStream_t stream);
+/* cudaMalloc / cudaFree (segment.h, pygraph_segment_allocate): DEFERRED
+ * when the segment's pool answered (for cudaMalloc *ptr is set); else the
+ * caller makes the real call, a cudaFree after a flush. */
+enum pygraph_record_result pygraph_record_malloc(struct pygraph_segment *seg, void **ptr,
+                                                 size_t size);
+enum pygraph_record_result pygraph_record_free(struct pygraph_segment *seg, void *ptr);
 enum pygraph_record_result pygraph_record_event_record(struct pygraph_segment *seg,
                                                        cudaEvent_t event, cudaStream_t stream);
 enum pygraph_record_result pygraph_record_event_wait(struct pygraph_segment *seg,

@@ -22,9 +22,20 @@ static int format_batch(char *buf, size_t cap, const struct pygraph_segment_summ
                   s->batch_given_up ? " (given up)" : "", s->iters_per_graph, s->tail_iters);
 }
 
+/* The allocation pool, when the segment's iterations allocated through it
+ * (alloc_pool.h): reused answers, blocks allocated, bytes held, and why it
+ * stopped serving. */
+static int format_pool(char *buf, size_t cap, const struct pygraph_segment_summary *s)
+{
+  return snprintf(buf, cap, " pool_served=%llu pool_blocks=%llu pool_bytes=%llu%s%s%s",
+                  s->pool_served, s->pool_allocated, s->pool_bytes,
+                  s->pool_off ? " pool_off=\"" : "", s->pool_off ? s->pool_off : "",
+                  s->pool_off ? "\"" : "");
+}
+
 /* Appends to buf[n..cap) what the fixed fields leave: a flush's reason,
- * the program's own captures, the batch, verify mode's result, the thread,
- * the newline. */
+ * the program's own captures, the batch, the pool, verify mode's result,
+ * the thread, the newline. */
 static int format_tail(char *buf, size_t cap, int n, const struct pygraph_segment_summary *s,
                        int thread)
 {
@@ -34,6 +45,8 @@ static int format_tail(char *buf, size_t cap, int n, const struct pygraph_segmen
     n += snprintf(buf + n, cap - (size_t)n, " program_captured=%llu", s->program_captured);
   if (n >= 0 && (size_t)n < cap && s->batched)
     n += format_batch(buf + n, cap - (size_t)n, s);
+  if (n >= 0 && (size_t)n < cap && s->pool_allocated > 0)
+    n += format_pool(buf + n, cap - (size_t)n, s);
   if (n >= 0 && (size_t)n < cap && s->verify)
     n += snprintf(buf + n, cap - (size_t)n, " verify=\"%s\"", s->verify);
   if (n >= 0 && (size_t)n < cap && thread >= 0)

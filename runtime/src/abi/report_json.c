@@ -97,6 +97,20 @@ static void write_batch(struct pygraph_json *j, const struct pygraph_segment_sum
   pygraph_json_end_object(j);
 }
 
+static void write_pool(struct pygraph_json *j, const struct pygraph_segment_summary *s)
+{
+  if (!s->pool_allocated) {
+    pygraph_json_null(j, "pool");
+    return;
+  }
+  pygraph_json_begin_object(j, "pool");
+  pygraph_json_uint(j, "served", s->pool_served);
+  pygraph_json_uint(j, "blocks", s->pool_allocated);
+  pygraph_json_uint(j, "bytes", s->pool_bytes);
+  pygraph_json_string(j, "off", s->pool_off);
+  pygraph_json_end_object(j);
+}
+
 static void write_segment(struct pygraph_json *j, const struct pygraph_segment_summary *s,
                           unsigned thread, unsigned threads)
 {
@@ -115,6 +129,7 @@ static void write_segment(struct pygraph_json *j, const struct pygraph_segment_s
   pygraph_json_double(j, "graph_us", s->graph_us);
   write_counts(j, s);
   write_batch(j, s);
+  write_pool(j, s);
   pygraph_json_end_object(j);
 }
 

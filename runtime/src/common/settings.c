@@ -81,6 +81,7 @@ void pygraph_settings_defaults(struct pygraph_settings *out)
   out->margin_pct = PYGRAPH_DEFAULT_MARGIN_PCT;
   out->eager_before_capture = PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE;
   out->min_ops = PYGRAPH_DEFAULT_MIN_OPS;
+  out->pool_mb = PYGRAPH_DEFAULT_POOL_MB;
   out->nvtx = 1;
 }
 
@@ -255,6 +256,9 @@ void pygraph_settings_parse(struct pygraph_settings *out, const char *(*lookup)(
   parse_bounded(out, lookup);
   out->min_ops = parse_number(out, lookup, "PYGRAPH_MIN_OPS", 1, 1000000ul,
                               PYGRAPH_DEFAULT_MIN_OPS, "a number of at least 1", "2");
+  out->pool_mb = parse_number(out, lookup, "PYGRAPH_POOL_MB", 0, 1u << 24,
+                              PYGRAPH_DEFAULT_POOL_MB, "a number of MiB (0 turns the pool off)",
+                              "1024");
   out->batch = parse_number(out, lookup, "PYGRAPH_BATCH", 1, 1000000ul, 0,
                             "a number of at least 1", "the plugin's batch=");
   parse_verify(out, lookup);

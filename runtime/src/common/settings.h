@@ -21,7 +21,7 @@ enum pygraph_indirect_mode {
 };
 
 /* PYGRAPH_* variables the runtime reads (settings.c's table). */
-#define PYGRAPH_SETTINGS_COUNT 16u
+#define PYGRAPH_SETTINGS_COUNT 17u
 
 /* pygraph's own graph steps that PYGRAPH_FAULT can make fail (port/fault_inject.h). */
 enum pygraph_fault_step {
@@ -69,6 +69,9 @@ struct pygraph_settings {
                                    capture cost is this many percent below eager */
   unsigned min_ops;             /* PYGRAPH_MIN_OPS (default 2): auto mode captures no
                                    iteration of fewer ops (decide.h) */
+  unsigned pool_mb;             /* PYGRAPH_POOL_MB (default 1024, 0 off): most MiB a
+                                   segment's allocation pool holds for cudaMalloc
+                                   in its iterations (segment/alloc_pool.h) */
   unsigned batch;               /* PYGRAPH_BATCH (0: not set): most loop iterations
                                    per graph in batchable loops, below the
                                    plugin's batch=; 1 turns batching off */
@@ -104,6 +107,7 @@ struct pygraph_settings {
 /* The warm-up takes the floor of eager samples (PYGRAPH_MEASURE_MIN). */
 #define PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE 3u
 #define PYGRAPH_DEFAULT_MIN_OPS 2u
+#define PYGRAPH_DEFAULT_POOL_MB 1024u
 /* PYGRAPH_VERIFY=1 (or on): replays verified per graph variant. */
 #define PYGRAPH_DEFAULT_VERIFY_REPLAYS 2u
 

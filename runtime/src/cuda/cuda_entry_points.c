@@ -16,6 +16,7 @@
 #include "abi/record.h"
 #include "abi/region_stack.h"
 #include "port/fault_inject.h"
+#include "segment/alloc_pool.h"
 
 #define PYGRAPH_EXPORT __attribute__((visibility("default")))
 
@@ -353,4 +354,27 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaMemcpy_ptds(const pygraph_site *site, v
   DEFERRED_OR_RUN(pygraph_record_sync_memcpy(seg, dst, src, count, kind,
                                              pygraph_normalize_stream(NULL, 1)));
   return cudaMemcpy_ptds(dst, src, count, kind);
+}
+
+/* ---- allocation (record.h: served from the segment's pool) ----------- */
+
+PYGRAPH_EXPORT cudaError_t __pygraph_cudaMalloc(const pygraph_site *site, void **devPtr,
+                                                size_t size)
+{
+  (void)site;
+  DEFERRED_OR_RUN(pygraph_record_malloc(seg, devPtr, size));
+  cudaError_t err = cudaMalloc(devPtr, size);
+  /* Idle pool blocks must never be why the program runs out of memory. */
+  if (err == cudaErrorMemoryAllocation && pygraph_alloc_pools_release_idle() > 0) {
+    (void)cudaGetLastError();
+    err = cudaMalloc(devPtr, size);
+  }
+  return err;
+}
+
+PYGRAPH_EXPORT cudaError_t __pygraph_cudaFree(const pygraph_site *site, void *devPtr)
+{
+  (void)site;
+  DEFERRED_OR_RUN(pygraph_record_free(seg, devPtr));
+  return cudaFree(devPtr);
 }

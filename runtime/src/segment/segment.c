@@ -34,6 +34,7 @@ void pygraph_segment_init(struct pygraph_segment *seg, const struct pygraph_back
                      seg->settings.batch);
   pygraph_ranges_init(&seg->ranges, backend, &seg->settings, region, index);
   pygraph_verify_init(&seg->verify, backend, &seg->settings, region, index);
+  pygraph_alloc_pool_init(&seg->pool, backend, (size_t)seg->settings.pool_mb << 20);
   if (settings->mode == PYGRAPH_MODE_EAGER) {
     seg->phase = PYGRAPH_PHASE_EAGER;
     seg->final = 1;
@@ -47,8 +48,10 @@ struct pygraph_segment *pygraph_segment_create(const struct pygraph_backend *bac
                                                const pygraph_region *region, unsigned index)
 {
   struct pygraph_segment *seg = malloc(sizeof *seg);
-  if (seg)
+  if (seg) {
     pygraph_segment_init(seg, backend, settings, region, index);
+    pygraph_alloc_pool_register(&seg->pool);   /* lives for the process */
+  }
   return seg;
 }
 
@@ -713,6 +716,9 @@ void pygraph_segment_end_iteration(struct pygraph_segment *seg)
     end_with(seg, NULL, &idle);
   else
     end_recorded(seg);
+  /* Blocks the iteration kept, or freed after it stopped recording (the
+   * real call then), are the program's. */
+  pygraph_alloc_pool_disown_in_use(&seg->pool);
   pygraph_range_pop(&seg->ranges);            /* the iteration's (begin_iteration) */
 }
 /* ---- iterations that stop recording ------------------------------------ */
@@ -801,6 +807,7 @@ const char *pygraph_segment_append(struct pygraph_segment *seg, const struct pyg
 {
   if (pygraph_segment_over_cap(seg))
     return "iteration too long";
+  pygraph_alloc_pool_note_stream(&seg->pool, op->stream);
   struct pygraph_op copy = *op;
   if (op->kind == PYGRAPH_OP_KERNEL && pygraph_op_list_copy_args(seg->current, &copy, args))
     return "out of memory";
@@ -809,4 +816,16 @@ const char *pygraph_segment_append(struct pygraph_segment *seg, const struct pyg
   if (seg->shadowed)
     run_shadowed(seg, op, args);
   return NULL;
+}
+
+int pygraph_segment_allocate(struct pygraph_segment *seg, size_t size, void **ptr)
+{
+  if (seg->probe == PYGRAPH_PROBE_COUNT)
+    return 0;                                 /* counted iterations pass through */
+  return pygraph_alloc_pool_take(&seg->pool, size, ptr);
+}
+
+int pygraph_segment_free(struct pygraph_segment *seg, const void *ptr)
+{
+  return pygraph_alloc_pool_give_back(&seg->pool, ptr);
 }

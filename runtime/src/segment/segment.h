@@ -85,6 +85,13 @@ int pygraph_segment_counts_only(struct pygraph_segment *seg);
 
 void pygraph_segment_end_iteration(struct pygraph_segment *seg);
 
+/* cudaMalloc / cudaFree of a recording iteration (alloc_pool.h): 1 when
+ * the segment's pool answered (*ptr set; the block taken back), 0 when the
+ * caller makes the real call (a free then flushes first: what was deferred
+ * may still use the memory). */
+int pygraph_segment_allocate(struct pygraph_segment *seg, size_t size, void **ptr);
+int pygraph_segment_free(struct pygraph_segment *seg, const void *ptr);
+
 /* An op that cannot be deferred arrived: run what was recorded so far; the
  * caller runs the op itself and the rest of the iteration passes through. */
 void pygraph_segment_flush(struct pygraph_segment *seg, const char *reason);
@@ -122,6 +129,10 @@ struct pygraph_segment_summary {
   int batch_given_up;
   double iters_per_graph;
   unsigned long long tail_iters;
+  unsigned long long pool_served;            /* cudaMalloc answered by a reused block */
+  unsigned long long pool_allocated;         /* blocks the pool allocated */
+  unsigned long long pool_bytes;             /* bytes it holds now */
+  const char *pool_off;                      /* why it serves nothing (NULL: it does) */
   const char *verify;                        /* PYGRAPH_VERIFY: "ok <n>", "mismatch <kernel>
                                                 arg <i> buffer <base>+<offset>" or
                                                 "off: <why>" (verify.h); NULL when off */

@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 
 #include "graphs/variant_cache.h"
+#include "segment/alloc_pool.h"
 #include "segment/batch.h"
 #include "segment/candidate.h"
 #include "segment/ranges.h"
@@ -107,6 +108,7 @@ struct pygraph_segment {
   struct pygraph_selection sel;              /* the policy: what runs, verdicts (selection.h) */
   struct pygraph_ranges ranges;              /* the timeline's range names (ranges.h) */
   struct pygraph_verify verify;              /* PYGRAPH_VERIFY (verify.h) */
+  struct pygraph_alloc_pool pool;            /* cudaMalloc/cudaFree in iterations */
 };
 
 /* Sets up a segment state in place (tests use it on the stack). */

@@ -69,5 +69,9 @@ void pygraph_segment_summarize(const struct pygraph_segment *seg,
       .rivals = s->rivals, .refreshes = s->refreshes, .graph_iters = s->graph_iters,
       .variants = seg->cache.n_variants, .eager_us = sel.eager_us, .graph_us = sel.graph_us};
   summarize_batch(seg, out);
+  out->pool_served = seg->pool.served;
+  out->pool_allocated = seg->pool.allocated;
+  out->pool_bytes = seg->pool.bytes;
+  out->pool_off = seg->pool.off;
   out->verify = pygraph_verify_status(&seg->verify);
 }
