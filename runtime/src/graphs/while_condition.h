@@ -61,7 +61,9 @@ struct pygraph_while_state {
   /* written by the kernel */
   uint64_t iteration;                /* the number of the iteration running (the loop's
                                         iterations count from 0 at its entry); after the
-                                        launch, how many ran since the entry */
+                                        launch, how many ran since the entry (LEFT at the
+                                        top: the number of the iteration that did not
+                                        start; else the one that left is one less) */
   int32_t exit_test;                 /* LEFT: the test's number; else -1 */
   uint32_t outcome;                  /* enum pygraph_while_outcome */
   uint32_t exit_where;               /* LEFT: enum pygraph_exit_where of the test */
@@ -104,21 +106,22 @@ PYGRAPH_EVAL_FN unsigned pygraph_while_end(struct pygraph_while_state *s, uint32
   return 0;
 }
 
-/* The step after body iteration s->iteration: the exit tests made after
- * the status copy and at the end of that iteration (the status copy is the
- * iteration's last node where a test after it exists, graphs/while_graph.h),
- * then those at the top of the next one, whose number s->iteration
- * becomes.  Returns 1 when the body is to run again (the slots then hold
- * the next iteration's operands), 0 when the loop ends (s->outcome says
- * why). */
+/* The step after body iteration number s->iteration: it counts that
+ * iteration (s->iteration becomes the next one's number: the iterations
+ * run since the loop's entry), then makes the exit tests after the status
+ * copy and at the end of the iteration that ran (the status copy is the
+ * body's last node where a test after it exists, graphs/while_graph.h),
+ * then those at the top of the next one.  Returns 1 when the body is to
+ * run again (the slots then hold the next iteration's operands), 0 when
+ * the loop ends (s->outcome says why). */
 PYGRAPH_EVAL_FN unsigned pygraph_while_step(struct pygraph_while_state *s)
 {
-  struct pygraph_eval_env e = {s->loop, s->status, s->iteration, s->invariants};
+  uint64_t ran = s->iteration++;       /* the iteration that just ran */
+  struct pygraph_eval_env e = {s->loop, s->status, ran, s->invariants};
   for (uint32_t k = 0; k < 3; ++k) {
     uint32_t where = k == 0 ? PYGRAPH_EXIT_AFTER_COPY : k == 1 ? PYGRAPH_EXIT_AT_END
                                                               : PYGRAPH_EXIT_AT_TOP;
-    if (where == PYGRAPH_EXIT_AT_TOP)
-      e.iteration = ++s->iteration;
+    e.iteration = where == PYGRAPH_EXIT_AT_TOP ? s->iteration : ran;
     int r = pygraph_eval_exit(&e, where);
     if (r == PYGRAPH_EVAL_MALFORMED)
       return pygraph_while_end(s, PYGRAPH_WHILE_MALFORMED, -1, 0);
