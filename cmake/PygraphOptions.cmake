@@ -7,6 +7,8 @@ set(PYGRAPH_LLVM_MAJOR 22 CACHE STRING "LLVM/Clang major version pygraph is buil
 set(PYGRAPH_CUDA_PATH /usr/local/cuda CACHE PATH
   "CUDA toolkit root (headers, cudart, ptxas) for the runtime, examples and tests")
 set(PYGRAPH_CUDA_ARCH sm_90 CACHE STRING "GPU architecture (--cuda-gpu-arch) for examples and GPU tests")
+set(PYGRAPH_DEVICE_PTX_ARCH sm_90 CACHE STRING
+  "architecture of the runtime's own device code (runtime/device/, embedded PTX: runs on it and newer)")
 find_program(PYGRAPH_CLANGXX NAMES clang++-${PYGRAPH_LLVM_MAJOR} clang++
   HINTS ${LLVM_TOOLS_BINARY_DIR} /usr/lib/llvm-${PYGRAPH_LLVM_MAJOR}/bin
   DOC "clang++ that compiles CUDA programs with the pygraph plugin")

@@ -37,21 +37,8 @@ typedef struct pygraph_site {
 } pygraph_site;
 
 /* A loop that can run whole as one conditional graph, its exit-test
- * nodes and its operands' evolution (pygraph_abi.def, pygraph_abi.h). */
-typedef struct pygraph_exit_node {
-#define PYGRAPH_EXIT_NODE_FIELD(type, name, ir) type name;
-#include "pygraph_abi.def"
-} pygraph_exit_node;
-
-typedef struct pygraph_loop_value {
-#define PYGRAPH_LOOP_VALUE_FIELD(type, name, ir) type name;
-#include "pygraph_abi.def"
-} pygraph_loop_value;
-
-typedef struct pygraph_whole_loop {
-#define PYGRAPH_WHOLE_LOOP_FIELD(type, name, ir) type name;
-#include "pygraph_abi.def"
-} pygraph_whole_loop;
+ * nodes and its operands' evolution (CUDA-free, for device code too). */
+#include "pygraph_whole_loop.h"
 
 typedef struct pygraph_region {
 #define PYGRAPH_REGION_FIELD(type, name, ir) type name;

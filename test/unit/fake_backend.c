@@ -9,10 +9,13 @@
 #include "selection/capture_cost.h"
 #include "graphs/graph_plan.h"
 #include "graphs/indirect.h"
+#include "graphs/while_condition.h"
+#include "graphs/while_graph.h"
 #include "recording/param_cache.h"
 #include "pygraph_layout_tag.h"
 
 struct fake_config fake;
+struct pygraph_while_spec fake_while_spec;
 int fake_live_graphs;
 int fake_layout_queries;
 static char log_buf[1 << 18];
@@ -33,6 +36,9 @@ struct fake_graph {
   size_t size;
   long *node_of_op;
   size_t *offset_of_node, n_ops;
+  /* a WHILE graph: the condition block's state (the body runs until
+   * pygraph_while_step says stop) */
+  struct pygraph_while_state *while_state;
 };
 
 static struct fake_graph *last_launched;
@@ -208,19 +214,11 @@ static cudaError_t fake_resident_blocks(const void *func, unsigned threads, size
   return cudaSuccess;
 }
 
-/* Logs the plan as build(<op>[<deps]...) so tests see the edges: an op
- * without a node shows as <op>~, an empty node as <op>:e; then the records
- * made after the graph as "; after <op>,...". */
-static cudaError_t fake_build(const struct pygraph_op_list *ops,
-                              const struct pygraph_graph_plan *plan,
-                              const struct pygraph_indirect_graph *ind, void **graph)
+/* Logs the plan as <op>[<deps]... so tests see the edges: an op without a
+ * node shows as <op>~, an empty node as <op>:e; then the records made
+ * after the graph as "; after <op>,...". */
+static void log_plan(const struct pygraph_op_list *ops, const struct pygraph_graph_plan *plan)
 {
-  if (fake.fail_build) {
-    fake_log_append("build! ");
-    return cudaErrorInvalidValue;
-  }
-  fake_host_us += fake.capture_host_us;
-  fake_log_append("build(");
   for (size_t i = 0; i < ops->n_ops; i++) {
     const struct pygraph_plan_node *pn = &plan->nodes[i];
     fake_log_append("%s%zu", i ? " " : "", i);
@@ -235,6 +233,12 @@ static cudaError_t fake_build(const struct pygraph_op_list *ops,
   }
   for (size_t k = 0; k < plan->n_after; k++)
     fake_log_append("%s%zu", k ? "," : "; after ", plan->after_ops[k]);
+}
+
+/* A fake graph of the ops' nodes (and the indirect part, logged). */
+static struct fake_graph *fake_graph_of(const struct pygraph_op_list *ops,
+                                        const struct pygraph_indirect_graph *ind)
+{
   struct fake_graph *g = calloc(1, sizeof *g);
   g->nodes = malloc((ops->n_ops ? ops->n_ops : 1) * sizeof *g->nodes);
   g->n_nodes = ops->n_ops;
@@ -260,8 +264,52 @@ static cudaError_t fake_build(const struct pygraph_op_list *ops,
     for (size_t n = 0; n < in->n_nodes; n++)
       g->offset_of_node[n] = in->nodes[n].offset;
   }
+  return g;
+}
+
+/* Logs the plan as build(<plan>) (log_plan). */
+static cudaError_t fake_build(const struct pygraph_op_list *ops,
+                              const struct pygraph_graph_plan *plan,
+                              const struct pygraph_indirect_graph *ind, void **graph)
+{
+  if (fake.fail_build) {
+    fake_log_append("build! ");
+    return cudaErrorInvalidValue;
+  }
+  fake_host_us += fake.capture_host_us;
+  fake_log_append("build(");
+  log_plan(ops, plan);
+  struct fake_graph *g = fake_graph_of(ops, ind);
   fake_log_append(") ");
   note_programmatic(ops, plan);
+  *graph = g;
+  fake_live_graphs++;
+  return cudaSuccess;
+}
+
+/* A WHILE graph: logs wbuild(<plan>; status <op>) and keeps the spec; the
+ * status copy's node writes the condition block's status instead.
+ * fake.fail_while_step fails it with that step name. */
+static cudaError_t fake_while_build(const struct pygraph_op_list *ops,
+                                    const struct pygraph_graph_plan *plan,
+                                    const struct pygraph_indirect_graph *ind,
+                                    const struct pygraph_while_spec *spec, void **graph,
+                                    const char **step)
+{
+  *graph = NULL;
+  if (fake.fail_while_step) {
+    fake_log_append("wbuild! ");
+    *step = fake.fail_while_step;
+    return cudaErrorInvalidValue;
+  }
+  fake_log_append("wbuild(");
+  log_plan(ops, plan);
+  fake_log_append("; status %zu", spec->status_op);
+  struct fake_graph *g = fake_graph_of(ops, ind);
+  fake_log_append(") ");
+  g->while_state = spec->state;
+  g->nodes[spec->status_op].dst = spec->status;
+  fake_while_spec = *spec;
   *graph = g;
   fake_live_graphs++;
   return cudaSuccess;
@@ -292,9 +340,11 @@ static cudaError_t fake_instantiate(void *graph, void *previous)
   struct fake_graph *prev = previous;
   /* Like cudaGraphExecUpdate: only with the same shape (here: both with or
    * both without indirect nodes). */
-  if (prev && fake.exec_update_ok && !prev->size == !((struct fake_graph *)graph)->size) {
+  struct fake_graph *g = graph;
+  if (prev && fake.exec_update_ok && !prev->size == !g->size && !prev->while_state &&
+      !g->while_state) {
     fake_log_append("xupd ");
-    ((struct fake_graph *)graph)->updated_from_previous = 1;
+    g->updated_from_previous = 1;
   } else {
     fake_log_append("inst ");
   }
@@ -331,6 +381,18 @@ static void run_nodes(const struct fake_graph *g)
   }
 }
 
+/* The WHILE node: the body, then the condition kernel's step (the text the
+ * device runs), until it says stop (or FAKE_WHILE_GUARD iterations). */
+static void run_while(const struct fake_graph *g)
+{
+  unsigned long n = 0;
+  do {
+    run_nodes(g);
+    n++;
+  } while (pygraph_while_step(g->while_state) && n < FAKE_WHILE_GUARD);
+  fake_log_append("wloop(%lu%s) ", n, n == FAKE_WHILE_GUARD ? "!" : "");
+}
+
 static cudaError_t fake_launch(void *graph, int *ran)
 {
   struct fake_graph *g = graph;
@@ -348,7 +410,10 @@ static cudaError_t fake_launch(void *graph, int *ran)
     memcpy(g->block, g->params, g->size);
     fake_gpu_us += fake.loader_us;
   }
-  run_nodes(g);
+  if (g->while_state)
+    run_while(g);
+  else
+    run_nodes(g);
   last_launched = g;
   return cudaSuccess;
 }
@@ -542,6 +607,7 @@ const struct pygraph_backend fake_backend = {
     .param_layout = fake_param_layout,
     .both_device_memory = fake_both_device,
     .graph_build = fake_build,
+    .while_graph_build = fake_while_build,
     .graph_instantiate = fake_instantiate,
     .graph_update_node = fake_update_node,
     .graph_launch = fake_launch,

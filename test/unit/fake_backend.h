@@ -11,6 +11,10 @@
  * (loader parameters updated), gsync (graph synchronized).  Like the real
  * update, args copies the host image when called: a launch's block holds
  * the image of the last build/args, not whatever the host buffer holds now.
+ * WHILE graphs (graphs/while_graph.h): wbuild(<plan>; status <op>) (then
+ * inst etc. as for any graph); a launch runs the body and the condition
+ * kernel's step (graphs/while_condition.h) on the fake's memory until the
+ * step says stop and logs wloop(<iterations>) after launch.
  * A failing call logs its token with '!'.  Test code logs pass-through
  * calls itself as p:<token>.
  * Timing (selective deployment) is off unless fake.timing: then events are
@@ -27,11 +31,13 @@
 #ifndef PYGRAPH_TEST_FAKE_BACKEND_H
 #define PYGRAPH_TEST_FAKE_BACKEND_H
 
+#include "graphs/while_graph.h"
 #include "port/backend.h"
 #include "fake_memory.h"
 
 struct fake_config {
   int fail_build;                 /* graph_build returns cudaErrorInvalidValue */
+  const char *fail_while_step;    /* while_graph_build fails, naming this step */
   int fail_instantiate;
   int fail_update_at;             /* the n-th update call fails (1-based), 0 = none */
   int fail_launch;
@@ -80,6 +86,10 @@ struct fake_config {
 };
 
 extern struct fake_config fake;
+/* The spec of the last WHILE graph built. */
+extern struct pygraph_while_spec fake_while_spec;
+/* The most body iterations one launch of a fake WHILE graph runs. */
+#define FAKE_WHILE_GUARD 100000ul
 extern const struct pygraph_backend fake_backend;
 extern int fake_live_graphs;      /* built and not yet destroyed */
 extern int fake_layout_queries;

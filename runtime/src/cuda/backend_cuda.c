@@ -9,11 +9,13 @@
 #include "cuda/graph_realise.h"
 #include "cuda/nvtx_ranges.h"
 #include "cuda/verify_ops.h"
+#include "cuda/while_graph.h"
 
 /* Every entry once.  RELAXED / RELAXED_VOID: the entry may make an unsafe
  * call (memory, event creation and queries, synchronization, graph build
  * and instantiation with the loaders' module load, destruction, kernel
- * queries that may load a module lazily, verify mode's pointer queries,
+ * queries that may load a module lazily, a WHILE graph's build with the
+ * condition kernel's module load, verify mode's pointer queries,
  * copies to pageable host memory and stream synchronization); it runs pygraph_cuda_<name> in
  * relaxed mode.  DIRECT: pygraph_cuda_<name> itself, making no unsafe call:
  * eager execution and the steady state (node updates, argument refreshes,
@@ -28,6 +30,11 @@
           (const struct pygraph_op_list *ops, const struct pygraph_graph_plan *plan,              \
            const struct pygraph_indirect_graph *ind, void **graph),                               \
           (ops, plan, ind, graph))                                                                \
+  RELAXED(while_graph_build, cudaError_t,                                                         \
+          (const struct pygraph_op_list *ops, const struct pygraph_graph_plan *plan,              \
+           const struct pygraph_indirect_graph *ind, const struct pygraph_while_spec *spec,       \
+           void **graph, const char **step),                                                      \
+          (ops, plan, ind, spec, graph, step))                                                    \
   RELAXED(graph_instantiate, cudaError_t, (void *graph, void *previous), (graph, previous))       \
   DIRECT(graph_update_node)                                                                       \
   DIRECT(graph_launch)                                                                            \

@@ -5,6 +5,7 @@
  * dependencies, which edges are programmatic and which records are made
  * after the launch; this file carries that out and decides none of it. */
 #include "cuda/graph_realise.h"
+#include "cuda/graph_realise_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -16,25 +17,6 @@
 #include "graphs/graph_plan.h"
 #include "graphs/indirect.h"
 #include "pygraph_layout_tag.h"
-
-struct cuda_graph {
-  cudaGraph_t graph;
-  cudaGraphExec_t exec;
-  cudaGraphNode_t *nodes;            /* one per op, in op order; NULL: the op has
-                                        no node (graph_plan.h) */
-  size_t n_nodes;
-  /* The plan's records made after the launch: after_slot as the plan's
-   * (n_ops entries), after_events[k] the event of after slot k. */
-  long *after_slot;
-  cudaEvent_t *after_events;
-  size_t n_after;
-  cudaStream_t *streams;             /* streams[0]: the one the graph launches on */
-  size_t n_streams;
-  cudaEvent_t join_event;            /* only when several streams are involved */
-  /* Parameter indirection: the loader nodes writing the device block. */
-  cudaGraphNode_t *loaders;          /* one per chunk; NULL: no indirect nodes */
-  size_t n_loaders;
-};
 
 void pygraph_cuda_graph_destroy(void *graph)
 {
@@ -98,28 +80,43 @@ static cudaError_t keep_plan_lists(struct cuda_graph *g, const struct pygraph_op
   return cudaSuccess;
 }
 
+cudaError_t pygraph_cuda_graph_alloc(const struct pygraph_op_list *ops,
+                                     const struct pygraph_graph_plan *plan,
+                                     struct cuda_graph **out)
+{
+  *out = calloc(1, sizeof **out);
+  if (!*out)
+    return cudaErrorMemoryAllocation;
+  cudaError_t err = keep_plan_lists(*out, ops, plan);
+  if (err != cudaSuccess) {
+    pygraph_cuda_graph_destroy(*out);
+    *out = NULL;
+  }
+  return err;
+}
+
 static cudaError_t add_node(struct cuda_graph *g, const struct pygraph_op *op,
                             const cudaGraphNode_t *deps, size_t n_deps, cudaGraphNode_t *node)
 {
   switch (op->kind) {
   case PYGRAPH_OP_KERNEL: {
     struct cudaKernelNodeParams p = kernel_params(op);
-    return cudaGraphAddKernelNode(node, g->graph, deps, n_deps, &p);
+    return cudaGraphAddKernelNode(node, g->body, deps, n_deps, &p);
   }
   case PYGRAPH_OP_MEMSET: {
     struct cudaMemsetParams p = memset_params(op);
-    return cudaGraphAddMemsetNode(node, g->graph, deps, n_deps, &p);
+    return cudaGraphAddMemsetNode(node, g->body, deps, n_deps, &p);
   }
   case PYGRAPH_OP_MEMCPY:
-    return cudaGraphAddMemcpyNode1D(node, g->graph, deps, n_deps, op->dst, op->src, op->count,
+    return cudaGraphAddMemcpyNode1D(node, g->body, deps, n_deps, op->dst, op->src, op->count,
                                     op->memcpy_kind);
   case PYGRAPH_OP_EVENT_RECORD:
     /* A real record node, so user timing and later waits keep working. */
-    return cudaGraphAddEventRecordNode(node, g->graph, deps, n_deps, op->event);
+    return cudaGraphAddEventRecordNode(node, g->body, deps, n_deps, op->event);
   case PYGRAPH_OP_EVENT_WAIT:
     if (op->wait_link >= 0)                /* just the edge added by the caller */
-      return cudaGraphAddEmptyNode(node, g->graph, deps, n_deps);
-    return cudaGraphAddEventWaitNode(node, g->graph, deps, n_deps, op->event);
+      return cudaGraphAddEmptyNode(node, g->body, deps, n_deps);
+    return cudaGraphAddEventWaitNode(node, g->body, deps, n_deps, op->event);
   }
   return cudaErrorInvalidValue;
 }
@@ -146,7 +143,7 @@ static struct cudaKernelNodeParams loader_params(const struct pygraph_arg_block 
   return p;
 }
 
-static cudaError_t add_loaders(struct cuda_graph *g, const struct pygraph_arg_block *ab)
+cudaError_t pygraph_cuda_graph_add_loaders(struct cuda_graph *g, const struct pygraph_arg_block *ab)
 {
   cudaError_t err = pygraph_cuda_loaders_ready();
   if (err != cudaSuccess)
@@ -195,45 +192,46 @@ static cudaError_t add_twin_node(struct cuda_graph *g, const struct pygraph_op *
   struct cudaKernelNodeParams p = kernel_params(op);
   p.func = (void *)in->twin;
   p.kernelParams = params;
-  return cudaGraphAddKernelNode(node, g->graph, deps, n_deps, &p);
+  return cudaGraphAddKernelNode(node, g->body, deps, n_deps, &p);
 }
 
-/* Op i's node with its full edges: an empty node, its twin (indirect),
- * or a node doing the op. */
-static cudaError_t add_op_node(struct cuda_graph *g, const struct pygraph_op_list *ops, size_t i,
+/* Op i's node (doing `op`, op i or what stands for it) with its full
+ * edges: an empty node, its twin (indirect), or a node doing the op. */
+static cudaError_t add_op_node(struct cuda_graph *g, size_t i, const struct pygraph_op *op,
                                const struct pygraph_plan_node *pn,
                                const struct pygraph_indirect_graph *ig,
                                const cudaGraphNode_t *deps, size_t n_deps)
 {
   if (pn->form == PYGRAPH_PLAN_EMPTY)
-    return cudaGraphAddEmptyNode(&g->nodes[i], g->graph, deps, n_deps);
+    return cudaGraphAddEmptyNode(&g->nodes[i], g->body, deps, n_deps);
   long in = ig ? ig->ind->node_of_op[i] : -1;
   if (in >= 0)
-    return add_twin_node(g, &ops->ops[i], ig, &ig->ind->nodes[in], deps, n_deps, &g->nodes[i]);
-  return add_node(g, &ops->ops[i], deps, n_deps, &g->nodes[i]);
+    return add_twin_node(g, op, ig, &ig->ind->nodes[in], deps, n_deps, &g->nodes[i]);
+  return add_node(g, op, deps, n_deps, &g->nodes[i]);
 }
 
 /* Op i's node and its incoming edges as the plan gives them: the full ones
- * (and the loaders, for a root) when the node is added, then the
- * programmatic ones (programmatic port of the kernel dependency): the node
- * may launch once every block of that kernel has triggered or exited. */
-static cudaError_t add_planned_node(struct cuda_graph *g, const struct pygraph_op_list *ops,
-                                    size_t i, const struct pygraph_plan_node *pn,
-                                    const struct pygraph_indirect_graph *ig)
+ * (and the loaders, for a root of a graph that holds them) when the node
+ * is added, then the programmatic ones (programmatic port of the kernel
+ * dependency): the node may launch once every block of that kernel has
+ * triggered or exited.  A WHILE body's edges are all full. */
+cudaError_t pygraph_cuda_graph_add_op(struct cuda_graph *g, size_t i, const struct pygraph_op *op,
+                                      const struct pygraph_plan_node *pn,
+                                      const struct pygraph_indirect_graph *ig)
 {
   cudaGraphNode_t full[PYGRAPH_PLAN_MAX_DEPS + PYGRAPH_LOADER_MAX_EXTRA];
   cudaGraphNode_t prog[PYGRAPH_PLAN_MAX_DEPS], to[PYGRAPH_PLAN_MAX_DEPS];
   cudaGraphEdgeData edges[PYGRAPH_PLAN_MAX_DEPS];
   size_t n_full = 0, n_prog = 0;
   for (unsigned d = 0; d < pn->n_deps; d++) {
-    if (pn->programmatic[d])
+    if (pn->programmatic[d] && !g->is_while)
       prog[n_prog++] = g->nodes[pn->deps[d]];
     else
       full[n_full++] = g->nodes[pn->deps[d]];
   }
-  for (size_t e = 0; pn->n_deps == 0 && e < g->n_loaders; e++)
+  for (size_t e = 0; pn->n_deps == 0 && g->body == g->graph && e < g->n_loaders; e++)
     full[n_full++] = g->loaders[e];
-  cudaError_t err = add_op_node(g, ops, i, pn, ig, full, n_full);
+  cudaError_t err = add_op_node(g, i, op, pn, ig, full, n_full);
   if (err != cudaSuccess || n_prog == 0)
     return err;
   for (size_t e = 0; e < n_prog; e++) {
@@ -241,7 +239,7 @@ static cudaError_t add_planned_node(struct cuda_graph *g, const struct pygraph_o
                                    .type = cudaGraphDependencyTypeProgrammatic};
     to[e] = g->nodes[i];
   }
-  return cudaGraphAddDependencies(g->graph, prog, to, edges, n_prog);
+  return cudaGraphAddDependencies(g->body, prog, to, edges, n_prog);
 }
 
 static cudaError_t build_nodes(struct cuda_graph *g, const struct pygraph_op_list *ops,
@@ -254,19 +252,24 @@ static cudaError_t build_nodes(struct cuda_graph *g, const struct pygraph_op_lis
     if (ig->args->n_chunks > PYGRAPH_LOADER_MAX_EXTRA)
       return cudaErrorInvalidValue;        /* a 1 MiB argument block: not worth it */
     /* First, with no dependencies: they run as soon as the graph starts. */
-    cudaError_t err = add_loaders(g, ig->args);
+    cudaError_t err = pygraph_cuda_graph_add_loaders(g, ig->args);
     if (err != cudaSuccess)
       return err;
   }
   for (size_t i = 0; i < ops->n_ops; i++) {
     const struct pygraph_plan_node *pn = &plan->nodes[i];
     if (pn->form != PYGRAPH_PLAN_NONE) {       /* else its dependents took its deps */
-      cudaError_t err = add_planned_node(g, ops, i, pn, ig);
+      cudaError_t err = pygraph_cuda_graph_add_op(g, i, &ops->ops[i], pn, ig);
       if (err != cudaSuccess)
         return err;
     }
     g->n_nodes = i + 1;
   }
+  return pygraph_cuda_graph_add_join(g);
+}
+
+cudaError_t pygraph_cuda_graph_add_join(struct cuda_graph *g)
+{
   if (g->n_streams > 1)
     return cudaEventCreateWithFlags(&g->join_event, cudaEventDisableTiming);
   return cudaSuccess;
@@ -277,12 +280,12 @@ cudaError_t pygraph_cuda_graph_build(const struct pygraph_op_list *ops,
                                      const struct pygraph_indirect_graph *ind, void **out)
 {
   *out = NULL;
-  struct cuda_graph *g = calloc(1, sizeof *g);
-  if (!g)
-    return cudaErrorMemoryAllocation;
-  cudaError_t err = keep_plan_lists(g, ops, plan);
-  if (err == cudaSuccess)
-    err = cudaGraphCreate(&g->graph, 0);
+  struct cuda_graph *g;
+  cudaError_t err = pygraph_cuda_graph_alloc(ops, plan, &g);
+  if (err != cudaSuccess)
+    return err;
+  err = cudaGraphCreate(&g->graph, 0);
+  g->body = g->graph;
   if (err == cudaSuccess)
     err = build_nodes(g, ops, plan, ind && ind->ind->n_nodes ? ind : NULL);
   if (err != cudaSuccess) {
@@ -313,7 +316,8 @@ cudaError_t pygraph_cuda_graph_instantiate(void *graph, void *previous)
    * dependencies) could pair with a user's root kernel.  The node arrays
    * are swapped below assuming node i pairs with node i, so only graphs
    * with nodes for the same ops and as many loaders are updated in place. */
-  if (prev && prev->exec && same_node_slots(prev, g) && prev->n_loaders == g->n_loaders) {
+  if (prev && prev->exec && !prev->is_while && !g->is_while && same_node_slots(prev, g) &&
+      prev->n_loaders == g->n_loaders) {
     cudaGraphExecUpdateResultInfo info;
     if (cudaGraphExecUpdate(prev->exec, g->graph, &info) == cudaSuccess) {
       /* Node handles for Exec*SetParams must come from the graph the
@@ -328,6 +332,8 @@ cudaError_t pygraph_cuda_graph_instantiate(void *graph, void *previous)
        * parameters (g's) are what the exec now holds. */
       g->loaders = prev->loaders;             /* (n_loaders equal) */
       prev->graph = new_graph;
+      g->body = g->graph;
+      prev->body = prev->graph;
       prev->nodes = new_nodes;
       prev->loaders = new_loaders;
       prev->exec = NULL;

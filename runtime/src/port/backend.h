@@ -19,6 +19,7 @@ struct pygraph_param_layout;
 struct pygraph_indirect_graph;
 struct pygraph_graph_plan;
 struct pygraph_arg_block;
+struct pygraph_while_spec;
 
 /* What the runtime needs to know about an indirect twin (indirect.h). */
 struct pygraph_twin_info {
@@ -78,6 +79,24 @@ struct pygraph_backend {
   cudaError_t (*graph_launch)(void *graph, int *ran);
 
   void (*graph_destroy)(void *graph);
+
+  /* A whole loop as one graph (graphs/while_graph.h says its shape): the
+   * argument loaders of `ind` (as graph_build adds them), then a
+   * conditional WHILE node whose handle is 1 at each launch, its body the
+   * plan's nodes of `ops` (programmatic edges made full), the status copy
+   * spec->status_op made a device-to-device copy into spec->status, and
+   * last the condition kernel (spec->state, the handle) after every body
+   * node no other depends on.  The result is a graph like graph_build's:
+   * graph_instantiate (never in place: `previous` is destroyed),
+   * graph_set_args, graph_launch, graph_synchronize and graph_destroy
+   * take it; node updates of its body are not promised.  On failure
+   * nothing stays allocated, *graph is NULL and *step names the failing
+   * step (a static string).  NULL: the backend has no WHILE graphs. */
+  cudaError_t (*while_graph_build)(const struct pygraph_op_list *ops,
+                                   const struct pygraph_graph_plan *plan,
+                                   const struct pygraph_indirect_graph *ind,
+                                   const struct pygraph_while_spec *spec, void **graph,
+                                   const char **step);
 
   /* ---- parameter indirection (indirect.h, arg_loader.h) ---- */
 

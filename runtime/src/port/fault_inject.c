@@ -31,6 +31,21 @@ static cudaError_t build(const struct pygraph_op_list *ops, const struct pygraph
   return real->graph_build(ops, plan, ind, graph);
 }
 
+/* A WHILE graph's build is its capture step too. */
+static cudaError_t while_build(const struct pygraph_op_list *ops,
+                               const struct pygraph_graph_plan *plan,
+                               const struct pygraph_indirect_graph *ind,
+                               const struct pygraph_while_spec *spec, void **graph,
+                               const char **step)
+{
+  if (fails(PYGRAPH_FAULT_CAPTURE)) {
+    *graph = NULL;
+    *step = "while graph build";
+    return cudaErrorUnknown;
+  }
+  return real->while_graph_build(ops, plan, ind, spec, graph, step);
+}
+
 static cudaError_t instantiate(void *graph, void *previous)
 {
   return fails(PYGRAPH_FAULT_INSTANTIATE) ? cudaErrorUnknown
@@ -80,6 +95,7 @@ const struct pygraph_backend *pygraph_fault_install(const struct pygraph_backend
   real = backend;
   faulty = *backend;
   faulty.graph_build = build;
+  faulty.while_graph_build = backend->while_graph_build ? while_build : NULL;
   faulty.graph_instantiate = instantiate;
   faulty.graph_update_node = update_node;
   faulty.graph_set_args = set_args;

@@ -2,11 +2,11 @@
  * include/pygraph_abi.def) read on the CPU: its exit tests evaluated and
  * its operands' values in a given iteration.
  *
- * The device condition kernel of a WHILE graph mirrors
- * pygraph_exit_test_eval node for node; verify mode compares the two.
- * Nothing here trusts the descriptor: every index, offset, type and the
- * evaluation stack are checked, and a descriptor that fails a check is
- * malformed (the loop then runs as it does without the descriptor).
+ * The evaluation is exit_eval.h's, whose text the device condition kernel
+ * of a WHILE graph runs too (graphs/while_condition.h).  Nothing here
+ * trusts the descriptor: every index, offset, type and the evaluation
+ * stack are checked, and a descriptor that fails a check is malformed (the
+ * loop then runs as it does without the descriptor).
  *
  * Values are passed as their bits in a uint64_t: integers and pointers in
  * the low bits (any extension: only the type's width is read), F32 as its

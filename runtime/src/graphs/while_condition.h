@@ -1,0 +1,139 @@
+/* while_condition.h - the condition kernel of a whole-loop (WHILE) graph:
+ * the device block it reads and writes (struct pygraph_while_state) and
+ * the one step it takes at the end of every body iteration, as static
+ * inline code that compiles as C11 and as CUDA C++.  The device runs it
+ * (runtime/device/while_condition.cu, one thread, then
+ * cudaGraphSetConditional with its answer); the CPU runs the same text on
+ * a host image of the block (graphs/while_block.h fills the first
+ * iteration's arguments with it; the unit tests run whole loops with it).
+ *
+ * The loop's graph (graphs/while_graph.h) is: the argument loaders, then a
+ * conditional WHILE node whose handle defaults to 1 at every launch (the
+ * body runs at least once) and whose body is one iteration's nodes, the
+ * status copy turned into a device-to-device copy into state->status, and
+ * last this kernel, after every other body node. */
+#ifndef PYGRAPH_WHILE_CONDITION_H
+#define PYGRAPH_WHILE_CONDITION_H
+
+#include <stdint.h>
+
+#include "recording/exit_eval.h"
+
+/* The kernel's entry point in the module, and the module itself (PTX
+ * text, built from runtime/device/while_condition.cu when the runtime is
+ * built): pygraph_while_condition(struct pygraph_while_state *state,
+ * cudaGraphConditionalHandle handle). */
+#define PYGRAPH_WHILE_CONDITION_KERNEL "pygraph_while_condition"
+extern const char pygraph_while_condition_ptx[];
+
+/* How the last launch of a WHILE graph ended (state->outcome). */
+enum pygraph_while_outcome {
+  PYGRAPH_WHILE_RUNNING = 0,   /* not ended (the block as the host starts a launch with it) */
+  PYGRAPH_WHILE_LEFT = 1,      /* exit test `exit_test`, made at `exit_where`, said leave */
+  PYGRAPH_WHILE_CAP = 2,       /* `max_iterations` was reached with no test saying leave: the
+                                  caller goes on with the loop from `iteration` itself */
+  PYGRAPH_WHILE_MALFORMED = 3  /* the block's descriptor or a slot failed a check (the host
+                                  checks both before a launch: a fault); the iterations
+                                  counted did run */
+};
+
+/* An operand the kernel writes into the argument block before each
+ * iteration but the first: the value of wl->values[value] (an AFFINE or
+ * ROTATION operand) in that iteration, its low `bytes` bytes, little-endian
+ * (as a kernel parameter of that size holds it). */
+struct pygraph_while_slot {
+  uint64_t offset;           /* bytes into the argument block */
+  uint32_t value;            /* index into the descriptor's values */
+  uint32_t bytes;            /* 1, 2, 4 or 8 */
+};
+
+/* The device block's head.  The host writes all of it before each launch
+ * (graphs/while_block.h); the kernel writes only the second part. */
+struct pygraph_while_state {
+  const pygraph_whole_loop *loop;    /* the block's copy of the descriptor, its arrays
+                                        in the block */
+  const uint64_t *invariants;        /* loop->n_invariants, this launch's */
+  const struct pygraph_while_slot *slots;
+  unsigned char *args;               /* the argument block the slots are in (NULL: none) */
+  uint64_t max_iterations;           /* stop (CAP) once `iteration` reaches it; 0: never */
+  uint32_t n_slots;
+  uint32_t reserved;
+  /* written by the kernel */
+  uint64_t iteration;                /* the number of the iteration running (the loop's
+                                        iterations count from 0 at its entry); after the
+                                        launch, how many ran since the entry (LEFT at the
+                                        top: the number of the iteration that did not
+                                        start; else the one that left is one less) */
+  int32_t exit_test;                 /* LEFT: the test's number; else -1 */
+  uint32_t outcome;                  /* enum pygraph_while_outcome */
+  uint32_t exit_where;               /* LEFT: enum pygraph_exit_where of the test */
+  uint32_t reserved2;
+  unsigned char status[PYGRAPH_WL_MAX_STATUS_BYTES];
+                                     /* the status as the last copy left it (the body's copy
+                                        node writes it; the host's bytes at the entry until
+                                        then): what the host destination must hold after
+                                        the loop */
+};
+
+/* Writes the slots' values of iteration `iteration` into `args`; 0 (and
+ * nothing more written) at the first slot that is malformed. */
+PYGRAPH_EVAL_FN int pygraph_while_write_slots(const pygraph_whole_loop *wl,
+                                              const uint64_t *invariants,
+                                              const struct pygraph_while_slot *slots,
+                                              uint32_t n_slots, unsigned char *args,
+                                              uint64_t iteration)
+{
+  for (uint32_t k = 0; k < n_slots; ++k) {
+    const struct pygraph_while_slot *s = &slots[k];
+    uint64_t v;
+    if (!args || (s->bytes != 1 && s->bytes != 2 && s->bytes != 4 && s->bytes != 8) ||
+        !pygraph_eval_value_at(wl, s->value, iteration, invariants, &v))
+      return 0;
+    for (uint32_t b = 0; b < s->bytes; ++b)
+      args[s->offset + b] = (unsigned char)(v >> (8 * b));
+  }
+  return 1;
+}
+
+/* Records that the loop ends with outcome `outcome` (test `test` at
+ * `where` for LEFT); returns 0, the handle's value. */
+PYGRAPH_EVAL_FN unsigned pygraph_while_end(struct pygraph_while_state *s, uint32_t outcome,
+                                           int test, uint32_t where)
+{
+  s->outcome = outcome;
+  s->exit_test = outcome == PYGRAPH_WHILE_LEFT ? test : -1;
+  s->exit_where = where;
+  return 0;
+}
+
+/* The step after body iteration number s->iteration: it counts that
+ * iteration (s->iteration becomes the next one's number: the iterations
+ * run since the loop's entry), then makes the exit tests after the status
+ * copy and at the end of the iteration that ran (the status copy is the
+ * body's last node where a test after it exists, graphs/while_graph.h),
+ * then those at the top of the next one.  Returns 1 when the body is to
+ * run again (the slots then hold the next iteration's operands), 0 when
+ * the loop ends (s->outcome says why). */
+PYGRAPH_EVAL_FN unsigned pygraph_while_step(struct pygraph_while_state *s)
+{
+  uint64_t ran = s->iteration++;       /* the iteration that just ran */
+  struct pygraph_eval_env e = {s->loop, s->status, ran, s->invariants};
+  for (uint32_t k = 0; k < 3; ++k) {
+    uint32_t where = k == 0 ? PYGRAPH_EXIT_AFTER_COPY : k == 1 ? PYGRAPH_EXIT_AT_END
+                                                              : PYGRAPH_EXIT_AT_TOP;
+    e.iteration = where == PYGRAPH_EXIT_AT_TOP ? s->iteration : ran;
+    int r = pygraph_eval_exit(&e, where);
+    if (r == PYGRAPH_EVAL_MALFORMED)
+      return pygraph_while_end(s, PYGRAPH_WHILE_MALFORMED, -1, 0);
+    if (r >= 0)
+      return pygraph_while_end(s, PYGRAPH_WHILE_LEFT, r, where);
+  }
+  if (s->max_iterations && s->iteration >= s->max_iterations)
+    return pygraph_while_end(s, PYGRAPH_WHILE_CAP, -1, 0);
+  if (!pygraph_while_write_slots(s->loop, s->invariants, s->slots, s->n_slots, s->args,
+                                 s->iteration))
+    return pygraph_while_end(s, PYGRAPH_WHILE_MALFORMED, -1, 0);
+  return 1;
+}
+
+#endif /* PYGRAPH_WHILE_CONDITION_H */

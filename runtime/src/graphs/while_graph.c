@@ -1,0 +1,108 @@
+/* while_graph.c - whether an iteration can be a WHILE body, and making its
+ * graph (while_graph.h). */
+#include "graphs/while_graph.h"
+
+#include <stddef.h>
+#include <string.h>
+
+#include "recording/whole_loop.h"
+
+/* Does an exit test leave right after the status copy? */
+static int tests_after_copy(const pygraph_whole_loop *wl)
+{
+  for (unsigned k = 0; k < wl->n_nodes; k++)
+    if (wl->nodes[k].op == PYGRAPH_EXIT_LEAVE && wl->nodes[k].arg == PYGRAPH_EXIT_AFTER_COPY)
+      return 1;
+  return 0;
+}
+
+static int copies_device_memory(const struct pygraph_backend *backend, const struct pygraph_op *op)
+{
+  if (op->kind == PYGRAPH_OP_MEMSET)
+    return backend->both_device_memory(op->dst, op->dst);
+  return op->memcpy_kind == cudaMemcpyDeviceToDevice ||
+         (op->memcpy_kind == cudaMemcpyDefault && backend->both_device_memory(op->dst, op->src));
+}
+
+/* Why op i (not the status copy) cannot be in a WHILE body, or NULL. */
+static const char *body_op_refusal(const struct pygraph_backend *backend,
+                                   const struct pygraph_while_request *rq, size_t i)
+{
+  const struct pygraph_op *op = &rq->ops->ops[i];
+  enum pygraph_plan_form form = rq->plan->nodes[i].form;
+  if (form == PYGRAPH_PLAN_NONE)
+    return NULL;
+  if (i > rq->status_op && tests_after_copy(rq->wl))
+    return "an exit test after the status copy would skip the operations after it";
+  if (form == PYGRAPH_PLAN_EMPTY || op->kind == PYGRAPH_OP_KERNEL)
+    return NULL;
+  if (op->kind == PYGRAPH_OP_EVENT_RECORD || op->kind == PYGRAPH_OP_EVENT_WAIT)
+    return "an event record or wait node (a conditional body holds kernels, copies, memsets "
+           "and empty nodes)";
+  if (!copies_device_memory(backend, op))
+    return "a copy or memset touching host memory in the body";
+  return NULL;
+}
+
+const char *pygraph_while_refusal(const struct pygraph_backend *backend,
+                                  const struct pygraph_while_request *rq)
+{
+  if (!backend->while_graph_build)
+    return "no WHILE graphs in this backend";
+  if (!pygraph_whole_loop_check(rq->wl))
+    return "malformed whole-loop descriptor";
+  const struct pygraph_op_list *ops = rq->ops;
+  const struct pygraph_op *copy = rq->status_op < ops->n_ops ? &ops->ops[rq->status_op] : NULL;
+  if (!copy || copy->kind != PYGRAPH_OP_MEMCPY || copy->count != rq->wl->status_bytes ||
+      (copy->memcpy_kind != cudaMemcpyDeviceToHost && copy->memcpy_kind != cudaMemcpyDefault) ||
+      rq->plan->nodes[rq->status_op].form != PYGRAPH_PLAN_OP)
+    return "the status copy is not a device-to-host copy of the status";
+  if (rq->plan->n_after)
+    return "event records made after the graph";
+  for (size_t i = 0; i < ops->n_ops; i++) {
+    const char *why = i == rq->status_op ? NULL : body_op_refusal(backend, rq, i);
+    if (why)
+      return why;
+  }
+  return NULL;
+}
+
+cudaError_t pygraph_while_graph_create(struct pygraph_while_graph *wg,
+                                       const struct pygraph_backend *backend,
+                                       const struct pygraph_while_request *rq, const char **step)
+{
+  memset(wg, 0, sizeof *wg);
+  if ((*step = pygraph_while_refusal(backend, rq)))
+    return cudaErrorNotSupported;
+  const struct pygraph_indirect_graph *ind = rq->ind && rq->ind->ind->n_nodes ? rq->ind : NULL;
+  cudaError_t err = pygraph_while_block_create(
+      &wg->block, backend, rq->wl, rq->slots, rq->n_slots, ind ? ind->args->device_block : NULL,
+      ind ? ind->args->size : 0, step);
+  if (err != cudaSuccess)
+    return err;
+  struct pygraph_while_spec spec = {
+      rq->status_op, wg->block.device,
+      (void *)((uintptr_t)wg->block.device + offsetof(struct pygraph_while_state, status))};
+  *step = "while graph build";
+  err = backend->while_graph_build(rq->ops, rq->plan, ind, &spec, &wg->graph, step);
+  if (err == cudaSuccess) {
+    *step = "while graph instantiate";
+    if ((err = backend->graph_instantiate(wg->graph, NULL)) == cudaSuccess)
+      return cudaSuccess;
+  }
+  /* never launched: nothing to wait for */
+  void *graph = wg->graph;
+  pygraph_while_block_free(&wg->block, backend, NULL);
+  if (graph)
+    backend->graph_destroy(graph);
+  memset(wg, 0, sizeof *wg);
+  return err;
+}
+
+void pygraph_while_graph_free(struct pygraph_while_graph *wg, const struct pygraph_backend *backend)
+{
+  pygraph_while_block_free(&wg->block, backend, wg->graph);
+  if (wg->graph)
+    backend->graph_destroy(wg->graph);
+  memset(wg, 0, sizeof *wg);
+}

@@ -1,0 +1,92 @@
+/* while_graph.h - a whole loop as one graph (issue 17): one recorded
+ * iteration made the body of a conditional WHILE node, which the
+ * condition kernel (graphs/while_condition.h) runs again until an exit
+ * test of the loop's descriptor says leave.  CUDA-free: this file decides
+ * whether an iteration can be such a body and owns the pieces (the
+ * condition block, the graph); the backend builds the graph
+ * (backend.h, while_graph_build) and the usual entries instantiate,
+ * launch and destroy it.
+ *
+ * The graph (what a backend must build):
+ *   [argument loaders] -> WHILE(handle, default 1 at every launch) {
+ *       the plan's nodes of every op, in op order, with the plan's
+ *       dependencies (programmatic ones made full); the status copy
+ *       (spec->status_op) a device-to-device copy of its source into
+ *       spec->status;
+ *       the condition kernel, (spec->state, handle), one thread, after
+ *       every body node no other body node depends on }
+ *
+ * The caller's contract around a launch (not written yet: the segment's
+ * whole-loop state, next step of issue 17):
+ *   before: pygraph_while_block_start with the invariants captured at the
+ *   loop's entry, the host destination's status bytes, the first
+ *   iteration's number (and a cap, if any); the first iteration's
+ *   operands written into the argument block's image
+ *   (pygraph_while_write_slots) and refreshed (graph_set_args); the exit
+ *   tests at the top of the first iteration made on the host
+ *   (pygraph_exit_test_eval): the body runs at least once;
+ *   pygraph_while_block_upload on the launch stream; graph_launch.
+ *   after: pygraph_while_block_read_state; then restore what the host
+ *   would have seen had the loop run eagerly: the state's status bytes
+ *   into the copy's host destination, the program's counter from
+ *   state->iteration (and where the loop left: exit_test, exit_where),
+ *   and every rotated or affine operand the program keeps in host
+ *   variables to its value in the iteration the loop left in
+ *   (pygraph_loop_value_at).  CAP: the loop goes on from state->iteration
+ *   by other means; MALFORMED, or any CUDA error: a fault (the iterations
+ *   counted ran, nothing ran twice). */
+#ifndef PYGRAPH_WHILE_GRAPH_H
+#define PYGRAPH_WHILE_GRAPH_H
+
+#include "graphs/graph_plan.h"
+#include "graphs/indirect.h"
+#include "graphs/while_block.h"
+
+/* What the backend is given besides the iteration's ops (backend.h). */
+struct pygraph_while_spec {
+  size_t status_op;              /* the status copy's index in the op list */
+  void *state;                   /* device address of the condition block's state: the
+                                    condition kernel's first parameter */
+  void *status;                  /* device address of that state's status bytes: the
+                                    body's status copy writes there */
+};
+
+/* One iteration to make a WHILE graph of. */
+struct pygraph_while_request {
+  const struct pygraph_op_list *ops;          /* materialized */
+  const struct pygraph_graph_plan *plan;      /* the capture's plan of ops */
+  const struct pygraph_indirect_graph *ind;   /* NULL or no nodes: none */
+  const pygraph_whole_loop *wl;               /* the loop's descriptor */
+  size_t status_op;                           /* ops index of the status copy */
+  const struct pygraph_while_slot *slots;     /* operands the condition kernel advances,
+                                                 in ind's argument block */
+  size_t n_slots;
+};
+
+struct pygraph_while_graph {
+  void *graph;                   /* the backend's, instantiated */
+  struct pygraph_while_block block;
+};
+
+/* Why the request cannot be a WHILE graph, or NULL: the backend has no
+ * WHILE graphs, the descriptor is malformed, the status copy is not a
+ * device-to-host copy of status_bytes with a node, the body would hold
+ * what a conditional body cannot (event record or wait nodes, copies or
+ * memsets touching host memory), records are made after the graph, or an
+ * exit test after the status copy would skip ops that follow the copy. */
+const char *pygraph_while_refusal(const struct pygraph_backend *backend,
+                                  const struct pygraph_while_request *rq);
+
+/* Makes and instantiates the WHILE graph of `rq`.  cudaErrorNotSupported
+ * with *step = the refusal when there is one; any other failure returns
+ * its error with *step naming the failing step; either way nothing stays
+ * allocated and *wg is zeroed. */
+cudaError_t pygraph_while_graph_create(struct pygraph_while_graph *wg,
+                                       const struct pygraph_backend *backend,
+                                       const struct pygraph_while_request *rq, const char **step);
+
+/* Waits for its launches (see pygraph_while_block_free), frees the block
+ * and destroys the graph. */
+void pygraph_while_graph_free(struct pygraph_while_graph *wg, const struct pygraph_backend *backend);
+
+#endif /* PYGRAPH_WHILE_GRAPH_H */

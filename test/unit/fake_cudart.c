@@ -1,0 +1,332 @@
+/* fake_cudart.c - the CUDA runtime calls of the CUDA layer's graph
+ * building, faked (fake_cudart.h); and the two things of the CUDA layer's
+ * other files graph_realise.c reaches (the port table's event and
+ * synchronize entries, the capture query). */
+#include "fake_cudart.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cuda/backend_cuda.h"
+#include "cuda/cuda_ops.h"
+
+unsigned long fcuda_calls, fcuda_fail_at;
+const char *fcuda_failed;
+int fcuda_live_graphs, fcuda_live_execs, fcuda_live_events, fcuda_library_loads;
+struct CUgraph_st *fcuda_last_graph;
+struct fcuda_handle fcuda_last_handle;
+unsigned fcuda_n_handles;
+static const char *trace[FCUDA_TRACE];
+
+struct CUgraphExec_st {
+  struct CUgraph_st *graph;
+};
+struct CUevent_st {
+  int unused;
+};
+
+void fcuda_reset(void)
+{
+  fcuda_calls = fcuda_fail_at = 0;
+  fcuda_failed = NULL;
+  fcuda_n_handles = 0;
+  fcuda_last_graph = NULL;
+  memset(trace, 0, sizeof trace);
+}
+
+const char *fcuda_call_name(unsigned long k)
+{
+  return k >= 1 && k <= FCUDA_TRACE ? trace[k - 1] : NULL;
+}
+
+/* Counts the call; 1 when it is the one to fail. */
+static int fails(const char *name)
+{
+  ++fcuda_calls;
+  if (fcuda_calls <= FCUDA_TRACE)
+    trace[fcuda_calls - 1] = name;
+  if (fcuda_calls != fcuda_fail_at)
+    return 0;
+  fcuda_failed = name;
+  return 1;
+}
+
+#define FAIL_IF(name) \
+  if (fails(name))    \
+  return cudaErrorInvalidValue
+
+static struct CUgraph_st *new_graph(struct CUgraphNode_st *owner)
+{
+  struct CUgraph_st *g = calloc(1, sizeof *g);
+  g->owner = owner;
+  return g;
+}
+
+static void free_graph(struct CUgraph_st *g)
+{
+  for (size_t k = 0; k < g->n_nodes; k++) {
+    if (g->nodes[k]->body)
+      free_graph(g->nodes[k]->body);
+    free(g->nodes[k]->deps);
+    free(g->nodes[k]);
+  }
+  free(g->nodes);
+  free(g);
+}
+
+/* A node of `kind` in g after deps (copied). */
+static struct CUgraphNode_st *add(cudaGraph_t g, enum fcuda_kind kind, const cudaGraphNode_t *deps,
+                                  size_t n_deps)
+{
+  struct CUgraphNode_st *n = calloc(1, sizeof *n);
+  n->kind = kind;
+  n->graph = g;
+  n->deps = malloc((n_deps ? n_deps : 1) * sizeof *n->deps);
+  memcpy(n->deps, deps, n_deps * sizeof *deps);
+  n->n_deps = n_deps;
+  g->nodes = realloc(g->nodes, (g->n_nodes + 1) * sizeof *g->nodes);
+  g->nodes[g->n_nodes++] = n;
+  return n;
+}
+
+cudaError_t cudaGraphCreate(cudaGraph_t *graph, unsigned int flags)
+{
+  (void)flags;
+  FAIL_IF("cudaGraphCreate");
+  *graph = fcuda_last_graph = new_graph(NULL);
+  fcuda_live_graphs++;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphDestroy(cudaGraph_t graph)
+{
+  fails("cudaGraphDestroy");
+  free_graph(graph);
+  fcuda_live_graphs--;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *handle, cudaGraph_t graph,
+                                             unsigned int default_value, unsigned int flags)
+{
+  FAIL_IF("cudaGraphConditionalHandleCreate");
+  fcuda_last_handle = (struct fcuda_handle){graph, default_value, flags};
+  *handle = 0x4a000 + ++fcuda_n_handles;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddNode(cudaGraphNode_t *node, cudaGraph_t graph, const cudaGraphNode_t *deps,
+                             const cudaGraphEdgeData *edges, size_t n_deps,
+                             struct cudaGraphNodeParams *p)
+{
+  FAIL_IF("cudaGraphAddNode");
+  if (p->type != cudaGraphNodeTypeConditional || edges)
+    return cudaErrorNotSupported;      /* all the runtime adds this way */
+  struct CUgraphNode_st *n = add(graph, FC_CONDITIONAL, deps, n_deps);
+  n->handle = p->conditional.handle;
+  n->cond_type = p->conditional.type;
+  n->cond_size = p->conditional.size;
+  n->body = new_graph(n);
+  static cudaGraph_t out[1];           /* CUDA-owned, valid while the node lives */
+  out[0] = n->body;
+  p->conditional.phGraph_out = out;
+  *node = n;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *node, cudaGraph_t graph,
+                                   const cudaGraphNode_t *deps, size_t n_deps,
+                                   const struct cudaKernelNodeParams *p)
+{
+  FAIL_IF("cudaGraphAddKernelNode");
+  struct CUgraphNode_st *n = add(graph, FC_KERNEL, deps, n_deps);
+  n->func = p->func;
+  n->grid = p->gridDim;
+  n->block = p->blockDim;
+  for (int k = 0; k < 2 && p->kernelParams && p->kernelParams[k]; k++)
+    memcpy(&n->param[k], p->kernelParams[k], sizeof n->param[k]);
+  *node = n;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *node, cudaGraph_t graph,
+                                   const cudaGraphNode_t *deps, size_t n_deps,
+                                   const struct cudaMemsetParams *p)
+{
+  FAIL_IF("cudaGraphAddMemsetNode");
+  struct CUgraphNode_st *n = add(graph, FC_MEMSET, deps, n_deps);
+  n->dst = p->dst;
+  n->count = p->width;
+  *node = n;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *node, cudaGraph_t graph,
+                                     const cudaGraphNode_t *deps, size_t n_deps, void *dst,
+                                     const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+  FAIL_IF("cudaGraphAddMemcpyNode1D");
+  struct CUgraphNode_st *n = add(graph, FC_MEMCPY, deps, n_deps);
+  n->dst = dst;
+  n->src = src;
+  n->count = count;
+  n->copy_kind = kind;
+  *node = n;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *node, cudaGraph_t graph,
+                                  const cudaGraphNode_t *deps, size_t n_deps)
+{
+  FAIL_IF("cudaGraphAddEmptyNode");
+  *node = add(graph, FC_EMPTY, deps, n_deps);
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *node, cudaGraph_t graph,
+                                        const cudaGraphNode_t *deps, size_t n_deps,
+                                        cudaEvent_t event)
+{
+  (void)event;
+  FAIL_IF("cudaGraphAddEventRecordNode");
+  *node = add(graph, FC_RECORD, deps, n_deps);
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *node, cudaGraph_t graph,
+                                      const cudaGraphNode_t *deps, size_t n_deps,
+                                      cudaEvent_t event)
+{
+  (void)event;
+  FAIL_IF("cudaGraphAddEventWaitNode");
+  *node = add(graph, FC_WAIT, deps, n_deps);
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
+                                     const cudaGraphNode_t *to, const cudaGraphEdgeData *edges,
+                                     size_t n)
+{
+  (void)graph;
+  (void)from;
+  FAIL_IF("cudaGraphAddDependencies");
+  for (size_t k = 0; k < n; k++)
+    to[k]->n_programmatic += edges && edges[k].type == cudaGraphDependencyTypeProgrammatic;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *exec, cudaGraph_t graph, unsigned long long flags)
+{
+  (void)flags;
+  FAIL_IF("cudaGraphInstantiate");
+  *exec = calloc(1, sizeof **exec);
+  (*exec)->graph = graph;
+  fcuda_live_execs++;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec)
+{
+  fails("cudaGraphExecDestroy");
+  free(exec);
+  fcuda_live_execs--;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t graph,
+                                cudaGraphExecUpdateResultInfo *info)
+{
+  (void)exec;
+  (void)graph;
+  (void)info;
+  fails("cudaGraphExecUpdate");
+  return cudaErrorGraphExecUpdateFailure;     /* never in place here */
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags)
+{
+  (void)flags;
+  FAIL_IF("cudaEventCreateWithFlags");
+  *event = calloc(1, sizeof **event);
+  fcuda_live_events++;
+  return cudaSuccess;
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t event)
+{
+  fails("cudaEventDestroy");
+  free(event);
+  fcuda_live_events--;
+  return cudaSuccess;
+}
+
+cudaError_t cudaLibraryLoadData(cudaLibrary_t *library, const void *code,
+                                enum cudaJitOption *jit_options, void **jit_values,
+                                unsigned int n_jit, enum cudaLibraryOption *lib_options,
+                                void **lib_values, unsigned int n_lib)
+{
+  (void)code, (void)jit_options, (void)jit_values, (void)n_jit;
+  (void)lib_options, (void)lib_values, (void)n_lib;
+  FAIL_IF("cudaLibraryLoadData");
+  fcuda_library_loads++;
+  *library = (cudaLibrary_t)(unsigned long)0x11b;
+  return cudaSuccess;
+}
+
+cudaError_t cudaLibraryGetKernel(cudaKernel_t *kernel, cudaLibrary_t library, const char *name)
+{
+  (void)library;
+  FAIL_IF("cudaLibraryGetKernel");
+  *kernel = strcmp(name, "pygraph_while_condition") ? FCUDA_LOADER_KERNEL : FCUDA_CONDITION_KERNEL;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetLastError(void)
+{
+  return cudaSuccess;
+}
+
+/* Never called by the building this test runs; present to link. */
+#define UNUSED_CALL(decl) \
+  decl                    \
+  {                       \
+    abort();              \
+  }
+UNUSED_CALL(cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t e, cudaGraphNode_t n,
+                                                         const struct cudaKernelNodeParams *p))
+UNUSED_CALL(cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t e, cudaGraphNode_t n,
+                                                         const struct cudaMemsetParams *p))
+UNUSED_CALL(cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t e, cudaGraphNode_t n,
+                                                           void *dst, const void *src, size_t c,
+                                                           enum cudaMemcpyKind k))
+UNUSED_CALL(cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t e, cudaGraphNode_t n,
+                                                             cudaEvent_t ev))
+UNUSED_CALL(cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t e, cudaGraphNode_t n,
+                                                           cudaEvent_t ev))
+UNUSED_CALL(cudaError_t cudaGraphLaunch(cudaGraphExec_t e, cudaStream_t s))
+UNUSED_CALL(cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s))
+UNUSED_CALL(cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned int f))
+UNUSED_CALL(cudaError_t cudaStreamSynchronize(cudaStream_t s))
+
+/* ---- the rest of the CUDA layer that graph_realise.c reaches ---- */
+
+static int every_event_times(cudaEvent_t event)
+{
+  (void)event;
+  return 1;
+}
+
+static int synchronized(void *graph)
+{
+  (void)graph;
+  return 1;
+}
+
+const struct pygraph_backend pygraph_cuda_backend = {.event_times = every_event_times,
+                                                     .graph_synchronize = synchronized};
+
+int pygraph_cuda_stream_captured(cudaStream_t stream)
+{
+  (void)stream;
+  return 0;
+}

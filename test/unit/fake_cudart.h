@@ -1,0 +1,80 @@
+/* fake_cudart.h - a stand-in for the CUDA runtime's graph API, linked in
+ * place of cudart into the test of the CUDA layer's graph building
+ * (test_while_realise.c: cuda/while_graph.c and cuda/graph_realise.c run
+ * as they are, on the CPU).  Graphs and nodes are kept as built so the
+ * test can read their structure; every call is counted and any one can
+ * be made to fail; live objects (top-level graphs, executables, events,
+ * conditional handles) are counted so a failing build can be shown to
+ * leave nothing behind. */
+#ifndef PYGRAPH_TEST_FAKE_CUDART_H
+#define PYGRAPH_TEST_FAKE_CUDART_H
+
+#include <stddef.h>
+
+#include <cuda_runtime_api.h>
+
+/* The kinds of node the fake records. */
+enum fcuda_kind { FC_KERNEL, FC_MEMCPY, FC_MEMSET, FC_EMPTY, FC_RECORD, FC_WAIT, FC_CONDITIONAL };
+
+struct CUgraphNode_st {
+  enum fcuda_kind kind;
+  struct CUgraph_st *graph;          /* the graph holding it */
+  struct CUgraphNode_st **deps;      /* full edges into it, as added */
+  size_t n_deps;
+  size_t n_programmatic;             /* programmatic edges into it */
+  /* kernels: the function, launch shape and the first two parameters'
+   * first 8 bytes (0 where there is none) */
+  const void *func;
+  dim3 grid, block;
+  unsigned long long param[2];
+  /* copies and memsets */
+  void *dst;
+  const void *src;
+  size_t count;
+  enum cudaMemcpyKind copy_kind;
+  /* conditional nodes */
+  cudaGraphConditionalHandle handle;
+  enum cudaGraphConditionalNodeType cond_type;
+  unsigned cond_size;
+  struct CUgraph_st *body;           /* owned by the node */
+};
+
+struct CUgraph_st {
+  struct CUgraphNode_st **nodes;     /* in the order added */
+  size_t n_nodes;
+  struct CUgraphNode_st *owner;      /* a conditional node's body: that node */
+};
+
+/* A conditional handle's creation. */
+struct fcuda_handle {
+  struct CUgraph_st *graph;
+  unsigned default_value, flags;
+};
+
+/* The kernels cudaLibraryGetKernel hands out: the condition kernel, and
+ * the argument loaders (any other name). */
+#define FCUDA_CONDITION_KERNEL ((cudaKernel_t)(unsigned long)0xc0de)
+#define FCUDA_LOADER_KERNEL ((cudaKernel_t)(unsigned long)0x10ad)
+
+/* Calls so far, all functions together (each fake call counts one). */
+extern unsigned long fcuda_calls;
+/* The fcuda_fail_at-th call (1-based, all functions together; 0: none)
+ * fails with cudaErrorInvalidValue and names its function here. */
+extern unsigned long fcuda_fail_at;
+extern const char *fcuda_failed;
+/* The name of call k (1-based) of the last fcuda_reset window; NULL past
+ * the calls made (at most FCUDA_TRACE are kept). */
+#define FCUDA_TRACE 256
+const char *fcuda_call_name(unsigned long k);
+/* Live top-level graphs, executables and events; library loads. */
+extern int fcuda_live_graphs, fcuda_live_execs, fcuda_live_events;
+extern int fcuda_library_loads;
+/* The last top-level graph created; the last conditional handle created
+ * and how many were. */
+extern struct CUgraph_st *fcuda_last_graph;
+extern struct fcuda_handle fcuda_last_handle;
+extern unsigned fcuda_n_handles;
+
+void fcuda_reset(void);
+
+#endif /* PYGRAPH_TEST_FAKE_CUDART_H */

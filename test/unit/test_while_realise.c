@@ -1,0 +1,277 @@
+/* test_while_realise.c - the CUDA layer's WHILE graph building
+ * (cuda/while_graph.c over cuda/graph_realise.c) run as it is, against the
+ * faked CUDA runtime of fake_cudart.c: the graph's structure (loaders, the
+ * WHILE node, its handle, the body's nodes in op order, the status copy
+ * made device-to-device, the condition kernel last after the body's sinks
+ * with its two parameters), and every CUDA call of the build made to fail
+ * in turn: the error and the failing step come back and nothing is left.
+ * `pygraph_test_while_realise load` checks a condition module that fails
+ * to load (once per process, so in a process of its own). */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "cuda/graph_realise.h"
+#include "cuda/while_graph.h"
+#include "fake_cudart.h"
+#include "graphs/arg_loader.h"
+#include "graphs/graph_plan.h"
+#include "graphs/indirect.h"
+#include "graphs/while_graph.h"
+#include "recording/op_list.h"
+#include "recording/param_cache.h"
+
+#define STREAM(id) ((cudaStream_t)(uintptr_t)(0x100 + (id)))
+#define FUNC(id) ((const void *)(uintptr_t)(0xf00 + (id)))
+#define TWIN ((const void *)(uintptr_t)0x7a1)
+
+static struct pygraph_param_layout *two_params(void)
+{
+  struct pygraph_param_layout *l = pygraph_param_layout_alloc(2);
+  l->params[0].offset = 0;
+  l->params[0].size = 4;
+  l->params[1].offset = 8;
+  l->params[1].size = 8;
+  l->total_size = 16;
+  return l;
+}
+
+/* Op 0: kernel on stream 1; op 1: kernel on stream 2 (no edge to 0);
+ * op 2: memset on stream 1; op 3: the status copy on stream 1.  Sinks of
+ * the body: ops 1 and 3. */
+struct iteration {
+  struct pygraph_op_list ops;
+  struct pygraph_graph_plan plan;
+  struct pygraph_param_layout *layout;
+  int host_status;
+};
+
+static void add_kernel(struct iteration *it, int id, cudaStream_t s, int v)
+{
+  long long p = 0x9000 + id;
+  void *args[] = {&v, &p};
+  struct pygraph_op op = {.kind = PYGRAPH_OP_KERNEL, .stream = s, .func = FUNC(id),
+                          .layout = it->layout, .grid = {4, 1, 1}, .block = {64, 1, 1},
+                          .wait_link = -1};
+  CHECK(pygraph_op_list_copy_args(&it->ops, &op, args) == 0);
+  CHECK(pygraph_op_list_append(&it->ops, &op) != NULL);
+}
+
+static void iteration_init(struct iteration *it)
+{
+  memset(it, 0, sizeof *it);
+  it->layout = two_params();
+  add_kernel(it, 1, STREAM(1), 7);
+  add_kernel(it, 2, STREAM(2), 8);
+  struct pygraph_op ms = {.kind = PYGRAPH_OP_MEMSET, .stream = STREAM(1),
+                          .dst = (void *)(uintptr_t)0xd000, .count = 64, .wait_link = -1};
+  CHECK(pygraph_op_list_append(&it->ops, &ms) != NULL);
+  struct pygraph_op copy = {.kind = PYGRAPH_OP_MEMCPY, .stream = STREAM(1),
+                            .dst = &it->host_status, .src = (void *)(uintptr_t)0xe000,
+                            .count = sizeof(int), .memcpy_kind = cudaMemcpyDeviceToHost,
+                            .wait_link = -1};
+  CHECK(pygraph_op_list_append(&it->ops, &copy) != NULL);
+  pygraph_op_list_materialize(&it->ops);
+  CHECK(pygraph_graph_plan_make(&it->ops, NULL, &it->plan) == 0);
+}
+
+static void iteration_free(struct iteration *it)
+{
+  pygraph_graph_plan_free(&it->plan);
+  pygraph_op_list_free(&it->ops);
+  free(it->layout);
+}
+
+static const struct pygraph_while_spec kSpec = {3, (void *)(uintptr_t)0x5000,
+                                                (void *)(uintptr_t)0x5100};
+
+static int depends_on(const struct CUgraphNode_st *n, const struct CUgraphNode_st *dep)
+{
+  for (size_t k = 0; k < n->n_deps; k++)
+    if (n->deps[k] == dep)
+      return 1;
+  return 0;
+}
+
+static void test_structure(void)
+{
+  fcuda_reset();
+  struct iteration it;
+  iteration_init(&it);
+  void *graph = NULL;
+  const char *step = NULL;
+  CHECK(pygraph_cuda_while_graph_build(&it.ops, &it.plan, NULL, &kSpec, &graph, &step) ==
+        cudaSuccess);
+  CHECK(graph != NULL && fcuda_live_graphs == 1);
+  /* the top graph: the WHILE node alone (no loaders), its handle made on
+   * that graph with 1 applied at every launch */
+  struct CUgraph_st *top = fcuda_last_graph;
+  CHECK(top->n_nodes == 1 && top->nodes[0]->kind == FC_CONDITIONAL);
+  struct CUgraphNode_st *w = top->nodes[0];
+  CHECK(w->cond_type == cudaGraphCondTypeWhile && w->cond_size == 1 && w->n_deps == 0);
+  CHECK(fcuda_n_handles == 1 && fcuda_last_handle.graph == top);
+  CHECK(fcuda_last_handle.default_value == 1 && fcuda_last_handle.flags == cudaGraphCondAssignDefault);
+  /* the body: ops 0..3 in op order, then the condition kernel */
+  struct CUgraph_st *body = w->body;
+  CHECK(body->n_nodes == 5);
+  if (body->n_nodes == 5) {
+    struct CUgraphNode_st **n = body->nodes;
+    CHECK(n[0]->kind == FC_KERNEL && n[0]->func == FUNC(1) && (uint32_t)n[0]->param[0] == 7);
+    CHECK(n[1]->kind == FC_KERNEL && n[1]->func == FUNC(2) && n[1]->n_deps == 0);
+    CHECK(n[2]->kind == FC_MEMSET && depends_on(n[2], n[0]));
+    /* the status copy reads its device source into the condition block */
+    CHECK(n[3]->kind == FC_MEMCPY && n[3]->dst == kSpec.status && n[3]->src == (void *)0xe000);
+    CHECK(n[3]->copy_kind == cudaMemcpyDeviceToDevice && n[3]->count == sizeof(int));
+    CHECK(depends_on(n[3], n[2]));
+    /* the condition kernel: one thread, (state, handle), after the sinks 1 and 3 */
+    struct CUgraphNode_st *c = n[4];
+    CHECK(c->kind == FC_KERNEL && c->func == (const void *)FCUDA_CONDITION_KERNEL);
+    CHECK(c->grid.x == 1 && c->grid.y == 1 && c->grid.z == 1 && c->block.x == 1 &&
+          c->block.y == 1 && c->block.z == 1);
+    CHECK(c->param[0] == (uintptr_t)kSpec.state && c->param[1] == w->handle);
+    CHECK(c->n_deps == 2 && depends_on(c, n[1]) && depends_on(c, n[3]));
+  }
+  /* two streams: the launch's join event */
+  CHECK(fcuda_live_events == 1);
+  /* instantiated afresh, never in place; destroyed: nothing left */
+  CHECK(pygraph_cuda_graph_instantiate(graph, NULL) == cudaSuccess && fcuda_live_execs == 1);
+  pygraph_cuda_graph_destroy(graph);
+  CHECK(fcuda_live_graphs == 0 && fcuda_live_execs == 0 && fcuda_live_events == 0);
+  iteration_free(&it);
+}
+
+/* With indirect nodes: the loaders in the top graph before the WHILE node,
+ * the twin in the body reading its slice, no body root after a loader;
+ * programmatic edges made full in the body. */
+static void test_loaders_and_edges(void)
+{
+  fcuda_reset();
+  struct iteration it;
+  iteration_init(&it);
+  /* op 2 (memset) follows op 0; mark that edge programmatic */
+  CHECK(it.plan.nodes[2].n_deps == 1 && it.plan.nodes[2].deps[0] == 0);
+  it.plan.nodes[2].programmatic[0] = 1;
+  struct pygraph_indirect_node node = {0, 32, 16, TWIN, 1};
+  long node_of_op[4] = {0, -1, -1, -1};
+  struct pygraph_indirect in = {&node, 1, 1, node_of_op, 4, 4, 48};
+  unsigned char host[256] = {0};
+  struct pygraph_loader_chunk chunk = {0, 48, 0};
+  struct pygraph_arg_block ab = {(void *)(uintptr_t)0x7000, host, 48, sizeof host, &chunk, 1};
+  struct pygraph_indirect_graph ig = {&in, &ab};
+  void *graph = NULL;
+  const char *step = NULL;
+  CHECK(pygraph_cuda_while_graph_build(&it.ops, &it.plan, &ig, &kSpec, &graph, &step) ==
+        cudaSuccess);
+  struct CUgraph_st *top = fcuda_last_graph;
+  CHECK(top->n_nodes == 2);
+  if (top->n_nodes == 2) {
+    CHECK(top->nodes[0]->kind == FC_KERNEL &&
+          top->nodes[0]->func == (const void *)FCUDA_LOADER_KERNEL);
+    CHECK(top->nodes[1]->kind == FC_CONDITIONAL && depends_on(top->nodes[1], top->nodes[0]));
+    struct CUgraph_st *body = top->nodes[1]->body;
+    CHECK(body->n_nodes == 5);
+    CHECK(body->nodes[0]->func == TWIN && body->nodes[0]->param[0] == 0x7000 + 32);
+    CHECK(body->nodes[0]->n_deps == 0 && body->nodes[1]->n_deps == 0);
+    CHECK(body->nodes[2]->n_programmatic == 0 && depends_on(body->nodes[2], body->nodes[0]));
+  }
+  pygraph_cuda_graph_destroy(graph);
+  CHECK(fcuda_live_graphs == 0 && fcuda_live_events == 0);
+  /* the same plan in a plain graph keeps its programmatic edge */
+  CHECK(pygraph_cuda_graph_build(&it.ops, &it.plan, &ig, &graph) == cudaSuccess);
+  CHECK(fcuda_last_graph->nodes[3]->n_programmatic == 1);   /* loader, 0, 1, then op 2 */
+  pygraph_cuda_graph_destroy(graph);
+  iteration_free(&it);
+}
+
+/* The CUDA calls of a WHILE graph's build with one loader (the modules
+ * already loaded), in order, and the step each is reported as when it
+ * fails. */
+static const char *const kBuildCalls[][2] = {
+    {"cudaGraphCreate", "graph create"},
+    {"cudaGraphAddKernelNode", "argument loaders"},
+    {"cudaGraphConditionalHandleCreate", "conditional handle create"},
+    {"cudaGraphAddNode", "while node"},
+    {"cudaGraphAddKernelNode", "body node"},
+    {"cudaGraphAddKernelNode", "body node"},
+    {"cudaGraphAddMemsetNode", "body node"},
+    {"cudaGraphAddMemcpyNode1D", "body node"},
+    {"cudaGraphAddKernelNode", "condition node"},
+    {"cudaEventCreateWithFlags", "join event"}};
+#define N_BUILD_CALLS (sizeof kBuildCalls / sizeof kBuildCalls[0])
+
+static void test_every_failure_frees_everything(void)
+{
+  struct iteration it;
+  iteration_init(&it);
+  struct pygraph_indirect_node node = {0, 0, 16, TWIN, 0};
+  long node_of_op[4] = {0, -1, -1, -1};
+  struct pygraph_indirect in = {&node, 1, 1, node_of_op, 4, 4, 16};
+  unsigned char host[256] = {0};
+  struct pygraph_loader_chunk chunk = {0, 16, 0};
+  struct pygraph_arg_block ab = {(void *)(uintptr_t)0x7000, host, 16, sizeof host, &chunk, 1};
+  struct pygraph_indirect_graph ig = {&in, &ab};
+  fcuda_reset();
+  void *graph = NULL;
+  const char *step;
+  CHECK(pygraph_cuda_while_graph_build(&it.ops, &it.plan, &ig, &kSpec, &graph, &step) ==
+        cudaSuccess);
+  CHECK(fcuda_calls == N_BUILD_CALLS);
+  for (unsigned long k = 1; k <= N_BUILD_CALLS; k++)
+    CHECK_STR(fcuda_call_name(k), kBuildCalls[k - 1][0]);
+  pygraph_cuda_graph_destroy(graph);
+  for (unsigned long k = 1; k <= N_BUILD_CALLS; k++) {
+    fcuda_reset();
+    fcuda_fail_at = k;
+    graph = (void *)1;
+    step = NULL;
+    CHECK(pygraph_cuda_while_graph_build(&it.ops, &it.plan, &ig, &kSpec, &graph, &step) ==
+          cudaErrorInvalidValue);
+    CHECK_STR(fcuda_failed, kBuildCalls[k - 1][0]);
+    CHECK_STR(step, kBuildCalls[k - 1][1]);
+    CHECK(graph == NULL);
+    CHECK(fcuda_live_graphs == 0 && fcuda_live_events == 0 && fcuda_live_execs == 0);
+  }
+  /* instantiate failing: the graph stays the caller's, destroyable */
+  fcuda_reset();
+  CHECK(pygraph_cuda_while_graph_build(&it.ops, &it.plan, &ig, &kSpec, &graph, &step) ==
+        cudaSuccess);
+  fcuda_fail_at = fcuda_calls + 1;
+  CHECK(pygraph_cuda_graph_instantiate(graph, NULL) == cudaErrorInvalidValue);
+  CHECK_STR(fcuda_failed, "cudaGraphInstantiate");
+  pygraph_cuda_graph_destroy(graph);
+  CHECK(fcuda_live_graphs == 0 && fcuda_live_execs == 0 && fcuda_live_events == 0);
+  iteration_free(&it);
+}
+
+/* The condition module fails to load: reported as such, nothing made, and
+ * not tried again. */
+static int test_load_failure(void)
+{
+  struct iteration it;
+  iteration_init(&it);
+  fcuda_reset();
+  fcuda_fail_at = 1;
+  void *graph = (void *)1;
+  const char *step = NULL;
+  CHECK(pygraph_cuda_while_graph_build(&it.ops, &it.plan, NULL, &kSpec, &graph, &step) ==
+        cudaErrorInvalidValue);
+  CHECK_STR(fcuda_failed, "cudaLibraryLoadData");
+  CHECK_STR(step, "condition kernel load");
+  CHECK(graph == NULL && fcuda_live_graphs == 0);
+  fcuda_reset();
+  CHECK(pygraph_cuda_while_graph_build(&it.ops, &it.plan, NULL, &kSpec, &graph, &step) ==
+        cudaErrorInvalidValue);
+  CHECK(fcuda_library_loads == 0 && fcuda_calls == 0);
+  iteration_free(&it);
+  return check_finish();
+}
+
+int main(int argc, char **argv)
+{
+  if (argc == 2 && !strcmp(argv[1], "load"))
+    return test_load_failure();
+  test_structure();
+  test_loaders_and_edges();
+  test_every_failure_frees_everything();
+  return check_finish();
+}
