@@ -430,6 +430,16 @@ MUTATIONS = [
      "  if (pygraph_segment_free(seg, ptr))\n    return PYGRAPH_DEFERRED;",
      "  (void)pygraph_segment_free(seg, ptr);\n  return PYGRAPH_DEFERRED;",
      ["unit:test_alloc_pool"]),
+    # ---- kernel settings made at once in a region (abi/record.h)
+    ("settings: a launch deferred before a changed setting not run first", "runtime/src/abi/record.c",
+     "  if (!launched_this_iteration(seg, func))\n    return;", "  return;",
+     ["unit:test_func_settings"]),
+    ("settings: the kernel's current value taken for granted", "runtime/src/abi/record.c",
+     "  if (attr >= 0 && backend->func_attribute_holds &&", "  if (backend->func_attribute_holds &&",
+     ["unit:test_func_settings"]),
+    ("api: cudaFuncSetAttribute harmless", "pass/core/cuda_api_table.c",
+     '{"cudaFuncSetAttribute", PG_API_FUNC_SETTING,', '{"cudaFuncSetAttribute", PG_API_HARMLESS,',
+     ["lit:api-table.cu", "lit:func-settings.cu"]),
     # ---- what the pass tells the runtime instead of error-probing CUDA
     ("facts: a site's argument slots dropped", "runtime/src/abi/record.c",
      "site ? site->arg_slots : 0", "0", ["unit:test_site_facts"]),

@@ -99,7 +99,8 @@ static int is_lifetime(LLVMValueRef f) {
 static int done_at_return(LLVMValueRef f) {
   const pg_api_entry *api = pg_api_lookup(name_of(f));
   return api && (api->cls == PG_API_LAUNCH || api->cls == PG_API_SYNC ||
-                 api->cls == PG_API_POOLED || api->cls == PG_API_UNCAPTURABLE ||
+                 api->cls == PG_API_POOLED || api->cls == PG_API_FUNC_SETTING ||
+                 api->cls == PG_API_UNCAPTURABLE ||
                  api->cls == PG_API_HARMLESS);
 }
 

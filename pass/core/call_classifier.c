@@ -102,6 +102,12 @@ static void classify_api(const pg_classifier *c, LLVMValueRef inst, LLVMValueRef
     else
       out->kind = PG_CALL_ROUTED_OP;
     return;
+  case PG_API_FUNC_SETTING:
+    if (!pg_api_routed(api))
+      set_barrier(out, PG_WHY_API_NOT_ROUTED);
+    else
+      out->kind = PG_CALL_ROUTED_OP;
+    return;
   case PG_API_SYNC:
   case PG_API_OWN_CAPTURE:
   case PG_API_UNCAPTURABLE:

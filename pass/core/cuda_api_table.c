@@ -92,6 +92,11 @@ static const pg_api_entry kTable[] = {
      * write keeps it a barrier (call_classifier.c). */
     {"cudaMalloc", PG_API_POOLED, 0, "allocates", 0},
     {"cudaFree", PG_API_POOLED, 0, "frees (and may synchronize)", 0},
+    /* A kernel setting touches no stream and holds for the launches after
+     * it: made at once inside a region (a launch of that kernel deferred
+     * before it flushes first, unless the kernel already holds the value). */
+    {"cudaFuncSetAttribute", PG_API_FUNC_SETTING, 0, "changes a kernel attribute", 0},
+    {"cudaFuncSetCacheConfig", PG_API_FUNC_SETTING, 0, "changes a kernel attribute", 0},
     /* cannot be captured */
     {"cudaMallocManaged", PG_API_UNCAPTURABLE, 0, "allocates", 0},
     {"cudaMallocPitch", PG_API_UNCAPTURABLE, 0, "allocates", 0},
@@ -107,8 +112,6 @@ static const pg_api_entry kTable[] = {
     {"cudaEventDestroy", PG_API_UNCAPTURABLE, 0, "destroys an event", 0},
     {"cudaSetDevice", PG_API_UNCAPTURABLE, 0, "changes the device", 0},
     {"cudaDeviceSetLimit", PG_API_UNCAPTURABLE, 0, "changes device limits", 0},
-    {"cudaFuncSetAttribute", PG_API_UNCAPTURABLE, 0, "changes a kernel attribute", 0},
-    {"cudaFuncSetCacheConfig", PG_API_UNCAPTURABLE, 0, "changes a kernel attribute", 0},
     /* the program's own stream capture (cudaGraph* / cuGraph*: kPrefixes) */
     OWN("cudaStreamBeginCapture", BEGINS, "begins the program's own stream capture"),
     OWN("cudaStreamBeginCaptureToGraph", BEGINS, "begins the program's own stream capture"),
@@ -178,7 +181,8 @@ static int has_entry_point(const char *name) {
 
 int pg_api_routed(const pg_api_entry *e) {
   return (e->cls == PG_API_LAUNCH || e->cls == PG_API_STREAM_OP ||
-          e->cls == PG_API_MAYBE_DEFERRED || e->cls == PG_API_POOLED) &&
+          e->cls == PG_API_MAYBE_DEFERRED || e->cls == PG_API_POOLED ||
+          e->cls == PG_API_FUNC_SETTING) &&
          has_entry_point(e->name);
 }
 
@@ -199,6 +203,7 @@ const char *pg_api_class_name(pg_api_class c) {
   case PG_API_SYNC: return "synchronizing";
   case PG_API_MAYBE_DEFERRED: return "deferred on device memory";
   case PG_API_POOLED: return "served from a pool in a region";
+  case PG_API_FUNC_SETTING: return "made at once in a region";
   case PG_API_UNCAPTURABLE: return "not capturable";
   case PG_API_OWN_CAPTURE: return "program's own stream capture";
   case PG_API_HARMLESS: return "harmless";

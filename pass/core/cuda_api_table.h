@@ -12,6 +12,10 @@ typedef enum pg_api_class {
   PG_API_POOLED,         /* cudaMalloc / cudaFree: routed, inside a recording
                             iteration answered from the runtime's pool with no
                             CUDA call (runtime segment/alloc_pool.h) */
+  PG_API_FUNC_SETTING,   /* cudaFuncSetAttribute / cudaFuncSetCacheConfig: routed,
+                            made at once; the runtime flushes first only when
+                            a launch of the kernel deferred before it would
+                            see a changed setting (runtime abi/record.h) */
   PG_API_UNCAPTURABLE,   /* allocation, stream/event/device management, ... */
   PG_API_OWN_CAPTURE,    /* the program's own stream capture or graphs */
   PG_API_HARMLESS        /* touches no stream: error queries, launch protocol */

@@ -63,6 +63,12 @@ static char *sync_in_loop_text(const pg_call_info *ci, const char **name) {
                    "same block each iteration, no CUDA call)",
                    ci->api->name);
   }
+  if (ci->kind == PG_CALL_ROUTED_OP && ci->api->cls == PG_API_FUNC_SETTING) {
+    *name = "SettingInRegion";
+    return pg_strf("%s inside a loop: made at once in a region (a launch of the kernel "
+                   "deferred before it runs first when the setting changes)",
+                   ci->api->name);
+  }
   if (ci->kind != PG_CALL_ROUTED_OP || ci->api->cls != PG_API_MAYBE_DEFERRED)
     return NULL;
   *name = "SyncDeferred";

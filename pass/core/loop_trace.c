@@ -194,6 +194,9 @@ static int judge_inst(pg_wl_ctx *c, LLVMValueRef i) {
   int copy = ci->callee ? host_copy(c, i, ci->callee) : -1;
   if (copy >= 0)
     return copy;
+  if (ci->kind == PG_CALL_ROUTED_OP && ci->api &&
+      (ci->api->cls == PG_API_POOLED || ci->api->cls == PG_API_FUNC_SETTING))
+    return pg_wl_refuse(c->wl, PG_WL_HOST_ONLY_CALL, i);
   switch (ci->kind) {
   case PG_CALL_LAUNCH:
   case PG_CALL_ROUTED_OP:

@@ -287,6 +287,14 @@ static char *named_reason(const pg_classifier *cls, const pg_whole_loop *wl, con
                : pg_strf("call of '%s'%s, which launches kernels itself", a, at);
     break;
   }
+  case PG_WL_HOST_ONLY_CALL: {
+    pg_call_info ci;
+    pg_classify(cls, wl->at, &ci);
+    a = pg_loc_dup(wl->at);
+    text = pg_strf("%s at %s in the iteration, which a conditional graph's body cannot hold",
+                   ci.api ? ci.api->name : "a call", a);
+    break;
+  }
   case PG_WL_BARRIER: {
     pg_call_info ci;
     pg_classify(cls, wl->at, &ci);

@@ -176,6 +176,10 @@ ROW(unknown, cudaMemcpy_ptsz, cudaMemcpy_ptsz_(h, p, (size_t)4, cudaMemcpyDevice
 // write: alloc-pooled.cu has the file without it, where cudaFree is deferred)
 ROW(deferred, cudaMalloc, cudaMalloc((void **)&h, 4))
 ROW(barrier, cudaFree, cudaFree(h))
+// ---- kernel settings: made at once in a region (the runtime flushes first
+// when a launch of the kernel deferred before them would see a change)
+ROW(deferred, cudaFuncSetAttribute, cudaFuncSetAttribute(FN(k3), cudaFuncAttributeMaxDynamicSharedMemorySize, 0))
+ROW(deferred, cudaFuncSetCacheConfig, cudaFuncSetCacheConfig(FN(k3), cudaFuncCachePreferL1))
 // ---- cannot be captured
 ROW(barrier, cudaMallocManaged, cudaMallocManaged((void **)&h, 4, cudaMemAttachGlobal))
 ROW(barrier, cudaMallocPitch, size_t pitch; cudaMallocPitch((void **)&h, &pitch, 4, 1))
@@ -191,8 +195,6 @@ ROW(observed, cudaEventCreateWithFlags, cudaEvent_t x; cudaEventCreateWithFlags(
 ROW(observed, cudaEventDestroy, cudaEventDestroy(e))
 ROW(barrier, cudaSetDevice, cudaSetDevice(0))
 ROW(barrier, cudaDeviceSetLimit, cudaDeviceSetLimit(cudaLimitStackSize, 1024))
-ROW(barrier, cudaFuncSetAttribute, cudaFuncSetAttribute(FN(k3), cudaFuncAttributeMaxDynamicSharedMemorySize, 0))
-ROW(barrier, cudaFuncSetCacheConfig, cudaFuncSetCacheConfig(FN(k3), cudaFuncCachePreferL1))
 
 // ---- the program's own stream capture and graphs
 #define MODE cudaStreamCaptureModeGlobal

@@ -92,6 +92,7 @@ void fake_reset(void)
   fake_timing_records = fake_timing_queries = 0;
   fake_capture_queries = 0;
   fake_pointer_queries = 0;
+  fake_attribute_queries = 0;
   fake_event_times_queries = 0;
   fake_range_depth = fake_range_pushes = fake_range_underflows = 0;
   fake_memory_reset_counts();
@@ -169,6 +170,18 @@ static int fake_is_device(const void *p)
 {
   int kind = fake_memory_kind(p);
   return kind ? kind > 0 : fake.memcpy_default_is_device;
+}
+
+int fake_attribute_queries;
+
+/* func_attribute_holds: what fake.attribute_holds says, for any kernel. */
+static int fake_attribute_holds(const void *func, int attr, int value)
+{
+  (void)func;
+  (void)attr;
+  (void)value;
+  fake_attribute_queries++;
+  return fake.attribute_holds;
 }
 
 static int fake_both_device(const void *dst, const void *src)
@@ -606,6 +619,7 @@ const struct pygraph_backend fake_backend = {
     .execute = fake_execute,
     .param_layout = fake_param_layout,
     .both_device_memory = fake_both_device,
+    .func_attribute_holds = fake_attribute_holds,
     .graph_build = fake_build,
     .while_graph_build = fake_while_build,
     .graph_instantiate = fake_instantiate,

@@ -43,6 +43,7 @@ struct fake_config {
   int fail_launch;
   int launch_ran_before_failing;  /* failing launch reports the graph as enqueued */
   int exec_update_ok;             /* instantiate with a previous graph updates in place */
+  int attribute_holds;             /* func_attribute_holds' answer (any kernel) */
   int memcpy_default_is_device;   /* answer of both_device_memory for pointers
                                      fake_memory.h does not know (its buffers
                                      answer for themselves: device or host) */
@@ -95,6 +96,7 @@ extern int fake_live_graphs;      /* built and not yet destroyed */
 extern int fake_layout_queries;
 extern unsigned fake_layout_last_slots;       /* arg_slots of the last layout query */
 extern int fake_pointer_queries;  /* both_device_memory calls (not logged) */
+extern int fake_attribute_queries;     /* func_attribute_holds calls (not logged) */
 extern int fake_twin_queries;
 extern int fake_live_allocs;      /* device blocks not yet freed */
 extern int fake_args_calls, fake_launch_calls;

@@ -307,6 +307,14 @@ void device_free(void *ptr)
   fake_backend.device_free(ptr);
 }
 
+void func_setting(int func, int attr, int value)
+{
+  struct pygraph_segment *seg = pygraph_recording_segment();
+  if (seg)
+    pygraph_record_func_setting(seg, FAKE_FUNC(func), attr, value);
+  fake_log_append("p:attr%d ", func);
+}
+
 void harness_pool_mb(unsigned mb)
 {
   struct pygraph_settings s = *pygraph_settings();

@@ -88,7 +88,11 @@ void sync_memcpy_to(void *dst, const void *src, size_t count, enum cudaMemcpyKin
  * p:malloc(<size>) / p:free (fake device_alloc / device_free). */
 void *device_malloc(size_t size);
 void device_free(void *ptr);
-void harness_pool_mb(unsigned mb);                     /* PYGRAPH_POOL_MB, same scope */
+void harness_pool_mb(unsigned mb);
+/* cudaFuncSetAttribute (attr >= 0) / cudaFuncSetCacheConfig (attr < 0) of
+ * FAKE_FUNC(func) as the routed entry points make it: the segment's check
+ * (record.h), then the real call, logged p:attr<func>. */
+void func_setting(int func, int attr, int value);                     /* PYGRAPH_POOL_MB, same scope */
 void event_record(int event, cudaStream_t stream);
 void event_wait(cudaStream_t stream, int event);
 void undeferrable(const char *what);                   /* e.g. a driver launch */

@@ -221,6 +221,29 @@ enum pygraph_record_result pygraph_record_event_wait(struct pygraph_segment *seg
   return append(seg, &op, NULL);
 }
 
+/* A kernel op of `func` (or with func as the site's original) among the
+ * ops deferred so far. */
+static int launched_this_iteration(const struct pygraph_segment *seg, const void *func)
+{
+  const struct pygraph_op_list *cur = pygraph_segment_recorded(seg);
+  for (size_t i = 0; i < cur->n_ops; i++)
+    if (cur->ops[i].kind == PYGRAPH_OP_KERNEL && cur->ops[i].func == func)
+      return 1;
+  return 0;
+}
+
+void pygraph_record_func_setting(struct pygraph_segment *seg, const void *func, int attr,
+                                 int value)
+{
+  if (!launched_this_iteration(seg, func))
+    return;
+  const struct pygraph_backend *backend = pygraph_segment_backend(seg);
+  if (attr >= 0 && backend->func_attribute_holds &&
+      backend->func_attribute_holds(func, attr, value))
+    return;
+  (void)pygraph_record_undeferrable(seg, "kernel setting changed after a launch of the kernel");
+}
+
 enum pygraph_record_result pygraph_record_malloc(struct pygraph_segment *seg, void **ptr,
                                                  size_t size)
 {

@@ -50,6 +50,14 @@ enum pygraph_record_result pygraph_record_sync_memcpy(struct pygraph_segment *se
                                                       const void *src, size_t count,
                                                       enum cudaMemcpyKind kind,
                                                       cudaStream_t stream);
+/* cudaFuncSetAttribute (attr >= 0) / cudaFuncSetCacheConfig (attr < 0) of
+ * `func`, which the caller then makes itself, at once: a kernel setting
+ * touches no stream and holds for the launches that follow.  Launches of
+ * func this iteration deferred before it must still run with the setting
+ * they were made under: unless the kernel already holds the value
+ * (backend func_attribute_holds), the segment flushes first. */
+void pygraph_record_func_setting(struct pygraph_segment *seg, const void *func, int attr,
+                                 int value);
 /* cudaMalloc / cudaFree (segment.h, pygraph_segment_allocate): DEFERRED
  * when the segment's pool answered (for cudaMalloc *ptr is set); else the
  * caller makes the real call, a cudaFree after a flush. */

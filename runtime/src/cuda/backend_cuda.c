@@ -26,6 +26,8 @@
   RELAXED(param_layout, struct pygraph_param_layout *, (const void *func, unsigned arg_slots),    \
           (func, arg_slots))                                                                      \
   DIRECT(both_device_memory)                                                                      \
+  RELAXED(func_attribute_holds, int, (const void *func, int attr, int value),                     \
+          (func, attr, value))                                                                    \
   RELAXED(graph_build, cudaError_t,                                                               \
           (const struct pygraph_op_list *ops, const struct pygraph_graph_plan *plan,              \
            const struct pygraph_indirect_graph *ind, void **graph),                               \

@@ -378,3 +378,27 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaFree(const pygraph_site *site, void *de
   DEFERRED_OR_RUN(pygraph_record_free(seg, devPtr));
   return cudaFree(devPtr);
 }
+
+/* ---- kernel settings (record.h: made at once, a flush first if needed) */
+
+PYGRAPH_EXPORT cudaError_t __pygraph_cudaFuncSetAttribute(const pygraph_site *site,
+                                                          const void *func,
+                                                          enum cudaFuncAttribute attr, int value)
+{
+  (void)site;
+  struct pygraph_segment *seg = pygraph_recording_segment();
+  if (UNLIKELY(seg != NULL))
+    pygraph_record_func_setting(seg, func, (int)attr, value);
+  return cudaFuncSetAttribute(func, attr, value);
+}
+
+PYGRAPH_EXPORT cudaError_t __pygraph_cudaFuncSetCacheConfig(const pygraph_site *site,
+                                                            const void *func,
+                                                            enum cudaFuncCache cacheConfig)
+{
+  (void)site;
+  struct pygraph_segment *seg = pygraph_recording_segment();
+  if (UNLIKELY(seg != NULL))
+    pygraph_record_func_setting(seg, func, -1, (int)cacheConfig);
+  return cudaFuncSetCacheConfig(func, cacheConfig);
+}

@@ -104,6 +104,20 @@ int pygraph_cuda_both_device_memory(const void *dst, const void *src)
   return is_device_memory(dst) && is_device_memory(src);
 }
 
+int pygraph_cuda_func_attribute_holds(const void *func, int attr, int value)
+{
+  struct cudaFuncAttributes a;
+  if (cudaFuncGetAttributes(&a, func) != cudaSuccess) {
+    (void)cudaGetLastError();           /* the program's own call reports its error */
+    return 0;
+  }
+  if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize)
+    return a.maxDynamicSharedSizeBytes == value;
+  if (attr == cudaFuncAttributePreferredSharedMemoryCarveout)
+    return a.preferredShmemCarveout == value;
+  return 0;
+}
+
 /* ---- parameter indirection --------------------------------------------- */
 
 const char *pygraph_cuda_twin_check(const void *twin, struct pygraph_twin_info *info)

@@ -12,6 +12,7 @@
 cudaError_t pygraph_cuda_execute(const struct pygraph_op *op);
 struct pygraph_param_layout *pygraph_cuda_param_layout(const void *func, unsigned arg_slots);
 int pygraph_cuda_both_device_memory(const void *dst, const void *src);
+int pygraph_cuda_func_attribute_holds(const void *func, int attr, int value);
 const char *pygraph_cuda_twin_check(const void *twin, struct pygraph_twin_info *info);
 cudaError_t pygraph_cuda_resident_blocks(const void *func, unsigned threads, size_t smem,
                                          long long *blocks);

@@ -48,6 +48,12 @@ struct pygraph_backend {
    * cudaMemcpyDefault and the synchronous memset (dst twice) and copy. */
   int (*both_device_memory)(const void *dst, const void *src);
 
+  /* Does kernel `func` already hold attribute `attr` (enum
+   * cudaFuncAttribute) at `value`?  1 only when known (the maximum dynamic
+   * shared memory and the shared memory carveout, through
+   * cudaFuncGetAttributes); 0 otherwise, errors included (left cleared). */
+  int (*func_attribute_holds)(const void *func, int attr, int value);
+
   /* Create the graph `plan` describes (graph_plan.h, made from `ops`, which
    * are materialized): per op a node of the plan's form with the plan's
    * dependencies, programmatic where the plan says so; the plan's
