@@ -264,7 +264,8 @@ MUTATIONS = [
     # comparison guards it): a field dropped from shape is dropped from both.
     ("replay: kernel shared memory not shape", [
         ("runtime/src/recording/signature.c",
-         "same_dim3(a->block, b->block) && a->shmem == b->shmem;", "same_dim3(a->block, b->block);"),
+         "same_dim3(a->block, b->block) && a->shmem == b->shmem &&",
+         "same_dim3(a->block, b->block) &&"),
         ("runtime/src/recording/signature.c", "      h = mix(h, op->shmem);\n", "")],
      ["unit:test_replay_rules", "unit:test_signature"]),
     ("replay: z dimensions not shape", [
@@ -440,6 +441,19 @@ MUTATIONS = [
     ("api: cudaFuncSetAttribute harmless", "pass/core/cuda_api_table.c",
      '{"cudaFuncSetAttribute", PG_API_FUNC_SETTING,', '{"cudaFuncSetAttribute", PG_API_HARMLESS,',
      ["lit:api-table.cu", "lit:func-settings.cu"]),
+    # ---- launch attributes a graph kernel node holds (abi/record.c)
+    ("attrs: any launch attribute deferred", "runtime/src/abi/record.c",
+     "  default:\n    return 0;\n  }\n}", "  default:\n    return 1;\n  }\n}",
+     ["unit:test_launch_attrs"]),
+    ("attrs: left out of the signature", [
+        ("runtime/src/recording/signature.c",
+         " &&\n           a->n_attrs == b->n_attrs && a->attrs_hash == b->attrs_hash;", ";"),
+        ("runtime/src/recording/signature.c",
+         "      h = mix(h, op->attrs_hash ^ op->n_attrs);\n", "")],
+     ["unit:test_launch_attrs"]),
+    ("attrs: not set on the kernel node", "runtime/src/cuda/graph_realise.c",
+     "  for (unsigned i = 0; err == cudaSuccess && i < op->n_attrs; i++)",
+     "  for (unsigned i = 0; err == cudaSuccess && i < 0; i++)", ["unit:test_while_realise"]),
     # ---- what the pass tells the runtime instead of error-probing CUDA
     ("facts: a site's argument slots dropped", "runtime/src/abi/record.c",
      "site ? site->arg_slots : 0", "0", ["unit:test_site_facts"]),

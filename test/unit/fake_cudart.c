@@ -149,6 +149,16 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *node, cudaGraph_t graph,
   return cudaSuccess;
 }
 
+cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t node, cudaKernelNodeAttrID attr,
+                                            const cudaKernelNodeAttrValue *value)
+{
+  FAIL_IF("cudaGraphKernelNodeSetAttribute");
+  node->n_attrs++;
+  node->last_attr = attr;
+  node->last_attr_val = *value;
+  return cudaSuccess;
+}
+
 cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *node, cudaGraph_t graph,
                                    const cudaGraphNode_t *deps, size_t n_deps,
                                    const struct cudaMemsetParams *p)

@@ -27,6 +27,10 @@ struct CUgraphNode_st {
   const void *func;
   dim3 grid, block;
   unsigned long long param[2];
+  /* launch attributes set on a kernel node: how many, and the last one */
+  unsigned n_attrs;
+  cudaLaunchAttributeID last_attr;
+  cudaLaunchAttributeValue last_attr_val;
   /* copies and memsets */
   void *dst;
   const void *src;

@@ -192,6 +192,19 @@ void kernel_buf(int func, int value, void *buf)
   fake_memory_apply(&node);                   /* passed through: "CUDA" runs it */
 }
 
+void kernel_attrs(int func, int arg0, const cudaLaunchAttribute *attrs, unsigned n)
+{
+  int a0 = arg0;
+  long long a1 = 1000 + arg0;
+  void *args[] = {&a0, &a1};
+  dim3 grid = {1, 1, 1}, block = {32, 1, 1};
+  struct pygraph_segment *seg = pygraph_recording_segment();
+  if (seg && pygraph_record_kernel_attrs(seg, NULL, FAKE_FUNC(func), grid, block, 0, S1, args,
+                                         attrs, n) == PYGRAPH_DEFERRED)
+    return;
+  fake_log_append("p:k%d(%d) ", func, arg0);
+}
+
 int harness_count(const char *log, const char *token)
 {
   int n = 0;

@@ -92,7 +92,10 @@ void harness_pool_mb(unsigned mb);
 /* cudaFuncSetAttribute (attr >= 0) / cudaFuncSetCacheConfig (attr < 0) of
  * FAKE_FUNC(func) as the routed entry points make it: the segment's check
  * (record.h), then the real call, logged p:attr<func>. */
-void func_setting(int func, int attr, int value);                     /* PYGRAPH_POOL_MB, same scope */
+void func_setting(int func, int attr, int value);
+/* A cudaLaunchKernelExC of FAKE_FUNC(func) on S1 with n launch attributes
+ * (record.h, pygraph_record_kernel_attrs); passed through: p:k<func>(<arg0>). */
+void kernel_attrs(int func, int arg0, const cudaLaunchAttribute *attrs, unsigned n);                     /* PYGRAPH_POOL_MB, same scope */
 void event_record(int event, cudaStream_t stream);
 void event_wait(cudaStream_t stream, int event);
 void undeferrable(const char *what);                   /* e.g. a driver launch */

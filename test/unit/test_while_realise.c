@@ -266,12 +266,61 @@ static int test_load_failure(void)
   return check_finish();
 }
 
+/* An ordinary graph of a kernel launched with a cluster dimension (a
+ * cudaLaunchKernelExC attribute a node holds too) and one without: the
+ * attribute is set on its node only; failing to set it fails the build
+ * and leaves nothing. */
+static void test_launch_attributes(void)
+{
+  for (int fail = 0; fail < 2; fail++) {
+    fcuda_reset();
+    struct iteration it;
+    memset(&it, 0, sizeof it);
+    it.layout = two_params();
+    cudaLaunchAttribute cluster = {.id = cudaLaunchAttributeClusterDimension};
+    cluster.val.clusterDim.x = 2;
+    cluster.val.clusterDim.y = 1;
+    cluster.val.clusterDim.z = 1;
+    int v = 3;
+    long long p = 0x9001;
+    void *args[] = {&v, &p};
+    struct pygraph_op op = {.kind = PYGRAPH_OP_KERNEL, .stream = STREAM(1), .func = FUNC(1),
+                            .layout = it.layout, .grid = {4, 1, 1}, .block = {64, 1, 1},
+                            .wait_link = -1, .n_attrs = 1, .attrs = &cluster};
+    CHECK(pygraph_op_list_copy_args(&it.ops, &op, args) == 0);
+    CHECK(pygraph_op_list_copy_attrs(&it.ops, &op) == 0);
+    CHECK(pygraph_op_list_append(&it.ops, &op) != NULL);
+    add_kernel(&it, 2, STREAM(1), 4);
+    pygraph_op_list_materialize(&it.ops);
+    CHECK(it.ops.ops[0].attrs != &cluster && it.ops.ops[0].attrs->val.clusterDim.x == 2);
+    CHECK(pygraph_graph_plan_make(&it.ops, NULL, &it.plan) == 0);
+    fcuda_fail_at = fail ? 3 : 0;       /* graph create, kernel node, its attribute */
+    void *graph = NULL;
+    cudaError_t err = pygraph_cuda_graph_build(&it.ops, &it.plan, NULL, &graph);
+    if (fail) {
+      CHECK(err != cudaSuccess && fcuda_failed &&
+            strcmp(fcuda_failed, "cudaGraphKernelNodeSetAttribute") == 0);
+      CHECK(fcuda_live_graphs == 0);
+    } else {
+      CHECK(err == cudaSuccess && fcuda_last_graph->n_nodes == 2);
+      struct CUgraphNode_st *k1 = fcuda_last_graph->nodes[0], *k2 = fcuda_last_graph->nodes[1];
+      CHECK(k1->n_attrs == 1 && k1->last_attr == cudaLaunchAttributeClusterDimension &&
+            k1->last_attr_val.clusterDim.x == 2);
+      CHECK(k2->n_attrs == 0);
+      pygraph_cuda_graph_destroy(graph);
+      CHECK(fcuda_live_graphs == 0);
+    }
+    iteration_free(&it);
+  }
+}
+
 int main(int argc, char **argv)
 {
   if (argc == 2 && !strcmp(argv[1], "load"))
     return test_load_failure();
   test_structure();
   test_loaders_and_edges();
+  test_launch_attributes();
   test_every_failure_frees_everything();
   return check_finish();
 }

@@ -53,13 +53,55 @@ static enum pygraph_record_result append(struct pygraph_segment *seg, const stru
   return refused ? pygraph_record_undeferrable(seg, refused) : PYGRAPH_DEFERRED;
 }
 
+/* Launch attributes valid for graph kernel nodes as they are for launches
+ * (driver_types.h), which a node reproduces exactly.  Not: the cooperative
+ * launch (the table keeps cudaLaunchCooperativeKernel a barrier too), the
+ * programmatic ones (pygraph's own edges), completion events, device
+ * updatable nodes, the carveout (valid for launches only). */
+static int node_attribute(cudaLaunchAttributeID id)
+{
+  switch (id) {
+  case cudaLaunchAttributeAccessPolicyWindow:
+  case cudaLaunchAttributeClusterDimension:
+  case cudaLaunchAttributeClusterSchedulingPolicyPreference:
+  case cudaLaunchAttributePriority:
+  case cudaLaunchAttributeMemSyncDomainMap:
+  case cudaLaunchAttributeMemSyncDomain:
+  case cudaLaunchAttributePreferredClusterDimension:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+/* FNV-1a over the attributes' bytes: their stand-in in signatures. */
+static unsigned long long attrs_hash(const cudaLaunchAttribute *attrs, unsigned n)
+{
+  const unsigned char *b = (const unsigned char *)attrs;
+  unsigned long long h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < n * sizeof *attrs; i++)
+    h = (h ^ b[i]) * 0x100000001b3ull;
+  return h;
+}
+
 enum pygraph_record_result pygraph_record_kernel(struct pygraph_segment *seg,
                                                  const pygraph_site *site, const void *func,
                                                  dim3 grid, dim3 block, size_t shmem,
                                                  cudaStream_t stream, void **args)
 {
+  return pygraph_record_kernel_attrs(seg, site, func, grid, block, shmem, stream, args, NULL, 0);
+}
+
+enum pygraph_record_result pygraph_record_kernel_attrs(
+    struct pygraph_segment *seg, const pygraph_site *site, const void *func, dim3 grid, dim3 block,
+    size_t shmem, cudaStream_t stream, void **args, const cudaLaunchAttribute *attrs,
+    unsigned n_attrs)
+{
   if (goes_to_cuda(seg, stream))
     return PYGRAPH_RUN_NOW;
+  for (unsigned i = 0; i < n_attrs; i++)
+    if (!node_attribute(attrs[i].id))
+      return pygraph_record_undeferrable(seg, "a launch attribute with no graph-node form");
   const struct pygraph_op_list *cur = pygraph_segment_recorded(seg);
   const struct pygraph_op_list *ref = pygraph_segment_hint(seg);
   if (over_cap(seg))
@@ -81,6 +123,8 @@ enum pygraph_record_result pygraph_record_kernel(struct pygraph_segment *seg,
   struct pygraph_op op = {
       .kind = PYGRAPH_OP_KERNEL, .stream = stream, .func = func, .site = site, .layout = layout,
       .grid = grid, .block = block, .shmem = shmem, .wait_link = -1,
+      .n_attrs = n_attrs, .attrs = n_attrs ? attrs : NULL,
+      .attrs_hash = n_attrs ? attrs_hash(attrs, n_attrs) : 0,
   };
   return append(seg, &op, args);
 }

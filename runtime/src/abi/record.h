@@ -28,6 +28,13 @@ enum pygraph_record_result pygraph_record_kernel(struct pygraph_segment *seg,
                                                  const pygraph_site *site, const void *func,
                                                  dim3 grid, dim3 block, size_t shmem,
                                                  cudaStream_t stream, void **args);
+/* The same with the launch attributes of a cudaLaunchKernelExC: those a
+ * graph kernel node holds too are kept with the op (record.c's list);
+ * any other makes the segment flush. */
+enum pygraph_record_result pygraph_record_kernel_attrs(
+    struct pygraph_segment *seg, const pygraph_site *site, const void *func, dim3 grid, dim3 block,
+    size_t shmem, cudaStream_t stream, void **args, const cudaLaunchAttribute *attrs,
+    unsigned n_attrs);
 enum pygraph_record_result pygraph_record_memset(struct pygraph_segment *seg, void *dst,
                                                  int value, size_t count, cudaStream_t stream);
 enum pygraph_record_result pygraph_record_memcpy(struct pygraph_segment *seg, void *dst,

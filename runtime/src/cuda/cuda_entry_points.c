@@ -91,19 +91,21 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaLaunchKernel_ptsz(const pygraph_site *s
   return cudaLaunchKernel_ptsz(func, grid, block, args, shmem, stream);
 }
 
-/* Launch attributes have no kernel-node equivalent we can replay exactly. */
+/* Launch attributes a kernel node holds too go with the op (record.h). */
 static int defer_kernel_ex(const pygraph_site *site, const cudaLaunchConfig_t *config,
                            const void *func, void **args, int ptsz)
 {
   struct pygraph_segment *seg = pygraph_recording_segment();
   if (LIKELY(!seg))
     return 0;
-  if (!config || config->numAttrs != 0) {
-    pygraph_record_undeferrable(seg, "launch attributes");
+  if (!config || (config->numAttrs != 0 && !config->attrs)) {
+    pygraph_record_undeferrable(seg, "launch configuration missing");
     return 0;
   }
-  return defer_kernel(site, func, config->gridDim, config->blockDim, args,
-                      config->dynamicSmemBytes, config->stream, ptsz);
+  return pygraph_record_kernel_attrs(seg, site, func, config->gridDim, config->blockDim,
+                                     config->dynamicSmemBytes,
+                                     pygraph_normalize_stream(config->stream, ptsz), args,
+                                     config->attrs, config->numAttrs) == PYGRAPH_DEFERRED;
 }
 
 PYGRAPH_EXPORT cudaError_t __pygraph_cudaLaunchKernelExC(const pygraph_site *site,

@@ -25,10 +25,22 @@ int pygraph_cuda_stream_captured(cudaStream_t stream)
   return err != cudaSuccess || status != cudaStreamCaptureStatusNone;
 }
 
+/* A kernel op made by cudaLaunchKernelExC with attributes (op.h). */
+static cudaError_t launch_with_attrs(const struct pygraph_op *op)
+{
+  cudaLaunchConfig_t config = {.gridDim = op->grid, .blockDim = op->block,
+                               .dynamicSmemBytes = op->shmem, .stream = op->stream,
+                               .attrs = (cudaLaunchAttribute *)op->attrs,
+                               .numAttrs = op->n_attrs};
+  return cudaLaunchKernelExC(&config, op->func, op->arg_ptrs);
+}
+
 cudaError_t pygraph_cuda_execute(const struct pygraph_op *op)
 {
   switch (op->kind) {
   case PYGRAPH_OP_KERNEL:
+    if (op->n_attrs)
+      return launch_with_attrs(op);
     return cudaLaunchKernel(op->func, op->grid, op->block, op->arg_ptrs, op->shmem, op->stream);
   case PYGRAPH_OP_MEMSET:
     return cudaMemsetAsync(op->dst, op->value, op->count, op->stream);

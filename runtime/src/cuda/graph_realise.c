@@ -37,6 +37,16 @@ void pygraph_cuda_graph_destroy(void *graph)
   free(g);
 }
 
+/* The launch attributes of op on its kernel node (op.h: only those a node
+ * holds are recorded). */
+static cudaError_t set_node_attrs(cudaGraphNode_t node, const struct pygraph_op *op)
+{
+  cudaError_t err = cudaSuccess;
+  for (unsigned i = 0; err == cudaSuccess && i < op->n_attrs; i++)
+    err = cudaGraphKernelNodeSetAttribute(node, op->attrs[i].id, &op->attrs[i].val);
+  return err;
+}
+
 static struct cudaKernelNodeParams kernel_params(const struct pygraph_op *op)
 {
   struct cudaKernelNodeParams p = {0};
@@ -101,7 +111,8 @@ static cudaError_t add_node(struct cuda_graph *g, const struct pygraph_op *op,
   switch (op->kind) {
   case PYGRAPH_OP_KERNEL: {
     struct cudaKernelNodeParams p = kernel_params(op);
-    return cudaGraphAddKernelNode(node, g->body, deps, n_deps, &p);
+    cudaError_t err = cudaGraphAddKernelNode(node, g->body, deps, n_deps, &p);
+    return err == cudaSuccess ? set_node_attrs(*node, op) : err;
   }
   case PYGRAPH_OP_MEMSET: {
     struct cudaMemsetParams p = memset_params(op);
@@ -192,7 +203,8 @@ static cudaError_t add_twin_node(struct cuda_graph *g, const struct pygraph_op *
   struct cudaKernelNodeParams p = kernel_params(op);
   p.func = (void *)in->twin;
   p.kernelParams = params;
-  return cudaGraphAddKernelNode(node, g->body, deps, n_deps, &p);
+  cudaError_t err = cudaGraphAddKernelNode(node, g->body, deps, n_deps, &p);
+  return err == cudaSuccess ? set_node_attrs(*node, op) : err;
 }
 
 /* Op i's node (doing `op`, op i or what stands for it) with its full

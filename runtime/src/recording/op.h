@@ -39,6 +39,14 @@ struct pygraph_op {
   size_t shmem;
   size_t args_offset;                    /* argument block in the list's arena */
   void **arg_ptrs;                       /* valid after pygraph_op_list_materialize */
+  /* Launch attributes of a cudaLaunchKernelExC a kernel node holds too
+   * (abi/record.c says which): n_attrs of them, copied into the list's
+   * arena at attrs_offset; attrs_hash stands for them in signatures. */
+  unsigned n_attrs;
+  size_t attrs_offset;
+  unsigned long long attrs_hash;
+  const cudaLaunchAttribute *attrs;      /* valid after pygraph_op_list_materialize
+                                            (before: the caller's array, or NULL) */
 
   /* PYGRAPH_OP_MEMSET / PYGRAPH_OP_MEMCPY */
   void *dst;

@@ -60,6 +60,18 @@ int pygraph_op_list_copy_args(struct pygraph_op_list *list, struct pygraph_op *o
   return 0;
 }
 
+int pygraph_op_list_copy_attrs(struct pygraph_op_list *list, struct pygraph_op *op)
+{
+  size_t bytes = op->n_attrs * sizeof(cudaLaunchAttribute);
+  size_t start = (list->n_arg_bytes + ARG_BLOCK_ALIGN - 1) & ~(size_t)(ARG_BLOCK_ALIGN - 1);
+  if (pygraph_grow((void **)&list->arg_bytes, &list->cap_arg_bytes, start + bytes, 1))
+    return -1;
+  memcpy(list->arg_bytes + start, op->attrs, bytes);
+  op->attrs_offset = start;
+  list->n_arg_bytes = start + bytes;
+  return 0;
+}
+
 const unsigned char *pygraph_op_args(const struct pygraph_op_list *list,
                                      const struct pygraph_op *op)
 {
@@ -73,6 +85,9 @@ void pygraph_op_list_materialize(struct pygraph_op_list *list)
     struct pygraph_op *op = &list->ops[i];
     if (op->kind != PYGRAPH_OP_KERNEL)
       continue;
+    op->attrs = op->n_attrs
+                    ? (const cudaLaunchAttribute *)(list->arg_bytes + op->attrs_offset)
+                    : NULL;
     const struct pygraph_param_layout *layout = op->layout;
     if (layout->n_params == 0) {
       op->arg_ptrs = NULL;

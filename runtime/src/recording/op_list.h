@@ -28,11 +28,15 @@ struct pygraph_op *pygraph_op_list_append(struct pygraph_op_list *list,
 int pygraph_op_list_copy_args(struct pygraph_op_list *list, struct pygraph_op *op,
                               void **args);
 
+/* Copies op->attrs (op->n_attrs of them) into the arena and sets
+ * op->attrs_offset.  Returns 0, or -1 when out of memory. */
+int pygraph_op_list_copy_attrs(struct pygraph_op_list *list, struct pygraph_op *op);
+
 /* The argument block of a kernel op (layout->total_size bytes). */
 const unsigned char *pygraph_op_args(const struct pygraph_op_list *list,
                                      const struct pygraph_op *op);
 
-/* Fills op->arg_ptrs of every kernel op.  Must run after the last append
+/* Fills op->arg_ptrs (and op->attrs) of every kernel op.  Must run after the last append
  * and before ops are executed, because the arena may move while growing.
  * Cannot fail: copy_args reserved the room. */
 void pygraph_op_list_materialize(struct pygraph_op_list *list);

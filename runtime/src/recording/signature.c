@@ -15,7 +15,8 @@ static int same_op_signature(const struct pygraph_op *a, const struct pygraph_op
   switch (a->kind) {
   case PYGRAPH_OP_KERNEL:
     return a->func == b->func && same_dim3(a->grid, b->grid) &&
-           same_dim3(a->block, b->block) && a->shmem == b->shmem;
+           same_dim3(a->block, b->block) && a->shmem == b->shmem &&
+           a->n_attrs == b->n_attrs && a->attrs_hash == b->attrs_hash;
   case PYGRAPH_OP_MEMSET:
     return a->count == b->count;
   case PYGRAPH_OP_MEMCPY:
@@ -50,6 +51,7 @@ unsigned long long pygraph_signature_hash(const struct pygraph_op_list *list)
       h = mix(h, ((unsigned long long)op->block.x << 32) ^
                      ((unsigned long long)op->block.y << 16) ^ op->block.z);
       h = mix(h, op->shmem);
+      h = mix(h, op->attrs_hash ^ op->n_attrs);
       break;
     case PYGRAPH_OP_MEMSET:
       h = mix(h, op->count);

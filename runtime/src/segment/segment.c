@@ -811,6 +811,9 @@ const char *pygraph_segment_append(struct pygraph_segment *seg, const struct pyg
   struct pygraph_op copy = *op;
   if (op->kind == PYGRAPH_OP_KERNEL && pygraph_op_list_copy_args(seg->current, &copy, args))
     return "out of memory";
+  if (op->kind == PYGRAPH_OP_KERNEL && op->n_attrs &&
+      pygraph_op_list_copy_attrs(seg->current, &copy))
+    return "out of memory";
   if (!pygraph_op_list_append(seg->current, &copy))
     return "out of memory";
   if (seg->shadowed)
