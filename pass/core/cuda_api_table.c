@@ -103,6 +103,10 @@ static const pg_api_entry kTable[] = {
     {"cudaMallocHost", PG_API_UNCAPTURABLE, 0, "allocates", 0},
     {"cudaHostAlloc", PG_API_UNCAPTURABLE, 0, "allocates", 0},
     {"cudaFreeHost", PG_API_UNCAPTURABLE, 0, "frees (and synchronizes)", 0},
+    {"cudaDestroyTextureObject", PG_API_UNCAPTURABLE, 0,
+     "destroys a texture object (launches deferred before it may read it)", 0},
+    {"cudaDestroySurfaceObject", PG_API_UNCAPTURABLE, 0,
+     "destroys a surface object (launches deferred before it may use it)", 0},
     {"cudaStreamCreate", PG_API_UNCAPTURABLE, 0, "creates a stream", 0},
     {"cudaStreamCreateWithFlags", PG_API_UNCAPTURABLE, 0, "creates a stream", 0},
     {"cudaStreamCreateWithPriority", PG_API_UNCAPTURABLE, 0, "creates a stream", 0},
@@ -149,6 +153,11 @@ static const pg_api_entry kTable[] = {
     {"cudaGetDeviceProperties_v2", PG_API_HARMLESS, 0, "device query", 0},
     {"cudaDeviceGetAttribute", PG_API_HARMLESS, 0, "device query", 0},
     {"cudaFuncGetAttributes", PG_API_HARMLESS, 0, "kernel query", 0},
+    /* Making a texture or surface object reads its descriptions during the
+     * call and enqueues nothing; destroying one ends the region (below):
+     * launches deferred before it may read the object. */
+    {"cudaCreateTextureObject", PG_API_HARMLESS, 0, "creates a texture object", 0},
+    {"cudaCreateSurfaceObject", PG_API_HARMLESS, 0, "creates a surface object", 0},
     {"cudaOccupancyMaxActiveBlocksPerMultiprocessor", PG_API_HARMLESS, 0, "occupancy query", 0},
     {"__cudaPushCallConfiguration", PG_API_HARMLESS, 0, "<<<>>> configuration", 0},
     {"__cudaPopCallConfiguration", PG_API_HARMLESS, 0, "<<<>>> configuration", 0},
