@@ -4,6 +4,7 @@
 #include <limits.h>
 
 #include "abi/capture_check.h"
+#include "pygraph_abi.h"
 #include "recording/param_cache.h"
 #include "abi/region_stack.h"
 
@@ -166,12 +167,54 @@ enum pygraph_record_result pygraph_record_memcpy(struct pygraph_segment *seg, vo
   return record_memcpy(seg, dst, src, count, kind, stream, 0);
 }
 
+/* Flush reasons of a host-to-device copy that is not snapshotted. */
+static const char kHostBytesTooLarge[] = "host-to-device copy too large to snapshot";
+static const char kHostBytesNotPageable[] =
+    "host-to-device copy not from pageable host memory to device memory";
+
+/* record.h: the bytes are read now, the op owns them (op_list.h). */
+static enum pygraph_record_result record_host_bytes(struct pygraph_segment *seg, void *dst,
+                                                    const void *src, size_t count,
+                                                    cudaStream_t stream)
+{
+  if (goes_to_cuda(seg, stream))
+    return PYGRAPH_RUN_NOW;
+  if (count == 0)
+    return pygraph_record_undeferrable(seg, "zero-size memcpy");
+  if (count > PYGRAPH_HOST_BYTES_MAX)
+    return pygraph_record_undeferrable(seg, kHostBytesTooLarge);
+  const struct pygraph_backend *backend = pygraph_segment_backend(seg);
+  if (!backend->host_bytes_target || !backend->host_bytes_target(dst, src, count))
+    return pygraph_record_undeferrable(seg, kHostBytesNotPageable);
+  struct pygraph_op op = {
+      .kind = PYGRAPH_OP_HOST_BYTES, .stream = stream, .dst = dst, .src = src,
+      .count = count, .wait_link = -1,
+  };
+  return append(seg, &op, NULL);
+}
+
 enum pygraph_record_result pygraph_record_sync_memcpy(struct pygraph_segment *seg, void *dst,
                                                       const void *src, size_t count,
                                                       enum cudaMemcpyKind kind,
                                                       cudaStream_t stream)
 {
+  if (kind == cudaMemcpyHostToDevice)
+    return record_host_bytes(seg, dst, src, count, stream);
   return record_memcpy(seg, dst, src, count, kind, stream, 1);
+}
+
+enum pygraph_record_result pygraph_record_sync_to_symbol(struct pygraph_segment *seg,
+                                                         const void *symbol, const void *src,
+                                                         size_t count, size_t offset,
+                                                         enum cudaMemcpyKind kind,
+                                                         cudaStream_t stream)
+{
+  const struct pygraph_backend *backend = pygraph_segment_backend(seg);
+  void *base = NULL;
+  if (!backend->symbol_address || backend->symbol_address(symbol, &base) != cudaSuccess)
+    return pygraph_record_undeferrable(seg, "symbol address unknown");
+  return pygraph_record_sync_memcpy(seg, (unsigned char *)base + offset, src, count, kind,
+                                    stream);
 }
 
 /* The last record of `event` in this iteration so far, or -1. */

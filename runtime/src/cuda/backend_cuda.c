@@ -7,6 +7,7 @@
 #include "cuda/capture_mode.h"
 #include "cuda/cuda_ops.h"
 #include "cuda/graph_realise.h"
+#include "cuda/host_bytes.h"
 #include "cuda/nvtx_ranges.h"
 #include "cuda/verify_ops.h"
 #include "cuda/while_graph.h"
@@ -26,6 +27,8 @@
   RELAXED(param_layout, struct pygraph_param_layout *, (const void *func, unsigned arg_slots),    \
           (func, arg_slots))                                                                      \
   DIRECT(both_device_memory)                                                                      \
+  DIRECT(host_bytes_target)            /* its module load relaxes itself, once */                 \
+  DIRECT(symbol_address)               /* a symbol's first lookup relaxes itself */               \
   RELAXED(graph_build, cudaError_t,                                                               \
           (const struct pygraph_op_list *ops, const struct pygraph_graph_plan *plan,              \
            const struct pygraph_indirect_graph *ind, void **graph),                               \

@@ -33,8 +33,10 @@ struct pygraph_twin_info {
 };
 
 struct pygraph_backend {
-  /* Run one recorded op now, on its stream.  The return value is the CUDA
-   * error; the runtime does not swallow it (it stays CUDA's last error). */
+  /* Run one recorded op now, on its stream (a PYGRAPH_OP_HOST_BYTES op: its
+   * copy kernel, the bytes at op->src as its parameters).  The return value
+   * is the CUDA error; the runtime does not swallow it (it stays CUDA's
+   * last error). */
   cudaError_t (*execute)(const struct pygraph_op *op);
 
   /* Parameter layout of a kernel (host stub), malloc'ed with
@@ -48,9 +50,26 @@ struct pygraph_backend {
    * cudaMemcpyDefault and the synchronous memset (dst twice) and copy. */
   int (*both_device_memory)(const void *dst, const void *src);
 
+  /* May the `count` bytes at `src` be delivered to `dst` by the copy
+   * kernel of PYGRAPH_OP_HOST_BYTES (recording/host_bytes.h), as a
+   * synchronous host-to-device copy delivers them: `src` host memory CUDA
+   * does not know (pageable: neither pinned, registered, managed nor device
+   * memory, so no kernel writes it), [dst, dst + count) inside one
+   * allocation of plain device memory (not managed), and the copy kernels
+   * loaded (their module is loaded at the first call, in relaxed capture
+   * mode)?  Leaves no error behind for the program.  NULL: never. */
+  int (*host_bytes_target)(const void *dst, const void *src, size_t count);
+
+  /* The device address of a __device__ or __constant__ variable, given its
+   * host shadow as cudaMemcpyToSymbol is (cudaGetSymbolAddress); answers
+   * are cached per symbol.  An error leaves none behind for the program. */
+  cudaError_t (*symbol_address)(const void *symbol, void **address);
+
   /* Create the graph `plan` describes (graph_plan.h, made from `ops`, which
    * are materialized): per op a node of the plan's form with the plan's
-   * dependencies, programmatic where the plan says so; the plan's
+   * dependencies, programmatic where the plan says so (a
+   * PYGRAPH_OP_HOST_BYTES op's: a kernel node of its copy kernel, its bytes
+   * the parameters); the plan's
    * after-graph records made after each launch, on the launch stream.  The
    * backend adds nothing and decides nothing about the shape.  With `ind`
    * (NULL or no nodes: none) the graph also gets one loader kernel node per
@@ -68,7 +87,9 @@ struct pygraph_backend {
    * left untouched on failure. */
   cudaError_t (*graph_instantiate)(void *graph, void *previous);
 
-  /* Apply op's parameters to node `index` of the executable graph.  For a
+  /* Apply op's parameters to node `index` of the executable graph (a
+   * PYGRAPH_OP_HOST_BYTES node takes the bytes at op->src, copied by the
+   * call).  For a
    * record the plan made after the graph: its new event, which must not
    * time either (event_times), else cudaErrorNotSupported. */
   cudaError_t (*graph_update_node)(void *graph, size_t index, const struct pygraph_op *op);
