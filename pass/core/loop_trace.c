@@ -99,13 +99,10 @@ static int host_copy(pg_wl_ctx *c, LLVMValueRef call, LLVMValueRef f) {
   long long kind = const_operand(call, kind_op);
   if (!symbol && kind == kMemcpyDeviceToDevice)
     return -1; /* an operation like any other (a routed one, or a barrier judged as such) */
-  if (to_symbol) {
-    /* from the host: the bytes of the iteration that made the graph, in
-     * every iteration a WHILE graph runs */
-    c->wl->n = kind;
-    return pg_wl_refuse(c->wl, PG_WL_COPY_DIRECTION, call);
-  }
-  if (kind != kMemcpyDeviceToHost || LLVMGetNumArgOperands(call) < (async ? 5 : 4)) {
+  /* a copy to a symbol from the host: a WHILE graph would deliver the
+   * bytes of the iteration it was made from in every iteration */
+  if (kind != kMemcpyDeviceToHost || to_symbol ||
+      LLVMGetNumArgOperands(call) < (async ? 5 : 4)) {
     c->wl->n = kind;
     return pg_wl_refuse(c->wl, PG_WL_COPY_DIRECTION, call);
   }

@@ -185,22 +185,31 @@ static int fake_both_device(const void *dst, const void *src)
 int fake_host_bytes_queries;
 
 /* Pageable: memory the fake knows nothing of (a test's own variables). */
-static int fake_host_bytes_target(const void *dst, const void *src, size_t count)
+static int fake_host_bytes_source(const void *src)
 {
-  (void)count;
   fake_host_bytes_queries++;
-  return !fake.no_host_bytes && fake_memory_kind(src) == 0 && fake_memory_kind(dst) > 0;
+  return !fake.no_host_bytes && fake_memory_kind(src) == 0;
+}
+
+static int fake_device_range(const void *dst, size_t count)
+{
+  void *base;
+  size_t size;
+  return fake_allocation_of(dst, &base, &size) > 0 &&
+         count <= size - (size_t)((const unsigned char *)dst - (unsigned char *)base);
 }
 
 int fake_symbol_queries;
 
-static cudaError_t fake_symbol_address(const void *symbol, void **address)
+static int fake_symbol_range(const void *symbol, void **address, size_t *size)
 {
   fake_symbol_queries++;
-  if (symbol == FAKE_NO_SYMBOL)
-    return cudaErrorInvalidSymbol;
+  void *base;
+  if (symbol == FAKE_NO_SYMBOL || fake_allocation_of(symbol, &base, size) <= 0)
+    return 0;
   *address = (void *)symbol;
-  return cudaSuccess;
+  *size -= (size_t)((const unsigned char *)symbol - (unsigned char *)base);
+  return 1;
 }
 
 char fake_programmatic[1024];
@@ -636,8 +645,9 @@ const struct pygraph_backend fake_backend = {
     .execute = fake_execute,
     .param_layout = fake_param_layout,
     .both_device_memory = fake_both_device,
-    .host_bytes_target = fake_host_bytes_target,
-    .symbol_address = fake_symbol_address,
+    .host_bytes_source = fake_host_bytes_source,
+    .device_range = fake_device_range,
+    .symbol_range = fake_symbol_range,
     .graph_build = fake_build,
     .while_graph_build = fake_while_build,
     .graph_instantiate = fake_instantiate,

@@ -44,7 +44,7 @@ struct fake_config {
   int fail_launch;
   int launch_ran_before_failing;  /* failing launch reports the graph as enqueued */
   int exec_update_ok;             /* instantiate with a previous graph updates in place */
-  int no_host_bytes;              /* host_bytes_target says no (the copy kernels
+  int no_host_bytes;              /* host_bytes_source says no (the copy kernels
                                      did not load) */
   int memcpy_default_is_device;   /* answer of both_device_memory for pointers
                                      fake_memory.h does not know (its buffers
@@ -98,11 +98,12 @@ extern int fake_live_graphs;      /* built and not yet destroyed */
 extern int fake_layout_queries;
 extern unsigned fake_layout_last_slots;       /* arg_slots of the last layout query */
 extern int fake_pointer_queries;  /* both_device_memory calls (not logged) */
-extern int fake_host_bytes_queries;   /* host_bytes_target calls (not logged): pageable
-                                         is memory fake_memory.h does not know, device a
-                                         fake_buffer */
-extern int fake_symbol_queries;   /* symbol_address calls (not logged): a symbol is its
-                                     own device address, FAKE_NO_SYMBOL has none */
+extern int fake_host_bytes_queries;   /* host_bytes_source calls (not logged): pageable is
+                                         memory fake_memory.h does not know; device_range
+                                         answers for fake_buffers (allocation_of) */
+extern int fake_symbol_queries;   /* symbol_range calls (not logged): a symbol in a
+                                     fake_buffer is its own device address, to the end of
+                                     its buffer; FAKE_NO_SYMBOL and others have none */
 extern int fake_twin_queries;
 extern int fake_live_allocs;      /* device blocks not yet freed */
 extern int fake_args_calls, fake_launch_calls;

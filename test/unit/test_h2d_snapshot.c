@@ -5,8 +5,8 @@
  * with the kernels around the copy, eagerly and in the graph; bytes that
  * change every iteration replay with a node update, never a new capture;
  * a copy over PYGRAPH_HOST_BYTES_MAX bytes, from memory that is not
- * pageable, to memory that is not device memory, or to a symbol without an
- * address flushes and runs once, as the real call. */
+ * pageable, to memory that is not device memory, to a symbol without
+ * device memory or past its end flushes and runs once, as the real call. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,7 +185,7 @@ static void test_refused_memory(void)
 }
 
 /* cudaMemcpyToSymbol: the same copy at the symbol's address + offset; a
- * symbol without an address flushes. */
+ * symbol without device memory, or a copy past its end, flushes. */
 static void test_to_symbol(void)
 {
   pygraph_region *r = graph_region("h2d_symbol");
@@ -210,7 +210,16 @@ static void test_to_symbol(void)
   to_symbol(FAKE_NO_SYMBOL, host_value, sizeof(int), 0);
   end(r);
   CHECK_STR(fake_log(), "k1(1) p:hb(70)");
-  check_flushed(r, "symbol address unknown");
+  check_flushed(r, "symbol not in device memory");
+  /* past the symbol's end: the real call (which fails) */
+  r = graph_region("h2d_symbol_end");
+  begin(r, 0);
+  kernel_buf(1, 1, acc);
+  to_symbol(symbol, host_value, 2 * sizeof(int), 3 * sizeof(int));
+  end(r);
+  CHECK_STR(fake_log(), "k1(1) p:hb(70)");
+  check_flushed(r, "copy past the end of the symbol");
+  CHECK(symbol[3] == 0);
 }
 
 /* A batchable loop, 4 iterations per graph, each copying to its own slot:

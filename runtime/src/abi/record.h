@@ -62,10 +62,11 @@ enum pygraph_record_result pygraph_record_sync_memcpy(struct pygraph_segment *se
  * bytes are read at the call into the op (PYGRAPH_OP_HOST_BYTES) and
  * delivered by a copy kernel whose parameters they are, eagerly or as a
  * graph node (recording/host_bytes.h), when the port says the source is
- * pageable and the destination device memory (host_bytes_target);
- * otherwise the segment flushes and the caller makes the real call.
- * cudaMemcpyToSymbol (and _ptds): the same copy to the symbol's device
- * address plus `offset` (the port's symbol_address), any kind. */
+ * pageable (host_bytes_source) and the destination lies in device memory
+ * (device_range); otherwise the segment flushes and the caller makes the
+ * real call.  cudaMemcpyToSymbol (and _ptds): the same copy, any kind, to
+ * the symbol's device address plus `offset`, which must lie in the
+ * symbol's device memory (the port's symbol_range: not __managed__). */
 enum pygraph_record_result pygraph_record_sync_to_symbol(struct pygraph_segment *seg,
                                                          const void *symbol, const void *src,
                                                          size_t count, size_t offset,

@@ -27,8 +27,9 @@
   RELAXED(param_layout, struct pygraph_param_layout *, (const void *func, unsigned arg_slots),    \
           (func, arg_slots))                                                                      \
   DIRECT(both_device_memory)                                                                      \
-  DIRECT(host_bytes_target)            /* its module load relaxes itself, once */                 \
-  DIRECT(symbol_address)               /* a symbol's first lookup relaxes itself */               \
+  DIRECT(host_bytes_source)            /* its module load relaxes itself, once */                 \
+  DIRECT(device_range)                                                                            \
+  DIRECT(symbol_range)                 /* a symbol's first lookup relaxes itself */               \
   RELAXED(graph_build, cudaError_t,                                                               \
           (const struct pygraph_op_list *ops, const struct pygraph_graph_plan *plan,              \
            const struct pygraph_indirect_graph *ind, void **graph),                               \

@@ -41,8 +41,7 @@ static int memory_kind(const void *p, unsigned *type, unsigned *managed)
   return get && get(2, which, data, (CUdeviceptr)(unsigned long long)p) == CUDA_SUCCESS;
 }
 
-/* [dst, dst + count) lies in one mapped allocation of plain device memory. */
-static int device_range(const void *dst, size_t count)
+int pygraph_cuda_device_range(const void *dst, size_t count)
 {
   unsigned type, managed;
   if (!memory_kind(dst, &type, &managed) || type != CU_MEMORYTYPE_DEVICE || managed)
@@ -56,44 +55,60 @@ static int device_range(const void *dst, size_t count)
   return at - base <= size && count <= size - (size_t)(at - base);
 }
 
-int pygraph_cuda_host_bytes_target(const void *dst, const void *src, size_t count)
+int pygraph_cuda_host_bytes_source(const void *src)
 {
   unsigned type, managed;
   if (!src || !memory_kind(src, &type, &managed) || type != 0 || managed)
     return 0;                          /* pinned, registered, managed or device memory */
-  return device_range(dst, count) && module_ready();
+  return module_ready();
 }
 
 struct symbol_entry {
   struct pygraph_table_key key;        /* the symbol's host shadow */
   void *address;
+  size_t size;
+  int device;                          /* not __managed__ */
 };
 
 static pthread_mutex_t symbol_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct pygraph_key_table symbols = PYGRAPH_KEY_TABLE_INIT(struct symbol_entry);
 
-/* cudaGetSymbolAddress may load the program's module (lazy loading): a
- * first lookup runs relaxed.  Only successes are cached. */
-cudaError_t pygraph_cuda_symbol_address(const void *symbol, void **address)
+/* The runtime's answer for a symbol not seen before; 0 when CUDA has none
+ * (not cached: the real call, made next, reports it).  cudaGetSymbolAddress
+ * may load the program's module (lazy loading): relaxed capture mode. */
+static int look_up(const void *symbol, struct symbol_entry *e)
 {
-  struct pygraph_table_key key = {symbol, 0, 0};
+  int saved = pygraph_capture_mode_relax();
+  cudaError_t err = cudaGetSymbolAddress(&e->address, symbol);
+  if (err == cudaSuccess)
+    err = cudaGetSymbolSize(&e->size, symbol);
+  pygraph_capture_mode_restore(saved);
+  if (err != cudaSuccess) {
+    (void)cudaGetLastError();
+    return 0;
+  }
+  unsigned type, managed;
+  e->device = memory_kind(e->address, &type, &managed) && type == CU_MEMORYTYPE_DEVICE && !managed;
+  return 1;
+}
+
+int pygraph_cuda_symbol_range(const void *symbol, void **address, size_t *size)
+{
+  struct symbol_entry entry = {.key = {symbol, 0, 0}};
   pthread_mutex_lock(&symbol_lock);
-  const struct symbol_entry *found = pygraph_key_table_find(&symbols, key);
-  cudaError_t err = cudaSuccess;
+  const struct symbol_entry *found = pygraph_key_table_find(&symbols, entry.key);
+  int known = found != NULL;
   if (found) {
-    *address = found->address;
-  } else {
-    int saved = pygraph_capture_mode_relax();
-    err = cudaGetSymbolAddress(address, symbol);
-    pygraph_capture_mode_restore(saved);
-    struct symbol_entry *e = err == cudaSuccess ? pygraph_key_table_insert(&symbols, key) : NULL;
+    entry = *found;
+  } else if ((known = look_up(symbol, &entry))) {
+    struct symbol_entry *e = pygraph_key_table_insert(&symbols, entry.key);
     if (e)
-      e->address = *address;
-    if (err != cudaSuccess)
-      (void)cudaGetLastError();        /* the real call, made next, reports it */
+      *e = entry;
   }
   pthread_mutex_unlock(&symbol_lock);
-  return err;
+  *address = entry.address;
+  *size = entry.size;
+  return known && entry.device;
 }
 
 /* ---- eager ---------------------------------------------------------------- */

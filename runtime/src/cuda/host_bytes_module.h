@@ -3,7 +3,7 @@
  * process with cudaLibraryLoadData, and the launch parameters that carry
  * an op's bytes.  Loading is a module load, which CUDA deems unsafe while
  * a program captures a stream: the one caller that may load it
- * (host_bytes.c, the port's host_bytes_target) relaxes the capture mode
+ * (host_bytes.c, the port's host_bytes_source) relaxes the capture mode
  * around its first call; a recorded op implies the module is loaded. */
 #ifndef PYGRAPH_HOST_BYTES_MODULE_H
 #define PYGRAPH_HOST_BYTES_MODULE_H

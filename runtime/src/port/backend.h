@@ -50,20 +50,24 @@ struct pygraph_backend {
    * cudaMemcpyDefault and the synchronous memset (dst twice) and copy. */
   int (*both_device_memory)(const void *dst, const void *src);
 
-  /* May the `count` bytes at `src` be delivered to `dst` by the copy
-   * kernel of PYGRAPH_OP_HOST_BYTES (recording/host_bytes.h), as a
-   * synchronous host-to-device copy delivers them: `src` host memory CUDA
-   * does not know (pageable: neither pinned, registered, managed nor device
-   * memory, so no kernel writes it), [dst, dst + count) inside one
-   * allocation of plain device memory (not managed), and the copy kernels
-   * loaded (their module is loaded at the first call, in relaxed capture
-   * mode)?  Leaves no error behind for the program.  NULL: never. */
-  int (*host_bytes_target)(const void *dst, const void *src, size_t count);
+  /* May the bytes at `src` be read at a synchronous host-to-device copy's
+   * call and delivered by the copy kernel of PYGRAPH_OP_HOST_BYTES
+   * (recording/host_bytes.h), as such a copy delivers them: is `src` host
+   * memory CUDA does not know (pageable: neither pinned, registered,
+   * managed nor device memory, so no kernel writes it), and are the copy
+   * kernels loaded (at the first call, in relaxed capture mode)?  Leaves no
+   * error behind for the program.  NULL: never. */
+  int (*host_bytes_source)(const void *src);
 
-  /* The device address of a __device__ or __constant__ variable, given its
-   * host shadow as cudaMemcpyToSymbol is (cudaGetSymbolAddress); answers
-   * are cached per symbol.  An error leaves none behind for the program. */
-  cudaError_t (*symbol_address)(const void *symbol, void **address);
+  /* Does [dst, dst + count) lie inside one allocation of plain device
+   * memory (not managed, not host)?  Leaves no error behind. */
+  int (*device_range)(const void *dst, size_t count);
+
+  /* The device address and size of a __device__ or __constant__ variable,
+   * given its host shadow as cudaMemcpyToSymbol is (cudaGetSymbolAddress,
+   * cudaGetSymbolSize), cached per symbol: 1, or 0 when it has none or is
+   * __managed__ memory.  Leaves no error behind.  NULL: no symbols. */
+  int (*symbol_range)(const void *symbol, void **address, size_t *size);
 
   /* Create the graph `plan` describes (graph_plan.h, made from `ops`, which
    * are materialized): per op a node of the plan's form with the plan's
