@@ -26,6 +26,11 @@
 // the last step struct and coefficients as the device holds them.
 //
 //   usage: h2d_params [iterations=20000] [elements=16384] [table floats=2048]
+//                     [table every=500]
+// `h2d_params 20000 16384 N 1` uploads 4N bytes every iteration: plain
+// against pygraph over N measures what a copy read at the call costs by
+// size (up to 1024 floats, 4 KiB, the runtime's limit; above, it makes the
+// real call).
 #include "common.h"
 
 #include <algorithm>
@@ -33,7 +38,6 @@
 
 constexpr int T = 256;
 constexpr int kHist = 64;          // probe history (a ring)
-constexpr int kTableEvery = 500;
 
 struct StepParams {
   float dt, a, b;
@@ -93,6 +97,7 @@ int main(int argc, char **argv) {
   const long iters = arg_long(argc, argv, 1, 20000);
   const int n = (int)arg_long(argc, argv, 2, 16384);
   const int tn = (int)arg_long(argc, argv, 3, 2048);
+  const long table_every = arg_long(argc, argv, 4, 500);
   std::vector<float> h(n), table(tn), coef(8);
   Rng rng(1819);
   for (int i = 0; i < n; ++i) h[i] = rng.uniform(-1.0f, 1.0f);
@@ -113,7 +118,7 @@ int main(int argc, char **argv) {
   CHECK(cudaDeviceSynchronize());
   const double t0 = now_ms();
   for (long it = 0; it < iters; ++it) {
-    if (it % kTableEvery == 0) {
+    if (it % table_every == 0) {
       for (int i = 0; i < tn; ++i) table[i] = 0.5f * table[i] + 0.001f * (float)((it + i) % 7);
       CHECK(cudaMemcpy(d_table, table.data(), table_bytes, cudaMemcpyHostToDevice));
     }
@@ -145,8 +150,8 @@ int main(int argc, char **argv) {
   f.add_device(d_step, 1);
   f.add(&last, sizeof last);
   f.add_host(last_coef);
-  printf("h2d_params: %ld iterations on %d elements, table of %d floats every %d\n", iters, n,
-         tn, kTableEvery);
+  printf("h2d_params: %ld iterations on %d elements, table of %d floats every %ld\n", iters, n,
+         tn, table_every);
   printf("self-check: %s\n", ok ? "OK" : "FAILED (c_step does not hold the last step's bytes)");
   f.print();
   print_loop_ms(t1 - t0);
