@@ -105,12 +105,15 @@ static int done_at_return(LLVMValueRef f) {
 }
 
 /* Argument `op` of `call` is read (or, for dim3, written) during the call
- * only. */
+ * only: also the source of a synchronous host-to-device copy, which the
+ * runtime reads at the call as the real call does (sync_copies.h). */
 static int copies_at_call(LLVMValueRef call, unsigned op) {
   LLVMValueRef f = pg_called_function(call);
   if (!f || op >= (unsigned)LLVMGetNumArgOperands(call))
     return 0;
   if (done_at_return(f) || is_lifetime(f))
+    return 1;
+  if (op == 1 && pg_sync_copy_reads_source_at_call(call, f))
     return 1;
   return op == 0 && is_dim3_ctor(f);
 }

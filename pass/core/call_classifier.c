@@ -52,28 +52,20 @@ static int copies_host_memory(LLVMValueRef inst, const pg_api_entry *api) {
 
 static int is_free(const pg_api_entry *api) { return strcmp(api->name, "cudaFree") == 0; }
 
-static int is_sync_copy(const pg_api_entry *api) {
-  return api &&
-         (strcmp(api->name, "cudaMemcpy") == 0 || strcmp(api->name, "cudaMemcpy_ptds") == 0);
+/* A synchronous copy the runtime does not defer (sync_copies.h). */
+static int sync_copy_barrier(const pg_classifier *c, const pg_call_info *ci) {
+  switch (pg_sync_copy_judge(ci->inst, ci->api, c->host_visible_memory)) {
+  case PG_COPY_NONE:
+  case PG_COPY_DEVICE:
+  case PG_COPY_SNAPSHOT:
+    return 0;
+  default:
+    return 1;
+  }
 }
 
-/* A synchronous copy is deferred only when its kind is device-to-device or
- * default (the runtime checks that both pointers are device memory).  One
- * that copies host memory makes the host wait; one whose kind is no
- * constant (a wrapper's parameter, mostly passed host-copy kinds) would be
- * a barrier at run time whenever it is a host copy, cutting the iteration
- * where the pass can split it into two regions that may each be graphed. */
-const char *pg_sync_copy_detail(const pg_call_info *ci) {
-  static const char *const kKinds[] = {"a host-to-host copy", "a host-to-device copy",
-                                       "a device-to-host copy"};
-  long long kind;
-  if (!is_sync_copy(ci->api) || !pg_is_call(ci->inst))
-    return NULL;
-  if (!pg_const_int(LLVMGetOperand(ci->inst, 3), &kind))
-    return "its kind is not a constant";
-  if (kind == kMemcpyDeviceToDevice || kind == kMemcpyDefault)
-    return NULL;
-  return kind >= 0 && kind < 3 ? kKinds[kind] : "a copy of no known kind";
+char *pg_sync_copy_detail(const pg_classifier *c, const pg_call_info *ci) {
+  return pg_sync_copy_why(ci->inst, ci->api, c->host_visible_memory);
 }
 
 static void classify_api(const pg_classifier *c, LLVMValueRef inst, LLVMValueRef caller,
@@ -89,7 +81,7 @@ static void classify_api(const pg_classifier *c, LLVMValueRef inst, LLVMValueRef
       set_barrier(out, PG_WHY_API_NOT_ROUTED);
     else if (copies_host_memory(inst, api))
       set_barrier(out, PG_WHY_API_HOST_COPY);
-    else if (pg_sync_copy_detail(out))
+    else if (sync_copy_barrier(c, out))
       set_barrier(out, PG_WHY_API_SYNC_COPY);
     else
       out->kind = PG_CALL_ROUTED_OP;
@@ -206,9 +198,12 @@ static char *barrier_what(const pg_classifier *c, const pg_call_info *ci) {
     what = pg_strf("%s (not deferred by pygraph yet)", ci->api->name);
     break;
   case PG_WHY_API_HOST_COPY: what = pg_strf("%s copies host memory", ci->api->name); break;
-  case PG_WHY_API_SYNC_COPY:
-    what = pg_strf("%s %s (%s)", ci->api->name, ci->api->why, pg_sync_copy_detail(ci));
+  case PG_WHY_API_SYNC_COPY: {
+    char *detail = pg_sync_copy_detail(c, ci);
+    what = pg_strf("%s %s (%s)", ci->api->name, ci->api->why, detail);
+    free(detail);
     break;
+  }
   case PG_WHY_API_CLASS: what = pg_strf("%s %s", ci->api->name, ci->api->why); break;
   case PG_WHY_FREE_HOST_VISIBLE:
     what = pg_strf("%s %s, and this file calls %s (host memory kernels can write, which the "

@@ -5,6 +5,7 @@
 #include "cuda_api_table.h"
 #include "kernel_registry.h"
 #include "own_capture.h"
+#include "sync_copies.h"
 #include "wait_loops.h"
 
 #include <llvm-c/Core.h>
@@ -29,8 +30,8 @@ typedef enum pg_barrier_reason {
   PG_WHY_INDIRECT_CALL,
   PG_WHY_API_NOT_ROUTED,    /* a stream operation the runtime does not defer yet */
   PG_WHY_API_HOST_COPY,     /* cudaMemcpyAsync from or to host memory */
-  PG_WHY_API_SYNC_COPY,     /* a synchronous cudaMemcpy whose kind involves the host or
-                               is no constant (pg_sync_copy_detail) */
+  PG_WHY_API_SYNC_COPY,     /* a synchronous cudaMemcpy / cudaMemcpyToSymbol the runtime
+                               does not defer (sync_copies.h, pg_sync_copy_detail) */
   PG_WHY_API_CLASS,         /* synchronizing, uncapturable, own capture: the table's why */
   PG_WHY_FREE_HOST_VISIBLE, /* cudaFree in a file that makes host memory kernels can write */
   PG_WHY_OPENS_CAPTURE,     /* a callee that may begin the program's own capture */
@@ -66,7 +67,8 @@ typedef struct pg_classifier {
   /* A call the module makes that gives kernels host memory to write
    * (cudaMallocHost, cudaHostAlloc, cudaMallocManaged, cudaHostRegister,
    * a __managed__ variable): the host may then read device results that
-   * only cudaFree's synchronization waited for.  NULL when none. */
+   * only cudaFree's synchronization, or a host-to-device copy's wait for
+   * its stream, waited for.  NULL when none. */
   const char *host_visible_memory;
 } pg_classifier;
 
@@ -81,10 +83,10 @@ void pg_classify(const pg_classifier *c, LLVMValueRef inst, pg_call_info *out);
  * x.cu:12"; an external call names the allow= option that would lift it;
  * "" when it is none.  malloc'd: for remarks only. */
 char *pg_call_why(const pg_classifier *c, const pg_call_info *ci);
-/* Why a synchronous cudaMemcpy stays a barrier, by its kind operand ("a
- * device-to-host copy", "its kind is not a constant"); NULL for any other
- * call, and for a copy the runtime defers. */
-const char *pg_sync_copy_detail(const pg_call_info *ci);
+/* Why a synchronous cudaMemcpy / cudaMemcpyToSymbol stays a barrier
+ * (sync_copies.h: "a device-to-host copy", "its kind is not a constant");
+ * NULL for any other call, and for a copy the runtime defers.  malloc'd. */
+char *pg_sync_copy_detail(const pg_classifier *c, const pg_call_info *ci);
 const pg_function_summary *pg_summary_of(const pg_classifier *c, LLVMValueRef fn);
 int pg_is_stub(const pg_classifier *c, LLVMValueRef fn);
 /* Barrier for a scope: outside loops, a callee that launches in loops is

@@ -63,15 +63,20 @@ static const pg_api_entry kTable[] = {
      * the asynchronous form on the stream it uses (the legacy default
      * stream, the per-thread one for _ptds).  So both are routed: the
      * runtime checks the pointers at each call and defers the call on plain
-     * device memory, and otherwise flushes and makes the real call.  A copy
-     * whose kind constant involves the host, or is no constant, stays a
-     * barrier (call_classifier.c). */
+     * device memory, and otherwise flushes and makes the real call.  A
+     * host-to-device copy (cudaMemcpy's, and cudaMemcpyToSymbol, whose
+     * kind says it by default) reads its source before returning and only
+     * waits for its stream: it is deferred with the bytes the runtime reads
+     * at the call, up to PYGRAPH_HOST_BYTES_MAX.  A copy to the host, a
+     * cudaMemcpy whose kind is no constant, a host-to-device copy of a
+     * constant size over that, or one in a file that makes host memory
+     * kernels can write, stays a barrier (sync_copies.h). */
     PTDS("cudaMemset", PG_API_MAYBE_DEFERRED, "synchronizes"),
     PTDS("cudaMemcpy", PG_API_MAYBE_DEFERRED, "synchronizes"),
+    PTDS("cudaMemcpyToSymbol", PG_API_MAYBE_DEFERRED, "synchronizes"),
     /* synchronizing */
     PTDS("cudaMemcpy2D", PG_API_SYNC, "synchronizes"),
     PTDS("cudaMemcpy3D", PG_API_SYNC, "synchronizes"),
-    PTDS("cudaMemcpyToSymbol", PG_API_SYNC, "synchronizes"),
     PTDS("cudaMemcpyFromSymbol", PG_API_SYNC, "synchronizes"),
     {"cudaDeviceSynchronize", PG_API_SYNC, 0, "synchronizes", 0},
     PTSZ("cudaStreamSynchronize", PG_API_SYNC, "synchronizes"),

@@ -13,6 +13,7 @@
 #include "options.h"
 #include "region_builder.h"
 #include "twin_registration.h"
+#include "pygraph_abi.h"
 #include "../shim/pygraph_shim.h"
 
 #include <llvm-c/DebugInfo.h>
@@ -47,13 +48,17 @@ static int is_sync_like(const pg_api_entry *api) {
 
 /* The -Rpass-analysis text of a CUDA call inside a loop that synchronizes,
  * that is synchronous in name but deferred (cuda_api_table.h,
- * PG_API_MAYBE_DEFERRED), or an allocation the runtime's pool serves
+ * PG_API_MAYBE_DEFERRED; a host-to-device copy with the bytes read at the
+ * call, sync_copies.h), or an allocation the runtime's pool serves
  * (PG_API_POOLED); NULL for any other call.  malloc'd. */
-static char *sync_in_loop_text(const pg_call_info *ci, const char **name) {
-  const char *copy = pg_sync_copy_detail(ci);
+static char *sync_in_loop_text(const host_ctx *h, const pg_call_info *ci, const char **name) {
+  char *copy = ci->kind == PG_CALL_BARRIER ? pg_sync_copy_detail(&h->cls, ci) : NULL;
   *name = "SyncInLoop";
-  if (ci->kind == PG_CALL_BARRIER && copy)
-    return pg_strf("%s inside a loop %s (%s)", ci->api->name, ci->api->why, copy);
+  if (copy) {
+    char *text = pg_strf("%s inside a loop %s (%s)", ci->api->name, ci->api->why, copy);
+    free(copy);
+    return text;
+  }
   if (ci->kind == PG_CALL_BARRIER && is_sync_like(ci->api))
     return pg_strf("%s inside a loop %s (%s)", ci->api->name, ci->api->why,
                    pg_api_class_name(ci->api->cls));
@@ -72,6 +77,11 @@ static char *sync_in_loop_text(const pg_call_info *ci, const char **name) {
   if (ci->kind != PG_CALL_ROUTED_OP || ci->api->cls != PG_API_MAYBE_DEFERRED)
     return NULL;
   *name = "SyncDeferred";
+  if (pg_sync_copy_judge(ci->inst, ci->api, h->cls.host_visible_memory) == PG_COPY_SNAPSHOT)
+    return pg_strf("%s inside a loop reads its host memory at the call: deferred in a region "
+                   "with the bytes read then (at most %u), a barrier at run time when larger "
+                   "or not from pageable host memory to device memory",
+                   ci->api->name, PYGRAPH_HOST_BYTES_MAX);
   return pg_strf("%s inside a loop does not make the host wait on device memory: deferred in "
                  "a region, a barrier at run time when its memory is not device memory",
                  ci->api->name);
@@ -107,7 +117,7 @@ static void analysis_remarks(host_ctx *h) {
       char *msg;
       if (ci->kind == PG_CALL_LAUNCH) {
         launch_site_remark(ci, f, &warned_no_debug);
-      } else if ((msg = sync_in_loop_text(ci, &name)) != NULL) {
+      } else if ((msg = sync_in_loop_text(h, ci, &name)) != NULL) {
         if (pg_loop_for_block(li, LLVMGetInstructionParent(ci->inst)))
           pg_remark(PG_REMARK_ANALYSIS, name, ci->inst, msg);
         free(msg);

@@ -86,19 +86,23 @@ static void synchronize(pg_wl_ctx *c, LLVMValueRef call, LLVMValueRef f) {
 /* A copy that may touch host memory, however the classifier files it (a
  * synchronous copy the runtime defers is an operation, not a barrier):
  * the status copy when it goes device to host, else no candidate (a
- * cudaMemcpyDefault may touch host memory too); 0 with the verdict set,
+ * cudaMemcpyDefault may touch host memory too, a copy to a symbol reads
+ * the host unless it goes device to device); 0 with the verdict set,
  * 1 taken, -1 when `call` is no such copy (a device-to-device copy is an
  * operation like any other). */
 static int host_copy(pg_wl_ctx *c, LLVMValueRef call, LLVMValueRef f) {
   int sync = is_api(f, "cudaMemcpy"), symbol = is_api(f, "cudaMemcpyFromSymbol");
-  int async = is_api(f, "cudaMemcpyAsync");
+  int async = is_api(f, "cudaMemcpyAsync"), to_symbol = is_api(f, "cudaMemcpyToSymbol");
   unsigned kind_op = sync || async ? 3 : 4;
-  if (!sync && !symbol && !async)
+  if (!sync && !symbol && !async && !to_symbol)
     return -1;
   long long kind = const_operand(call, kind_op);
   if (!symbol && kind == kMemcpyDeviceToDevice)
     return -1; /* an operation like any other (a routed one, or a barrier judged as such) */
-  if (kind != kMemcpyDeviceToHost || LLVMGetNumArgOperands(call) < (async ? 5 : 4)) {
+  /* a copy to a symbol from the host: a WHILE graph would deliver the
+   * bytes of the iteration it was made from in every iteration */
+  if (kind != kMemcpyDeviceToHost || to_symbol ||
+      LLVMGetNumArgOperands(call) < (async ? 5 : 4)) {
     c->wl->n = kind;
     return pg_wl_refuse(c->wl, PG_WL_COPY_DIRECTION, call);
   }

@@ -20,6 +20,18 @@ enum pygraph_region_kind {
                                     one graph launch per batch (pygraph_rt.h) */
 };
 
+/* The most bytes of a synchronous host-to-device copy (cudaMemcpy with
+ * kind cudaMemcpyHostToDevice, cudaMemcpyToSymbol) the runtime reads from
+ * pageable host memory at the call and delivers in stream order through a
+ * copy kernel's parameters (runtime src/recording/host_bytes.h).  The pass
+ * keeps a copy whose size is a constant above it a barrier; the runtime
+ * flushes at a larger one and makes the real call.  4 KiB: the parameter
+ * size every CUDA driver and GPU accepts for a kernel (more needs CUDA
+ * 12.1 and Volta), and a graph's node update copies this much at most per
+ * changed copy each replay; programs' parameter structs and small tables
+ * fit, larger uploads are worth their own host wait. */
+#define PYGRAPH_HOST_BYTES_MAX 4096u
+
 /* ---- whole-loop descriptors (struct pygraph_whole_loop, pygraph_abi.def) ----
  * A convergence loop the pass found able to run as one conditional WHILE
  * graph: its exit tests as small postfix programs (struct

@@ -47,7 +47,8 @@ static void host_fn(void *) {}
 // Symbols the headers do not declare (the _ptsz twins, which only
 // -fgpu-default-stream=per-thread reaches, older unversioned driver entry
 // points, the <<<>>> protocol): declared here under their IR names.  The
-// pass reads only the name, and the kind of cudaMemcpyAsync and cudaMemcpy.
+// pass reads only the name, and the kind of cudaMemcpyAsync, cudaMemcpy and
+// cudaMemcpyToSymbol.
 #define SYM(sym) extern "C" int sym##_(...) __asm__(#sym);
 SYM(cudaLaunchKernel_ptsz) SYM(cudaLaunchKernelExC_ptsz) SYM(cuLaunchKernel_ptsz)
 SYM(cuLaunchKernelEx_ptsz) SYM(cudaLaunchCooperativeKernel_ptsz)
@@ -136,21 +137,29 @@ ROW(deferred, cudaMemset, cudaMemset(p, 0, 4))
 ROW(deferred, cudaMemset_ptds, cudaMemset_ptds_(p, 0, (size_t)4))
 ROW(deferred, cudaMemcpy, cudaMemcpy(p, h, 4, D2D))
 ROWV(deferred, cudaMemcpy, default_kind, cudaMemcpy(p, h, 4, cudaMemcpyDefault))
-// the host waits for a host copy; a kind the compiler cannot see stays one too
+// the host waits for a copy to the host; a kind the compiler cannot see
+// stays one too
 ROWV(barrier, cudaMemcpy, device_to_host, cudaMemcpy(h, p, 4, cudaMemcpyDeviceToHost))
-ROWV(barrier, cudaMemcpy, host_to_device, cudaMemcpy(p, h, 4, cudaMemcpyHostToDevice))
 ROWV(barrier, cudaMemcpy, host_to_host, cudaMemcpy(p, h, 4, cudaMemcpyHostToHost))
 ROWV(barrier, cudaMemcpy, unknown_kind, cudaMemcpy(p, h, 4, (cudaMemcpyKind)n))
 ROW(deferred, cudaMemcpy_ptds, cudaMemcpy_ptds_(p, h, (size_t)4, D2D))
 ROWV(barrier, cudaMemcpy_ptds, device_to_host, cudaMemcpy_ptds_(h, p, (size_t)4, cudaMemcpyDeviceToHost))
+// a copy to a symbol from device memory, as cudaMemcpy's
+ROWV(deferred, cudaMemcpyToSymbol, device_to_device, cudaMemcpyToSymbol(FN(&sym), h, 4, 0, D2D))
+ROWV(deferred, cudaMemcpyToSymbol_ptds, device_to_device, cudaMemcpyToSymbol_ptds_(FN(&sym), h, (size_t)4, (size_t)0, D2D))
+// host-to-device copies stay barriers in this file, which calls
+// cudaMallocHost (host memory kernels can write, which the host may read
+// once the copy has waited for its stream: h2d-snapshot.cu has the file
+// without it, where they are deferred with the bytes read at the call)
+ROWV(barrier, cudaMemcpy, host_to_device, cudaMemcpy(p, h, 4, cudaMemcpyHostToDevice))
+ROW(barrier, cudaMemcpyToSymbol, cudaMemcpyToSymbol(FN(&sym), h, 4, 0, cudaMemcpyHostToDevice))
+ROW(barrier, cudaMemcpyToSymbol_ptds, cudaMemcpyToSymbol_ptds_(FN(&sym), h, (size_t)4, (size_t)0, cudaMemcpyHostToDevice))
 
 // ---- synchronizing
 ROW(barrier, cudaMemcpy2D, cudaMemcpy2D(p, 4, h, 4, 4, 1, D2D))
 ROW(barrier, cudaMemcpy2D_ptds, cudaMemcpy2D_ptds_(p, (size_t)4, h, (size_t)4, (size_t)4, (size_t)1, D2D))
 ROW(barrier, cudaMemcpy3D, P3; cudaMemcpy3D(&m3))
 ROW(barrier, cudaMemcpy3D_ptds, P3; cudaMemcpy3D_ptds_(&m3))
-ROW(barrier, cudaMemcpyToSymbol, cudaMemcpyToSymbol(FN(&sym), h, 4, 0, cudaMemcpyHostToDevice))
-ROW(barrier, cudaMemcpyToSymbol_ptds, cudaMemcpyToSymbol_ptds_(FN(&sym), h, (size_t)4, (size_t)0, cudaMemcpyHostToDevice))
 ROW(barrier, cudaMemcpyFromSymbol, cudaMemcpyFromSymbol(h, FN(&sym), 4, 0, cudaMemcpyDeviceToHost))
 ROW(barrier, cudaMemcpyFromSymbol_ptds, cudaMemcpyFromSymbol_ptds_(h, FN(&sym), (size_t)4, (size_t)0, cudaMemcpyDeviceToHost))
 ROW(barrier, cudaDeviceSynchronize, cudaDeviceSynchronize())

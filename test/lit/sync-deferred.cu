@@ -2,7 +2,7 @@
 // host wait on device memory (CUDA's "API synchronization behavior"): they
 // join the region of the launches around them and are routed to the runtime,
 // which checks the pointers at each call.  Each shape beside its twin that
-// stays a barrier: a copy whose kind involves the host, or is no constant.
+// stays a barrier: a copy to the host, or one whose kind is no constant.
 // In a loop of one launch, they are judged as their asynchronous forms: the
 // loop stays batchable; a host copy splits it.
 // RUN: %cuda_host -O2 -fplugin=%plugin %remarks -c %s -o /dev/null 2>&1 | FileCheck %s
@@ -49,21 +49,21 @@ void d2d_joins(float *p, float *q, int n) {
 // PTDS-LABEL: define {{.*}}@_Z9d2d_joinsPfS_i(
 // PTDS: call {{.*}}i32 @__pygraph_cudaMemcpy_ptds(ptr @.pygraph.site{{[.0-9]*}}, ptr
 
-// Host-to-device: the host waits (pageable memory is staged, pinned memory
-// is copied, before the call returns): the loop splits, the call stays.
-void h2d_splits(float *p, const float *h, int n) {
+// Device-to-host: the host waits for the copy's result: the loop splits,
+// the call stays.  (Host-to-device copies: h2d-snapshot.cu.)
+void d2h_splits(float *p, float *h, int n) {
   for (int i = 0; i < n; ++i) {
     k<<<1, 32>>>(p, i);
-    // CHECK-DAG: sync-deferred.cu:[[@LINE-1]]:5: remark: launch of 'k(float*, int)' stays eager: only 1 launch site at the start of the loop iteration before the next barrier (cudaMemcpy synchronizes (a host-to-device copy) at sync-deferred.cu:[[@LINE+1]]); a graph region needs at least 2 (min-launches) [cuda-sync]
-    cudaMemcpy(p, h, 64, cudaMemcpyHostToDevice);
-    // CHECK-DAG: sync-deferred.cu:[[@LINE-1]]:5: remark: cudaMemcpy inside a loop synchronizes (a host-to-device copy)
+    // CHECK-DAG: sync-deferred.cu:[[@LINE-1]]:5: remark: launch of 'k(float*, int)' stays eager: only 1 launch site at the start of the loop iteration before the next barrier (cudaMemcpy synchronizes (a device-to-host copy) at sync-deferred.cu:[[@LINE+1]]); a graph region needs at least 2 (min-launches) [cuda-sync]
+    cudaMemcpy(h, p, 64, cudaMemcpyDeviceToHost);
+    // CHECK-DAG: sync-deferred.cu:[[@LINE-1]]:5: remark: cudaMemcpy inside a loop synchronizes (a device-to-host copy)
     k2<<<1, 32>>>(p);
-    // CHECK-DAG: sync-deferred.cu:[[@LINE-1]]:5: remark: launch of 'k2(float*)' stays eager: only 1 launch site after cudaMemcpy synchronizes (a host-to-device copy) at sync-deferred.cu:[[@LINE-3]]
+    // CHECK-DAG: sync-deferred.cu:[[@LINE-1]]:5: remark: launch of 'k2(float*)' stays eager: only 1 launch site after cudaMemcpy synchronizes (a device-to-host copy) at sync-deferred.cu:[[@LINE-3]]
   }
 }
-// IR-LABEL: define {{.*}}@_Z10h2d_splitsPfPKfi(
+// IR-LABEL: define {{.*}}@_Z10d2h_splitsPfS_i(
 // IR-NOT: __pygraph_cudaMemcpy
-// IR: call {{.*}}i32 @cudaMemcpy(ptr {{.*}}, ptr {{.*}}, i64 noundef 64, i32 noundef 1)
+// IR: call {{.*}}i32 @cudaMemcpy(ptr {{.*}}, ptr {{.*}}, i64 noundef 64, i32 noundef 2)
 
 // A kind that is no constant: a barrier too (the pass cannot tell a host
 // copy, which would cut the region at run time every iteration).

@@ -93,6 +93,7 @@ void fake_reset(void)
   fake_capture_queries = 0;
   fake_pointer_queries = 0;
   fake_attribute_queries = 0;
+  fake_host_bytes_queries = fake_symbol_queries = 0;
   fake_event_times_queries = 0;
   fake_range_depth = fake_range_pushes = fake_range_underflows = 0;
   fake_memory_reset_counts();
@@ -125,6 +126,9 @@ static void log_op(const struct pygraph_op *op)
   case PYGRAPH_OP_EVENT_WAIT:
     fake_log_append("ew%lu ", id_of(op->event, 0x200));
     break;
+  case PYGRAPH_OP_HOST_BYTES:
+    fake_log_append("hb(%u) ", (unsigned)*(const unsigned char *)op->src);
+    break;
   }
 }
 
@@ -139,6 +143,7 @@ static cudaError_t fake_execute(const struct pygraph_op *op)
   log_op(op);
   struct fake_node node = fake_node_of(op);
   fake_memory_apply(&node);
+  fake_node_release(&node);
   fake_gpu_us += next_cost(fake.eager_costs, fake.n_eager_costs, &eager_costs_used,
                            fake.eager_op_us);
   return cudaSuccess;
@@ -188,6 +193,36 @@ static int fake_both_device(const void *dst, const void *src)
 {
   fake_pointer_queries++;
   return fake_is_device(dst) && fake_is_device(src);
+}
+
+int fake_host_bytes_queries;
+
+/* Pageable: memory the fake knows nothing of (a test's own variables). */
+static int fake_host_bytes_source(const void *src)
+{
+  fake_host_bytes_queries++;
+  return !fake.no_host_bytes && fake_memory_kind(src) == 0;
+}
+
+static int fake_device_range(const void *dst, size_t count)
+{
+  void *base;
+  size_t size;
+  return fake_allocation_of(dst, &base, &size) > 0 &&
+         count <= size - (size_t)((const unsigned char *)dst - (unsigned char *)base);
+}
+
+int fake_symbol_queries;
+
+static int fake_symbol_range(const void *symbol, void **address, size_t *size)
+{
+  fake_symbol_queries++;
+  void *base;
+  if (symbol == FAKE_NO_SYMBOL || fake_allocation_of(symbol, &base, size) <= 0)
+    return 0;
+  *address = (void *)symbol;
+  *size -= (size_t)((const unsigned char *)symbol - (unsigned char *)base);
+  return 1;
 }
 
 char fake_programmatic[1024];
@@ -340,6 +375,8 @@ static void fake_destroy(void *graph)
   free(g->node_of_op);
   free(g->offset_of_node);
   free(g->params);
+  for (size_t i = 0; i < g->n_nodes; i++)
+    fake_node_release(&g->nodes[i]);
   free(g->nodes);
   free(g);
 }
@@ -373,8 +410,10 @@ static cudaError_t fake_update_node(void *graph, size_t index, const struct pygr
     return cudaErrorInvalidValue;
   }
   fake_log_append("upd%zu ", index);
-  if (!fake.stale_updates && index < g->n_nodes)
+  if (!fake.stale_updates && index < g->n_nodes) {
+    fake_node_release(&g->nodes[index]);
     g->nodes[index] = fake_node_of(op);
+  }
   fake_gpu_us += fake.update_us;
   return cudaSuccess;
 }
@@ -620,6 +659,9 @@ const struct pygraph_backend fake_backend = {
     .param_layout = fake_param_layout,
     .both_device_memory = fake_both_device,
     .func_attribute_holds = fake_attribute_holds,
+    .host_bytes_source = fake_host_bytes_source,
+    .device_range = fake_device_range,
+    .symbol_range = fake_symbol_range,
     .graph_build = fake_build,
     .while_graph_build = fake_while_build,
     .graph_instantiate = fake_instantiate,

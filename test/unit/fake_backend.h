@@ -2,7 +2,8 @@
  * fails on request, so tests can assert exactly what the runtime did.
  *
  * Tokens: k<func>(<arg0>) eager kernel, ms(<value>) memset, mc(<dst>)
- * memcpy, er<event> / ew<event> event record / wait, build(<plan>) (the
+ * memcpy, hb(<first byte>) host bytes (PYGRAPH_OP_HOST_BYTES), er<event> /
+ * ew<event> event record / wait, build(<plan>) (the
  * plan graph_build is given, as graph_plan.h describes it),
  * inst, xupd (in-place exec update), upd<node>, launch, destroy, clear.
  * Parameter indirection: a graph with indirect nodes logs as
@@ -44,6 +45,8 @@ struct fake_config {
   int launch_ran_before_failing;  /* failing launch reports the graph as enqueued */
   int exec_update_ok;             /* instantiate with a previous graph updates in place */
   int attribute_holds;             /* func_attribute_holds' answer (any kernel) */
+  int no_host_bytes;              /* host_bytes_source says no (the copy kernels
+                                     did not load) */
   int memcpy_default_is_device;   /* answer of both_device_memory for pointers
                                      fake_memory.h does not know (its buffers
                                      answer for themselves: device or host) */
@@ -97,6 +100,12 @@ extern int fake_layout_queries;
 extern unsigned fake_layout_last_slots;       /* arg_slots of the last layout query */
 extern int fake_pointer_queries;  /* both_device_memory calls (not logged) */
 extern int fake_attribute_queries;     /* func_attribute_holds calls (not logged) */
+extern int fake_host_bytes_queries;   /* host_bytes_source calls (not logged): pageable is
+                                         memory fake_memory.h does not know; device_range
+                                         answers for fake_buffers (allocation_of) */
+extern int fake_symbol_queries;   /* symbol_range calls (not logged): a symbol in a
+                                     fake_buffer is its own device address, to the end of
+                                     its buffer; FAKE_NO_SYMBOL and others have none */
 extern int fake_twin_queries;
 extern int fake_live_allocs;      /* device blocks not yet freed */
 extern int fake_args_calls, fake_launch_calls;
@@ -119,6 +128,7 @@ extern char fake_programmatic[1024];
 /* Func ids: 1..63 have (int, long long) parameters, 64 has none,
  * FAKE_NO_LAYOUT cannot be described. */
 #define FAKE_NO_LAYOUT 99
+#define FAKE_NO_SYMBOL ((const void *)(unsigned long)0x9999)
 #define FAKE_FUNC(id) ((const void *)(unsigned long)(id))
 #define FAKE_STREAM(id) ((cudaStream_t)(unsigned long)(0x100 + (id)))
 #define FAKE_EVENT(id) ((cudaEvent_t)(unsigned long)(0x200 + (id)))

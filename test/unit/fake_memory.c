@@ -101,7 +101,20 @@ struct fake_node fake_node_of(const struct pygraph_op *op)
     memcpy(&n.arg0, op->arg_ptrs[0], sizeof n.arg0);
     memcpy(&n.arg1, op->arg_ptrs[1], sizeof n.arg1);
   }
+  if (op->kind == PYGRAPH_OP_HOST_BYTES) {
+    n.bytes = malloc(op->count ? op->count : 1);
+    if (!n.bytes)
+      abort();
+    memcpy(n.bytes, op->src, op->count);
+    n.src = n.bytes;
+  }
   return n;
+}
+
+void fake_node_release(struct fake_node *node)
+{
+  free(node->bytes);
+  node->bytes = NULL;
 }
 
 void fake_memory_apply(const struct fake_node *node)
@@ -120,6 +133,10 @@ void fake_memory_apply(const struct fake_node *node)
   case PYGRAPH_OP_MEMCPY:
     if (find(node->dst, node->count) && find(node->src, node->count))
       memmove(node->dst, node->src, node->count);
+    break;
+  case PYGRAPH_OP_HOST_BYTES:
+    if (find(node->dst, node->count))
+      memcpy(node->dst, node->bytes, node->count);
     break;
   default:
     break;

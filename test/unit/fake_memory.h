@@ -6,7 +6,7 @@
  * A fake kernel of funcs 1..63 (parameters int v, long long p) adds v to
  * the int at p when p points into a registered buffer (an accumulation:
  * running it twice shows); a memset or memcpy whose destination is in one
- * writes it.  Values that point nowhere registered (the harness's usual
+ * writes it, and so does a host-bytes node (its bytes).  Values that point nowhere registered (the harness's usual
  * arg1 = 1000 + arg0) do nothing.  Graphs keep one such node per op, as
  * built and updated, and run them at launch (fake_backend.c).
  * memory_copy logs "cp", stream_synchronize "sync"; both fail on request
@@ -37,8 +37,13 @@ struct fake_node {
   const void *src;
   int value;
   size_t count;
+  unsigned char *bytes;                 /* a HOST_BYTES node's own copy of its bytes
+                                           (malloc'd: fake_node_release frees it) */
 };
+/* For a PYGRAPH_OP_HOST_BYTES op the node copies the bytes at op->src, as
+ * the real node takes its parameters. */
 struct fake_node fake_node_of(const struct pygraph_op *op);
+void fake_node_release(struct fake_node *node);
 /* Runs the node's effect on registered memory. */
 void fake_memory_apply(const struct fake_node *node);
 

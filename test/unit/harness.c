@@ -301,6 +301,34 @@ void sync_memcpy_to(void *dst, const void *src, size_t count, enum cudaMemcpyKin
   fake_memory_apply(&node);
 }
 
+/* A pass-through host-to-device copy, as CUDA makes it: the bytes now. */
+static void host_bytes_now(void *dst, const void *src, size_t count)
+{
+  fake_log_append("p:hb(%u) ", (unsigned)*(const unsigned char *)src);
+  struct fake_node node = {.kind = PYGRAPH_OP_HOST_BYTES, .dst = dst, .count = count,
+                           .bytes = (unsigned char *)src};
+  fake_memory_apply(&node);
+}
+
+void h2d_copy(void *dst, const void *src, size_t count)
+{
+  struct pygraph_segment *seg = pygraph_recording_segment();
+  if (seg && pygraph_record_sync_memcpy(seg, dst, src, count, cudaMemcpyHostToDevice,
+                                        pygraph_normalize_stream(NULL, 0)) == PYGRAPH_DEFERRED)
+    return;
+  host_bytes_now(dst, src, count);
+}
+
+void to_symbol(const void *symbol, const void *src, size_t count, size_t offset)
+{
+  struct pygraph_segment *seg = pygraph_recording_segment();
+  if (seg && pygraph_record_sync_to_symbol(seg, symbol, src, count, offset,
+                                           cudaMemcpyHostToDevice,
+                                           pygraph_normalize_stream(NULL, 0)) == PYGRAPH_DEFERRED)
+    return;
+  host_bytes_now(symbol == FAKE_NO_SYMBOL ? NULL : (unsigned char *)symbol + offset, src, count);
+}
+
 void *device_malloc(size_t size)
 {
   void *ptr = NULL;

@@ -83,6 +83,13 @@ void memcpy_op(unsigned long dst, size_t count, enum cudaMemcpyKind kind);
  * fake memory, as CUDA would. */
 void sync_memset_to(void *dst, int value, size_t count);
 void sync_memcpy_to(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind);
+/* The synchronous cudaMemcpy of kind cudaMemcpyHostToDevice and
+ * cudaMemcpyToSymbol (a symbol is its own fake device address:
+ * fake_backend.h) as __pygraph_cudaMemcpy / __pygraph_cudaMemcpyToSymbol
+ * record them; when refused, passed through (p:hb(<first byte>)) and
+ * written to fake memory at once, as CUDA would. */
+void h2d_copy(void *dst, const void *src, size_t count);
+void to_symbol(const void *symbol, const void *src, size_t count, size_t offset);
 /* cudaMalloc / cudaFree as the routed entry points make them (record.h):
  * the pool's answer in a recording iteration, else the real call, logged
  * p:malloc(<size>) / p:free (fake device_alloc / device_free). */

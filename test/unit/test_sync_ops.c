@@ -93,9 +93,10 @@ static void test_sync_copy_kinds(void)
 
   fake_log_clear();
   begin(r, 0);
-  sync_memcpy_to(b, a, sizeof *a, cudaMemcpyHostToDevice);  /* refused by its kind alone */
+  /* a host-to-device copy from device memory: no snapshot (test_h2d_snapshot.c) */
+  sync_memcpy_to(b, a, sizeof *a, cudaMemcpyHostToDevice);
   end(r);
-  CHECK(fake_pointer_queries == 3);
+  CHECK(fake_pointer_queries == 3 && fake_host_bytes_queries == 1);
   CHECK(harness_segment(r, 0)->stats.flushes == 2);
 }
 

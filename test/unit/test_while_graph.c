@@ -398,7 +398,7 @@ static void test_refusals(void)
   CHECK(pygraph_while_graph_create(&wg, &fake_backend, &rq, &step) == cudaSuccess);
   pygraph_while_graph_free(&wg, &fake_backend);
 
-  /* an event record node, a copy from host memory */
+  /* an event record node, a copy from host memory, host bytes */
   struct pygraph_op rec = {.kind = PYGRAPH_OP_EVENT_RECORD, .stream = S1, .event = FAKE_EVENT(1),
                            .wait_link = -1};
   CHECK(pygraph_op_list_append(&lp.ops, &rec) != NULL);
@@ -412,6 +412,17 @@ static void test_refusals(void)
   pygraph_graph_plan_free(&lp.plan);
   CHECK(pygraph_graph_plan_for_capture(&lp.ops, &fake_backend, &lp.plan) == 0);
   expect_refusal(&fake_backend, &rq, "a copy or memset touching host memory in the body");
+  /* bytes read from the host at the call: the first iteration's only */
+  lp.ops.n_ops--;
+  struct pygraph_op hb = {.kind = PYGRAPH_OP_HOST_BYTES, .stream = S1, .dst = lp.a,
+                          .src = &lp.host_status, .count = sizeof(int), .wait_link = -1};
+  CHECK(pygraph_op_list_copy_bytes(&lp.ops, &hb) == 0 && pygraph_op_list_append(&lp.ops, &hb));
+  pygraph_op_list_materialize(&lp.ops);
+  pygraph_graph_plan_free(&lp.plan);
+  CHECK(pygraph_graph_plan_for_capture(&lp.ops, &fake_backend, &lp.plan) == 0);
+  expect_refusal(&fake_backend, &rq,
+                 "a host-to-device copy in the body (every body iteration would deliver the "
+                 "first iteration's bytes)");
   loop_free(&lp);
 }
 

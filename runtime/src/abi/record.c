@@ -4,6 +4,7 @@
 #include <limits.h>
 
 #include "abi/capture_check.h"
+#include "pygraph_abi.h"
 #include "recording/param_cache.h"
 #include "abi/region_stack.h"
 
@@ -184,13 +185,12 @@ static int copies_device_to_device(struct pygraph_segment *seg, void *dst, const
   return (kind == cudaMemcpyDeviceToDevice && !synchronous) || device_memory(seg, dst, src);
 }
 
-static enum pygraph_record_result record_memcpy(struct pygraph_segment *seg, void *dst,
-                                                const void *src, size_t count,
-                                                enum cudaMemcpyKind kind, cudaStream_t stream,
-                                                int synchronous)
+/* A copy on a stream found not captured (goes_to_cuda asked already). */
+static enum pygraph_record_result memcpy_op(struct pygraph_segment *seg, void *dst,
+                                            const void *src, size_t count,
+                                            enum cudaMemcpyKind kind, cudaStream_t stream,
+                                            int synchronous)
 {
-  if (goes_to_cuda(seg, stream))
-    return PYGRAPH_RUN_NOW;
   if (!copies_device_to_device(seg, dst, src, kind, synchronous))
     return pygraph_record_undeferrable(seg, synchronous ? kSyncMemcpyNotDevice
                                                         : "memcpy not device-to-device");
@@ -207,7 +207,37 @@ enum pygraph_record_result pygraph_record_memcpy(struct pygraph_segment *seg, vo
                                                  const void *src, size_t count,
                                                  enum cudaMemcpyKind kind, cudaStream_t stream)
 {
-  return record_memcpy(seg, dst, src, count, kind, stream, 0);
+  if (goes_to_cuda(seg, stream))
+    return PYGRAPH_RUN_NOW;
+  return memcpy_op(seg, dst, src, count, kind, stream, 0);
+}
+
+/* Flush reasons of a host-to-device copy whose bytes are not read at the
+ * call. */
+static const char kHostBytesTooLarge[] = "host-to-device copy too large to snapshot";
+static const char kHostBytesNotPageable[] =
+    "host-to-device copy not from pageable host memory to device memory";
+
+/* record.h: the bytes are read now, the op owns them (op_list.h).  The
+ * destination is asked of the port unless `dst_in_device_memory` (a
+ * symbol's range, checked by the caller); goes_to_cuda asked already. */
+static enum pygraph_record_result host_bytes_op(struct pygraph_segment *seg, void *dst,
+                                                const void *src, size_t count,
+                                                cudaStream_t stream, int dst_in_device_memory)
+{
+  if (count == 0)
+    return pygraph_record_undeferrable(seg, "zero-size memcpy");
+  if (count > PYGRAPH_HOST_BYTES_MAX)
+    return pygraph_record_undeferrable(seg, kHostBytesTooLarge);
+  const struct pygraph_backend *backend = pygraph_segment_backend(seg);
+  if (!backend->host_bytes_source || !backend->host_bytes_source(src) ||
+      (!dst_in_device_memory && !backend->device_range(dst, count)))
+    return pygraph_record_undeferrable(seg, kHostBytesNotPageable);
+  struct pygraph_op op = {
+      .kind = PYGRAPH_OP_HOST_BYTES, .stream = stream, .dst = dst, .src = src,
+      .count = count, .wait_link = -1,
+  };
+  return append(seg, &op, NULL);
 }
 
 enum pygraph_record_result pygraph_record_sync_memcpy(struct pygraph_segment *seg, void *dst,
@@ -215,7 +245,32 @@ enum pygraph_record_result pygraph_record_sync_memcpy(struct pygraph_segment *se
                                                       enum cudaMemcpyKind kind,
                                                       cudaStream_t stream)
 {
-  return record_memcpy(seg, dst, src, count, kind, stream, 1);
+  if (goes_to_cuda(seg, stream))
+    return PYGRAPH_RUN_NOW;
+  if (kind == cudaMemcpyHostToDevice)
+    return host_bytes_op(seg, dst, src, count, stream, 0);
+  return memcpy_op(seg, dst, src, count, kind, stream, 1);
+}
+
+enum pygraph_record_result pygraph_record_sync_to_symbol(struct pygraph_segment *seg,
+                                                         const void *symbol, const void *src,
+                                                         size_t count, size_t offset,
+                                                         enum cudaMemcpyKind kind,
+                                                         cudaStream_t stream)
+{
+  if (goes_to_cuda(seg, stream))
+    return PYGRAPH_RUN_NOW;
+  const struct pygraph_backend *backend = pygraph_segment_backend(seg);
+  void *base = NULL;
+  size_t size = 0;
+  if (!backend->symbol_range || !backend->symbol_range(symbol, &base, &size))
+    return pygraph_record_undeferrable(seg, "symbol not in device memory");
+  if (offset > size || count > size - offset)
+    return pygraph_record_undeferrable(seg, "copy past the end of the symbol");
+  void *dst = (unsigned char *)base + offset;
+  if (kind == cudaMemcpyHostToDevice)
+    return host_bytes_op(seg, dst, src, count, stream, 1);
+  return memcpy_op(seg, dst, src, count, kind, stream, 1);
 }
 
 /* The last record of `event` in this iteration so far, or -1. */

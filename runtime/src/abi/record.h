@@ -47,9 +47,10 @@ enum pygraph_record_result pygraph_record_memcpy(struct pygraph_segment *seg, vo
  * a synchronous copy from device memory to device memory performs no
  * host-side synchronization.  Then each is the asynchronous form on that
  * stream, and is recorded as one.  The pointers are asked of the port at
- * every call (any kind but device-to-device and default is refused
- * outright): when one is not plain device memory the segment flushes and
- * the caller makes the real, synchronous call (PYGRAPH_RUN_NOW). */
+ * every call (a host-to-device copy is judged as below, any other kind but
+ * device-to-device and default is refused outright): when one is not plain
+ * device memory the segment flushes and the caller makes the real,
+ * synchronous call (PYGRAPH_RUN_NOW). */
 enum pygraph_record_result pygraph_record_sync_memset(struct pygraph_segment *seg, void *dst,
                                                       int value, size_t count,
                                                       cudaStream_t stream);
@@ -65,6 +66,27 @@ enum pygraph_record_result pygraph_record_sync_memcpy(struct pygraph_segment *se
  * (backend func_attribute_holds), the segment flushes first. */
 void pygraph_record_func_setting(struct pygraph_segment *seg, const void *func, int attr,
                                  int value);
+/* A synchronous copy of kind cudaMemcpyHostToDevice (above) reads its
+ * source before it returns, so the host may overwrite it at once; the copy
+ * itself happens in stream order (CUDA, "API synchronization behavior":
+ * from pageable memory a stream sync comes first and the call returns once
+ * the bytes are staged, before they reach the device).  Without a host
+ * that reads device results (the pass keeps these copies barriers in a
+ * file that makes host memory kernels can write), only the bytes and
+ * their place in the stream are seen.  So up to PYGRAPH_HOST_BYTES_MAX
+ * bytes are read at the call into the op (PYGRAPH_OP_HOST_BYTES) and
+ * delivered by a copy kernel whose parameters they are, eagerly or as a
+ * graph node (recording/host_bytes.h), when the port says the source is
+ * pageable (host_bytes_source) and the destination lies in device memory
+ * (device_range); otherwise the segment flushes and the caller makes the
+ * real call.  cudaMemcpyToSymbol (and _ptds): the same copy, any kind, to
+ * the symbol's device address plus `offset`, which must lie in the
+ * symbol's device memory (the port's symbol_range: not __managed__). */
+enum pygraph_record_result pygraph_record_sync_to_symbol(struct pygraph_segment *seg,
+                                                         const void *symbol, const void *src,
+                                                         size_t count, size_t offset,
+                                                         enum cudaMemcpyKind kind,
+                                                         cudaStream_t stream);
 /* cudaMalloc / cudaFree (segment.h, pygraph_segment_allocate): DEFERRED
  * when the segment's pool answered (for cudaMalloc *ptr is set); else the
  * caller makes the real call, a cudaFree after a flush. */

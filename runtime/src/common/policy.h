@@ -93,6 +93,12 @@
 /* A decided-eager segment records 2 consecutive iterations of every this many. */
 #define PYGRAPH_PROBE_INTERVAL 64u
 
+/* ---- host-to-device copies (recording/host_bytes.h) ----------------------------- */
+
+/* The most bytes a synchronous host-to-device copy delivers from a snapshot
+ * taken at its call: PYGRAPH_HOST_BYTES_MAX, in pygraph_abi.h because the
+ * pass judges constant sizes by it too. */
+
 /* ---- verify mode (segment/verify.h) ------------------------------------------ */
 
 /* Bytes of device buffers one verification may shadow (their sum); beyond,

@@ -7,6 +7,7 @@
 #include "cuda/capture_mode.h"
 #include "cuda/cuda_ops.h"
 #include "cuda/graph_realise.h"
+#include "cuda/host_bytes.h"
 #include "cuda/nvtx_ranges.h"
 #include "cuda/verify_ops.h"
 #include "cuda/while_graph.h"
@@ -28,6 +29,9 @@
   DIRECT(both_device_memory)                                                                      \
   RELAXED(func_attribute_holds, int, (const void *func, int attr, int value),                     \
           (func, attr, value))                                                                    \
+  DIRECT(host_bytes_source)            /* its module load relaxes itself, once */                 \
+  DIRECT(device_range)                                                                            \
+  DIRECT(symbol_range)                 /* a symbol's first lookup relaxes itself */               \
   RELAXED(graph_build, cudaError_t,                                                               \
           (const struct pygraph_op_list *ops, const struct pygraph_graph_plan *plan,              \
            const struct pygraph_indirect_graph *ind, void **graph),                               \

@@ -318,7 +318,8 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaEventDestroy(const pygraph_site *site, 
   return cudaEventDestroy(event);
 }
 
-/* ---- synchronous memset and copy (record.h: deferred on device memory) */
+/* ---- synchronous memset and copy (record.h: deferred on device memory, a
+ * small host-to-device copy as the bytes read at the call) ------------- */
 
 PYGRAPH_EXPORT cudaError_t __pygraph_cudaMemset(const pygraph_site *site, void *dst, int value,
                                                 size_t count)
@@ -356,6 +357,28 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaMemcpy_ptds(const pygraph_site *site, v
   DEFERRED_OR_RUN(pygraph_record_sync_memcpy(seg, dst, src, count, kind,
                                              pygraph_normalize_stream(NULL, 1)));
   return cudaMemcpy_ptds(dst, src, count, kind);
+}
+
+PYGRAPH_EXPORT cudaError_t __pygraph_cudaMemcpyToSymbol(const pygraph_site *site,
+                                                        const void *symbol, const void *src,
+                                                        size_t count, size_t offset,
+                                                        enum cudaMemcpyKind kind)
+{
+  (void)site;
+  DEFERRED_OR_RUN(pygraph_record_sync_to_symbol(seg, symbol, src, count, offset, kind,
+                                                pygraph_normalize_stream(NULL, 0)));
+  return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+}
+
+PYGRAPH_EXPORT cudaError_t __pygraph_cudaMemcpyToSymbol_ptds(const pygraph_site *site,
+                                                             const void *symbol, const void *src,
+                                                             size_t count, size_t offset,
+                                                             enum cudaMemcpyKind kind)
+{
+  (void)site;
+  DEFERRED_OR_RUN(pygraph_record_sync_to_symbol(seg, symbol, src, count, offset, kind,
+                                                pygraph_normalize_stream(NULL, 1)));
+  return cudaMemcpyToSymbol_ptds(symbol, src, count, offset, kind);
 }
 
 /* ---- allocation (record.h: served from the segment's pool) ----------- */

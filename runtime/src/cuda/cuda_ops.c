@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "cuda/driver_api.h"
+#include "cuda/host_bytes.h"
 #include "recording/event_kinds.h"
 #include "cuda/loader_module.h"
 #include "recording/op.h"
@@ -50,6 +51,8 @@ cudaError_t pygraph_cuda_execute(const struct pygraph_op *op)
     return cudaEventRecord(op->event, op->stream);
   case PYGRAPH_OP_EVENT_WAIT:
     return cudaStreamWaitEvent(op->stream, op->event, op->wait_flags);
+  case PYGRAPH_OP_HOST_BYTES:
+    return pygraph_cuda_host_bytes_launch(op);
   }
   return cudaErrorInvalidValue;
 }

@@ -24,5 +24,8 @@ extern cudaError_t CUDARTAPI cudaStreamWaitEvent_ptsz(cudaStream_t stream, cudaE
 extern cudaError_t CUDARTAPI cudaMemset_ptds(void *dst, int value, size_t count);
 extern cudaError_t CUDARTAPI cudaMemcpy_ptds(void *dst, const void *src, size_t count,
                                              enum cudaMemcpyKind kind);
+extern cudaError_t CUDARTAPI cudaMemcpyToSymbol_ptds(const void *symbol, const void *src,
+                                                     size_t count, size_t offset,
+                                                     enum cudaMemcpyKind kind);
 
 #endif /* PYGRAPH_CUDA_PTSZ_H */

@@ -23,7 +23,8 @@ typedef CUresult (*pygraph_pfn_cuMemGetAddressRange)(CUdeviceptr *, size_t *, CU
 pygraph_pfn_cuFuncGetParamInfo pygraph_driver_cuFuncGetParamInfo(void);
 pygraph_pfn_cuLaunchKernel pygraph_driver_cuLaunchKernel(int per_thread_default);
 pygraph_pfn_cuLaunchKernelEx pygraph_driver_cuLaunchKernelEx(int per_thread_default);
-/* Verify mode's pointer queries (cuda/verify_ops.c). */
+/* Pointer queries: verify mode (cuda/verify_ops.c), the host-to-device copies
+ * snapshotted at the call (cuda/host_bytes.c). */
 pygraph_pfn_cuPointerGetAttributes pygraph_driver_cuPointerGetAttributes(void);
 pygraph_pfn_cuMemGetAddressRange pygraph_driver_cuMemGetAddressRange(void);
 

@@ -12,6 +12,7 @@
 
 #include "cuda/backend_cuda.h"
 #include "cuda/cuda_ops.h"
+#include "cuda/host_bytes_module.h"
 #include "cuda/loader_module.h"
 #include "graphs/arg_loader.h"
 #include "graphs/graph_plan.h"
@@ -128,6 +129,13 @@ static cudaError_t add_node(struct cuda_graph *g, const struct pygraph_op *op,
     if (op->wait_link >= 0)                /* just the edge added by the caller */
       return cudaGraphAddEmptyNode(node, g->body, deps, n_deps);
     return cudaGraphAddEventWaitNode(node, g->body, deps, n_deps, op->event);
+  case PYGRAPH_OP_HOST_BYTES: {
+    void *params[3], *dst;               /* copied by the call */
+    unsigned count;
+    struct cudaKernelNodeParams p = pygraph_cuda_host_bytes_node(op, params, &dst, &count);
+    return p.func ? cudaGraphAddKernelNode(node, g->body, deps, n_deps, &p)
+                  : cudaErrorInvalidDeviceFunction;
+  }
   }
   return cudaErrorInvalidValue;
 }
@@ -392,6 +400,13 @@ cudaError_t pygraph_cuda_graph_update_node(void *graph, size_t index, const stru
   case PYGRAPH_OP_EVENT_WAIT:
     return op->wait_link >= 0 ? cudaSuccess
                               : cudaGraphExecEventWaitNodeSetEvent(g->exec, node, op->event);
+  case PYGRAPH_OP_HOST_BYTES: {
+    void *params[3], *dst;               /* copied by the call: the bytes may change next */
+    unsigned count;
+    struct cudaKernelNodeParams p = pygraph_cuda_host_bytes_node(op, params, &dst, &count);
+    return p.func ? cudaGraphExecKernelNodeSetParams(g->exec, node, &p)
+                  : cudaErrorInvalidDeviceFunction;
+  }
   }
   return cudaErrorInvalidValue;
 }

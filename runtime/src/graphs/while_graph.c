@@ -36,6 +36,9 @@ static const char *body_op_refusal(const struct pygraph_backend *backend,
     return "an exit test after the status copy would skip the operations after it";
   if (form == PYGRAPH_PLAN_EMPTY || op->kind == PYGRAPH_OP_KERNEL)
     return NULL;
+  if (op->kind == PYGRAPH_OP_HOST_BYTES)
+    return "a host-to-device copy in the body (every body iteration would deliver the first "
+           "iteration's bytes)";
   if (op->kind == PYGRAPH_OP_EVENT_RECORD || op->kind == PYGRAPH_OP_EVENT_WAIT)
     return "an event record or wait node (a conditional body holds kernels, copies, memsets "
            "and empty nodes)";

@@ -33,8 +33,10 @@ struct pygraph_twin_info {
 };
 
 struct pygraph_backend {
-  /* Run one recorded op now, on its stream.  The return value is the CUDA
-   * error; the runtime does not swallow it (it stays CUDA's last error). */
+  /* Run one recorded op now, on its stream (a PYGRAPH_OP_HOST_BYTES op: its
+   * copy kernel, the bytes at op->src as its parameters).  The return value
+   * is the CUDA error; the runtime does not swallow it (it stays CUDA's
+   * last error). */
   cudaError_t (*execute)(const struct pygraph_op *op);
 
   /* Parameter layout of a kernel (host stub), malloc'ed with
@@ -53,10 +55,30 @@ struct pygraph_backend {
    * shared memory and the shared memory carveout, through
    * cudaFuncGetAttributes); 0 otherwise, errors included (left cleared). */
   int (*func_attribute_holds)(const void *func, int attr, int value);
+  /* May the bytes at `src` be read at a synchronous host-to-device copy's
+   * call and delivered by the copy kernel of PYGRAPH_OP_HOST_BYTES
+   * (recording/host_bytes.h), as such a copy delivers them: is `src` host
+   * memory CUDA does not know (pageable: neither pinned, registered,
+   * managed nor device memory, so no kernel writes it), and are the copy
+   * kernels loaded (at the first call, in relaxed capture mode)?  Leaves no
+   * error behind for the program.  NULL: never. */
+  int (*host_bytes_source)(const void *src);
+
+  /* Does [dst, dst + count) lie inside one allocation of plain device
+   * memory (not managed, not host)?  Leaves no error behind. */
+  int (*device_range)(const void *dst, size_t count);
+
+  /* The device address and size of a __device__ or __constant__ variable,
+   * given its host shadow as cudaMemcpyToSymbol is (cudaGetSymbolAddress,
+   * cudaGetSymbolSize), cached per symbol: 1, or 0 when it has none or is
+   * __managed__ memory.  Leaves no error behind.  NULL: no symbols. */
+  int (*symbol_range)(const void *symbol, void **address, size_t *size);
 
   /* Create the graph `plan` describes (graph_plan.h, made from `ops`, which
    * are materialized): per op a node of the plan's form with the plan's
-   * dependencies, programmatic where the plan says so; the plan's
+   * dependencies, programmatic where the plan says so (a
+   * PYGRAPH_OP_HOST_BYTES op's: a kernel node of its copy kernel, its bytes
+   * the parameters); the plan's
    * after-graph records made after each launch, on the launch stream.  The
    * backend adds nothing and decides nothing about the shape.  With `ind`
    * (NULL or no nodes: none) the graph also gets one loader kernel node per
@@ -74,7 +96,9 @@ struct pygraph_backend {
    * left untouched on failure. */
   cudaError_t (*graph_instantiate)(void *graph, void *previous);
 
-  /* Apply op's parameters to node `index` of the executable graph.  For a
+  /* Apply op's parameters to node `index` of the executable graph (a
+   * PYGRAPH_OP_HOST_BYTES node takes the bytes at op->src, copied by the
+   * call).  For a
    * record the plan made after the graph: its new event, which must not
    * time either (event_times), else cudaErrorNotSupported. */
   cudaError_t (*graph_update_node)(void *graph, size_t index, const struct pygraph_op *op);

@@ -15,7 +15,9 @@ enum pygraph_op_kind {
   PYGRAPH_OP_MEMSET,
   PYGRAPH_OP_MEMCPY,
   PYGRAPH_OP_EVENT_RECORD,
-  PYGRAPH_OP_EVENT_WAIT
+  PYGRAPH_OP_EVENT_WAIT,
+  PYGRAPH_OP_HOST_BYTES                  /* bytes taken from the host at the call,
+                                            written to device memory (host_bytes.h) */
 };
 
 /* Where each kernel parameter lives in the kernel's parameter buffer.
@@ -37,7 +39,8 @@ struct pygraph_op {
   const struct pygraph_param_layout *layout;
   dim3 grid, block;
   size_t shmem;
-  size_t args_offset;                    /* argument block in the list's arena */
+  size_t args_offset;                    /* argument block in the list's arena (also
+                                            a PYGRAPH_OP_HOST_BYTES op's bytes) */
   void **arg_ptrs;                       /* valid after pygraph_op_list_materialize */
   /* Launch attributes of a cudaLaunchKernelExC a kernel node holds too
    * (abi/record.c says which): n_attrs of them, copied into the list's
@@ -48,7 +51,11 @@ struct pygraph_op {
   const cudaLaunchAttribute *attrs;      /* valid after pygraph_op_list_materialize
                                             (before: the caller's array, or NULL) */
 
-  /* PYGRAPH_OP_MEMSET / PYGRAPH_OP_MEMCPY */
+  /* PYGRAPH_OP_MEMSET / PYGRAPH_OP_MEMCPY / PYGRAPH_OP_HOST_BYTES (dst, src,
+   * count).  A HOST_BYTES op's src is the caller's host memory, read only
+   * while the call lasts; in an op list it is the list's copy of those
+   * bytes once materialized (op_list.h), padded with zeroes to the copy
+   * kernel's class; neither is signature nor parameter, the bytes are. */
   void *dst;
   const void *src;
   int value;

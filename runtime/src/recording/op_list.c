@@ -1,5 +1,6 @@
 /* op_list.c - growable, reusable storage for one iteration's ops. */
 #include "common/grow.h"
+#include "recording/host_bytes.h"
 #include "recording/op_list.h"
 
 #include <stdlib.h>
@@ -38,12 +39,36 @@ struct pygraph_op *pygraph_op_list_append(struct pygraph_op_list *list,
   return slot;
 }
 
+/* Room for `size` more bytes at the next block boundary: its offset, or
+ * (size_t)-1 when out of memory. */
+static size_t reserve_block(struct pygraph_op_list *list, size_t size)
+{
+  size_t start = (list->n_arg_bytes + ARG_BLOCK_ALIGN - 1) & ~(size_t)(ARG_BLOCK_ALIGN - 1);
+  if (pygraph_grow((void **)&list->arg_bytes, &list->cap_arg_bytes, start + size, 1))
+    return (size_t)-1;
+  return start;
+}
+
+int pygraph_op_list_copy_bytes(struct pygraph_op_list *list, struct pygraph_op *op)
+{
+  size_t padded = pygraph_host_bytes_class_bytes(pygraph_host_bytes_class_of(op->count));
+  size_t start = reserve_block(list, padded);
+  if (start == (size_t)-1)
+    return -1;
+  unsigned char *block = list->arg_bytes + start;
+  memcpy(block, op->src, op->count);
+  memset(block + op->count, 0, padded - op->count);
+  op->args_offset = start;
+  list->n_arg_bytes = start + padded;
+  return 0;
+}
+
 int pygraph_op_list_copy_args(struct pygraph_op_list *list, struct pygraph_op *op,
                               void **args)
 {
   const struct pygraph_param_layout *layout = op->layout;
-  size_t start = (list->n_arg_bytes + ARG_BLOCK_ALIGN - 1) & ~(size_t)(ARG_BLOCK_ALIGN - 1);
-  if (pygraph_grow((void **)&list->arg_bytes, &list->cap_arg_bytes, start + layout->total_size, 1))
+  size_t start = reserve_block(list, layout->total_size);
+  if (start == (size_t)-1)
     return -1;
   /* Reserve the pointer slots now so that materializing cannot fail. */
   if (pygraph_grow((void **)&list->arg_ptrs, &list->cap_arg_ptrs,
@@ -83,6 +108,8 @@ void pygraph_op_list_materialize(struct pygraph_op_list *list)
   size_t next = 0;
   for (size_t i = 0; i < list->n_ops; i++) {
     struct pygraph_op *op = &list->ops[i];
+    if (op->kind == PYGRAPH_OP_HOST_BYTES)
+      op->src = list->arg_bytes + op->args_offset;
     if (op->kind != PYGRAPH_OP_KERNEL)
       continue;
     op->attrs = op->n_attrs

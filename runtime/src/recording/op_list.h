@@ -32,11 +32,19 @@ int pygraph_op_list_copy_args(struct pygraph_op_list *list, struct pygraph_op *o
  * op->attrs_offset.  Returns 0, or -1 when out of memory. */
 int pygraph_op_list_copy_attrs(struct pygraph_op_list *list, struct pygraph_op *op);
 
-/* The argument block of a kernel op (layout->total_size bytes). */
+/* Copies the `count` bytes at op->src (a PYGRAPH_OP_HOST_BYTES op's host
+ * memory, count <= PYGRAPH_HOST_BYTES_MAX) into the arena, zero-padded to
+ * the copy kernel's class (host_bytes.h), and sets op->args_offset.
+ * Returns 0, or -1 when out of memory. */
+int pygraph_op_list_copy_bytes(struct pygraph_op_list *list, struct pygraph_op *op);
+
+/* The argument block of a kernel op (layout->total_size bytes), or the
+ * bytes of a PYGRAPH_OP_HOST_BYTES op. */
 const unsigned char *pygraph_op_args(const struct pygraph_op_list *list,
                                      const struct pygraph_op *op);
 
-/* Fills op->arg_ptrs (and op->attrs) of every kernel op.  Must run after the last append
+/* Fills op->arg_ptrs (and op->attrs) of every kernel op and points op->src
+ * of every PYGRAPH_OP_HOST_BYTES op at its bytes.  Must run after the last append
  * and before ops are executed, because the arena may move while growing.
  * Cannot fail: copy_args reserved the room. */
 void pygraph_op_list_materialize(struct pygraph_op_list *list);

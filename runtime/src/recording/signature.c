@@ -21,6 +21,8 @@ static int same_op_signature(const struct pygraph_op *a, const struct pygraph_op
     return a->count == b->count;
   case PYGRAPH_OP_MEMCPY:
     return a->count == b->count && a->memcpy_kind == b->memcpy_kind;
+  case PYGRAPH_OP_HOST_BYTES:
+    return a->count == b->count;             /* the copy kernel's class and work */
   case PYGRAPH_OP_EVENT_RECORD:
     return a->wait_link == b->wait_link;     /* the earlier record it follows */
   case PYGRAPH_OP_EVENT_WAIT:
@@ -60,6 +62,9 @@ unsigned long long pygraph_signature_hash(const struct pygraph_op_list *list)
       h = mix(h, op->count);
       h = mix(h, (unsigned long long)op->memcpy_kind);
       break;
+    case PYGRAPH_OP_HOST_BYTES:
+      h = mix(h, op->count);
+      break;
     case PYGRAPH_OP_EVENT_RECORD:
       h = mix(h, (unsigned long long)op->wait_link);
       break;
@@ -94,6 +99,10 @@ int pygraph_op_params_differ(const struct pygraph_op_list *a, const struct pygra
     return op_a->dst != op_b->dst || (unsigned char)op_a->value != (unsigned char)op_b->value;
   case PYGRAPH_OP_MEMCPY:
     return op_a->dst != op_b->dst || op_a->src != op_b->src;
+  case PYGRAPH_OP_HOST_BYTES:
+    /* The bytes, not where the host held them: same count, same class. */
+    return op_a->dst != op_b->dst ||
+           memcmp(pygraph_op_args(a, op_a), pygraph_op_args(b, op_b), op_a->count) != 0;
   case PYGRAPH_OP_EVENT_RECORD:
     return op_a->event != op_b->event;
   case PYGRAPH_OP_EVENT_WAIT:

@@ -2,8 +2,9 @@
  *
  * The signature of an iteration is everything that fixes a graph's
  * topology and node types: op kinds and count, kernel, grid, block, shared
- * memory, stream, memset/memcpy sizes and kinds, event linkage.  Argument
- * values, pointers, memset values and event handles are *parameters*: a
+ * memory, stream, memset/memcpy sizes and kinds, the size of bytes copied
+ * from the host, event linkage.  Argument values, pointers, memset values,
+ * the bytes copied from the host and event handles are *parameters*: a
  * change there is applied to an existing graph as a node update. */
 #ifndef PYGRAPH_SIGNATURE_H
 #define PYGRAPH_SIGNATURE_H

@@ -163,6 +163,8 @@ static void run_shadowed(struct pygraph_segment *seg, const struct pygraph_op *o
   struct pygraph_op now = *op;
   if (now.kind == PYGRAPH_OP_KERNEL)
     now.arg_ptrs = args;
+  if (now.kind == PYGRAPH_OP_HOST_BYTES)       /* the recorded copy, padded to its class */
+    now.src = pygraph_op_args(seg->current, &seg->current->ops[seg->current->n_ops - 1]);
   (void)seg->backend->execute(&now);   /* errors stay CUDA's, as in execute_all */
 }
 
@@ -813,6 +815,8 @@ const char *pygraph_segment_append(struct pygraph_segment *seg, const struct pyg
     return "out of memory";
   if (op->kind == PYGRAPH_OP_KERNEL && op->n_attrs &&
       pygraph_op_list_copy_attrs(seg->current, &copy))
+    return "out of memory";
+  if (op->kind == PYGRAPH_OP_HOST_BYTES && pygraph_op_list_copy_bytes(seg->current, &copy))
     return "out of memory";
   if (!pygraph_op_list_append(seg->current, &copy))
     return "out of memory";

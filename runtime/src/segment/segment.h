@@ -72,8 +72,8 @@ const struct pygraph_backend *pygraph_segment_backend(const struct pygraph_segme
 const struct pygraph_op_list *pygraph_segment_recorded(const struct pygraph_segment *seg);
 const struct pygraph_op_list *pygraph_segment_hint(const struct pygraph_segment *seg);
 /* Appends op (`args`: a kernel's arguments as the caller passed them,
- * copied into the recording; else NULL); in a shadowed iteration it also
- * runs now.  Returns NULL, or why it
+ * copied into the recording; else NULL; a PYGRAPH_OP_HOST_BYTES op's bytes
+ * at op->src are copied too); in a shadowed iteration it also runs now.  Returns NULL, or why it
  * could not be recorded (the caller flushes). */
 const char *pygraph_segment_append(struct pygraph_segment *seg, const struct pygraph_op *op,
                                    void **args);

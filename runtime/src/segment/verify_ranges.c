@@ -140,7 +140,8 @@ int pygraph_verify_collect(struct pygraph_verify *vf)
     int failed = note_stream(vf, op->stream);
     if (op->kind == PYGRAPH_OP_KERNEL)
       failed = failed || note_kernel(vf, i);
-    else if (op->kind == PYGRAPH_OP_MEMSET || op->kind == PYGRAPH_OP_MEMCPY)
+    else if (op->kind == PYGRAPH_OP_MEMSET || op->kind == PYGRAPH_OP_MEMCPY ||
+             op->kind == PYGRAPH_OP_HOST_BYTES)
       failed = failed || note_destination(vf, i);
     if (failed)
       return -1;
@@ -157,6 +158,8 @@ const char *pygraph_verify_op_name(const struct pygraph_verify *vf, size_t i, ch
     return "cudaMemsetAsync";
   if (op->kind == PYGRAPH_OP_MEMCPY)
     return "cudaMemcpyAsync";
+  if (op->kind == PYGRAPH_OP_HOST_BYTES)
+    return "cudaMemcpy (host-to-device)";
   if (op->site && op->site->kernel)
     return op->site->kernel;
   snprintf(buf, cap, "kernel@%p", op->func);
