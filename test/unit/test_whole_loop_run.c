@@ -41,6 +41,18 @@ static const pygraph_loop_value kValues[] = {
     {1, 1, PYGRAPH_EVOLVE_INVARIANT, PYGRAPH_TYPE_PTR, NONE, NONE, 0, 0, 0},
     {2, 1, PYGRAPH_EVOLVE_INVARIANT, PYGRAPH_TYPE_PTR, NONE, NONE, 0, 0, 0}};
 
+/* while (status > 0) { ... }: one test, at the top. */
+static const pygraph_exit_node kTop[] = {
+    NODE(FIELD, I32, 0, 0, 0), NODE(CONST, I32, 0, 0, 0), NODE(CMP, I1, PYGRAPH_CMP_I_SLE, 0, 0),
+    NODE(LEAVE, I1, PYGRAPH_EXIT_AT_TOP, 0, 0)};
+/* The same operands with x invariant (no rotation). */
+static const pygraph_loop_value kFixed[] = {
+    {0, 0, PYGRAPH_EVOLVE_INVARIANT, PYGRAPH_TYPE_I32, NONE, NONE, 0, 0, 0},
+    {0, 1, PYGRAPH_EVOLVE_INVARIANT, PYGRAPH_TYPE_PTR, NONE, NONE, 0, 0, 0},
+    {1, 0, PYGRAPH_EVOLVE_INVARIANT, PYGRAPH_TYPE_I32, NONE, NONE, 0, 0, 0},
+    {1, 1, PYGRAPH_EVOLVE_INVARIANT, PYGRAPH_TYPE_PTR, NONE, NONE, 0, 0, 0},
+    {2, 1, PYGRAPH_EVOLVE_INVARIANT, PYGRAPH_TYPE_PTR, NONE, NONE, 0, 0, 0}};
+
 /* One program loop: its descriptor (a fresh one per test: states are kept
  * per descriptor for the process), its region and sites. */
 struct prog {
@@ -51,6 +63,8 @@ struct prog {
   int host_status;
   int stop;                      /* the program leaves after the copy when status == stop */
   int rotate;                    /* the program swaps x and y (0: a planted violation) */
+  int elsewhere;                 /* the copy goes to `other`, not the descriptor's destination */
+  int other;
 };
 
 struct result {
@@ -108,13 +122,16 @@ static void launch(const pygraph_site *site, int func, int v, int *target)
 /* The routed synchronous status copy (a barrier: no region open). */
 static void status_copy(struct prog *p)
 {
+  int *dst = p->elsewhere ? &p->other : &p->host_status;
   if (pygraph_whole_loop_observing()) {
-    struct pygraph_op op = {.kind = PYGRAPH_OP_MEMCPY, .stream = cudaStreamLegacy,
-                            .dst = &p->host_status, .src = p->status, .count = sizeof(int),
+    struct pygraph_op op = {.kind = PYGRAPH_OP_MEMCPY, .stream = cudaStreamLegacy, .dst = dst,
+                            .src = p->status, .count = sizeof(int),
                             .memcpy_kind = cudaMemcpyDeviceToHost, .wait_link = -1};
     pygraph_whole_loop_observe(&fake_backend, &op, NULL);
   }
-  p->host_status = *p->status;
+  *dst = *p->status;
+  if (p->elsewhere)
+    p->host_status = p->other;   /* the program's own code: the test still reads host_status */
 }
 
 /* The loop as the pass leaves it; `start`: the device status at entry. */
@@ -163,6 +180,44 @@ static struct result run(struct prog *p, int start, int maxit)
 
 /* Regions in graph mode whose graphs update nodes one by one (so that the
  * only argument refreshes are the WHILE graph's), whole loops on or off. */
+/* while (host status > 0) { the same iteration, it++ }: the test at the
+ * top, before the iteration's first operation; entered with the status
+ * `start` in the destination. */
+static struct result run_top(struct prog *p, int start)
+{
+  *p->status = start;
+  *p->a = *p->b = 0;
+  p->host_status = start;
+  unsigned long long inv[4] = {(uintptr_t)&p->host_status, 0, (uintptr_t)p->a,
+                               (uintptr_t)p->b};
+  int *x = p->a, *y = p->b;
+  int it = 0, k;
+  pygraph_whole_loop_enter_with(&fake_backend, p->region, &p->wl, inv);
+  for (;; ++it) {
+    unsigned long long left;
+    if ((k = pygraph_whole_loop_try_with(&fake_backend, p->region, &p->wl, &left)) >= 0) {
+      it = (int)left;            /* the header's counter in the iteration that did not start */
+      x = (int *)(uintptr_t)inv[kMembers[left % 2]];
+      pygraph_whole_loop_exit_impl(p->region, &p->wl, 1ull << k);
+      break;
+    }
+    if (p->host_status <= 0) {
+      k = 0;
+      pygraph_whole_loop_exit_impl(p->region, &p->wl, 1ull << 0);
+      break;
+    }
+    begin(p->region, 0);
+    launch(&p->site0, 1, 1, x);
+    launch(&p->site1, 2, -1, p->status);
+    end(p->region);
+    status_copy(p);
+    int *t = x;
+    x = y;
+    y = t;
+  }
+  return (struct result){(uint64_t)it, p->host_status, *p->a, *p->b, x == p->a, k};
+}
+
 static void whole_loops(int on)
 {
   harness_settings(PYGRAPH_MODE_GRAPH, 1, 16);
@@ -268,7 +323,8 @@ static void test_counter_cap(void)
 }
 
 /* A loop too short to be checked enough stays warming; one checked
- * enough over two executions is ready. */
+ * enough over two executions is ready: 3 iterations at least, and more
+ * than a rotation has members. */
 static void test_checked_enough(void)
 {
   fake_reset();
@@ -279,6 +335,41 @@ static void test_checked_enough(void)
   run(p, 1, 100);
   CHECK_STR(summary_of(p).state, "ready");
   CHECK(summary_of(p).observed == 3);
+  struct prog *q = prog_new();     /* no rotation: the floor of 3 */
+  q->wl.values = kFixed;
+  q->rotate = 0;
+  run(q, 1, 100);
+  run(q, 1, 100);
+  CHECK_STR(summary_of(q).state, "warming");
+  run(q, 1, 100);
+  CHECK_STR(summary_of(q).state, "ready");
+}
+
+/* A test at the top ends the graph's loop before an iteration it does not
+ * start: the loop leaves in that iteration (the counter is its number). */
+static void test_leaves_at_top(void)
+{
+  fake_reset();
+  whole_loops(1);
+  struct prog *p = prog_new();
+  p->wl.nodes = kTop;
+  p->wl.n_nodes = 4;
+  struct prog *q = prog_new();
+  q->wl = p->wl;
+  q->region->whole_loop = &q->wl;
+  whole_loops(0);
+  struct result plain = run_top(q, 5);
+  whole_loops(1);
+  CHECK(same(run_top(p, 5), plain) && plain.iterations == 5);
+  fake_log_clear();
+  CHECK(same(run_top(p, 5), plain));
+  CHECK(harness_count(fake_log(), "wloop(4)") == 1 && summary_of(p).graph_runs == 1);
+  for (int start = 0; start <= 3; start++) {
+    whole_loops(0);
+    plain = run_top(q, start);
+    whole_loops(1);
+    CHECK(same(run_top(p, start), plain) && plain.iterations == (uint64_t)start);
+  }
 }
 
 /* A pointer that does not rotate as the descriptor says: off during the
@@ -298,6 +389,22 @@ static void test_pattern_violation(void)
     r = run(p, 5, 100);
   CHECK(r.a == 5 && summary_of(p).graph_runs == 0 && summary_of(p).executions == 1);
   CHECK(harness_count(fake_log(), "wbuild") == 0);
+}
+
+/* A status copy into another place than the descriptor's destination:
+ * off during the warm-up (the graph would write the status elsewhere). */
+static void test_copy_elsewhere(void)
+{
+  fake_reset();
+  whole_loops(1);
+  struct prog *p = prog_new();
+  p->elsewhere = 1;
+  struct result r = run(p, 5, 100);
+  CHECK(same(r, as_written(5, 100, 0)));
+  CHECK_STR(summary_of(p).state, "off");
+  CHECK_STR(summary_of(p).why, "the status copy is not the descriptor's");
+  run(p, 5, 100);
+  CHECK(summary_of(p).graph_runs == 0);
 }
 
 /* Exit tests that disagree with the program, either way: off. */
@@ -443,8 +550,10 @@ int main(void)
   test_runs_whole();
   test_counter_cap();
   test_checked_enough();
+  test_leaves_at_top();
   test_pattern_violation();
   test_exit_disagrees();
+  test_copy_elsewhere();
   test_changed_buffers();
   test_faults();
   test_off();
