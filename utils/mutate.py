@@ -257,6 +257,10 @@ MUTATIONS = [
     ("whole loop run: a failed build leaves the loop ready", "runtime/src/abi/whole_loop_run.c",
      "  st->counts.fallbacks++;\n  pygraph_wl_turn_off(st, step, NULL);\n  return 0;",
      "  st->counts.fallbacks++;\n  return 0;", ["unit:test_whole_loop_run"]),
+    ("whole loop run: the status destination compared with the graph's",
+     "runtime/src/recording/loop_observe.c",
+     "  for (unsigned j = index == wl->status_op ? 1 : 0; j < 4; j++) {",
+     "  for (unsigned j = 0; j < 4; j++) {", ["unit:test_whole_loop_run"]),
     # ---- the whole-loop protocol the pass emits (whole-loops=2)
     ("whole loop instrument: a loop inside its region's loop instrumented",
      "pass/core/whole_loop_instrument.c",

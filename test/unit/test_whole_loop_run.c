@@ -65,6 +65,7 @@ struct prog {
   int rotate;                    /* the program swaps x and y (0: a planted violation) */
   int elsewhere;                 /* the copy goes to `other`, not the descriptor's destination */
   int other;
+  int *dest;                     /* the status destination (&host_status, or another local) */
 };
 
 struct result {
@@ -97,6 +98,7 @@ static struct prog *prog_new(void)
   p->a = fake_buffer(sizeof(int));
   p->b = fake_buffer(sizeof(int));
   p->rotate = 1;
+  p->dest = &p->host_status;
   return p;
 }
 
@@ -122,7 +124,7 @@ static void launch(const pygraph_site *site, int func, int v, int *target)
 /* The routed synchronous status copy (a barrier: no region open). */
 static void status_copy(struct prog *p)
 {
-  int *dst = p->elsewhere ? &p->other : &p->host_status;
+  int *dst = p->elsewhere ? &p->other : p->dest;
   if (pygraph_whole_loop_observing()) {
     struct pygraph_op op = {.kind = PYGRAPH_OP_MEMCPY, .stream = cudaStreamLegacy, .dst = dst,
                             .src = p->status, .count = sizeof(int),
@@ -131,7 +133,7 @@ static void status_copy(struct prog *p)
   }
   *dst = *p->status;
   if (p->elsewhere)
-    p->host_status = p->other;   /* the program's own code: the test still reads host_status */
+    *p->dest = p->other;         /* the program's own code: the test still reads *dest */
 }
 
 /* The loop as the pass leaves it; `start`: the device status at entry. */
@@ -139,8 +141,8 @@ static struct result run(struct prog *p, int start, int maxit)
 {
   *p->status = start;
   *p->a = *p->b = 0;
-  p->host_status = -1;
-  unsigned long long inv[4] = {(uintptr_t)&p->host_status, (unsigned)maxit, (uintptr_t)p->a,
+  *p->dest = -1;
+  unsigned long long inv[4] = {(uintptr_t)p->dest, (unsigned)maxit, (uintptr_t)p->a,
                                (uintptr_t)p->b};
   int *x = p->a, *y = p->b;
   int it = 0, k;
@@ -159,7 +161,7 @@ static struct result run(struct prog *p, int start, int maxit)
     launch(&p->site1, 2, -1, p->status);
     end(p->region);
     status_copy(p);
-    if (p->host_status == p->stop) {
+    if (*p->dest == p->stop) {
       k = 0;
       pygraph_whole_loop_exit_impl(p->region, &p->wl, 1ull << 0);
       break;
@@ -175,7 +177,7 @@ static struct result run(struct prog *p, int start, int maxit)
       y = t;
     }
   }
-  return (struct result){(uint64_t)it, p->host_status, *p->a, *p->b, x == p->a, k};
+  return (struct result){(uint64_t)it, *p->dest, *p->a, *p->b, x == p->a, k};
 }
 
 /* Regions in graph mode whose graphs update nodes one by one (so that the
@@ -467,12 +469,19 @@ static void test_changed_buffers(void)
   CHECK(same(r, as_written(5, 100, 0)));
   s = summary_of(p);
   CHECK(s.graph_runs == 2 && s.builds == 2 && harness_count(fake_log(), "destroy") == 0);
+  /* another status destination (a local of another call): the same graph */
+  int elsewhere;
+  p->dest = &elsewhere;
+  r = run(p, 7, 100);
+  CHECK(same(r, as_written(7, 100, 0)) && summary_of(p).builds == 2);
+  CHECK(summary_of(p).graph_runs == 3 && summary_of(p).fallbacks == 1);
+  p->dest = &p->host_status;
   /* other rotating buffers are invariants: the same graph runs them */
   p->a = fake_buffer(sizeof(int));
   p->b = fake_buffer(sizeof(int));
   r = run(p, 6, 100);
   CHECK(same(r, as_written(6, 100, 0)) && summary_of(p).builds == 2);
-  CHECK(summary_of(p).graph_runs == 3);
+  CHECK(summary_of(p).graph_runs == 4);
 }
 
 /* Faults at build and launch: the loop goes on as written from the

@@ -123,7 +123,9 @@ static long changed_operand(const pygraph_whole_loop *wl, const struct pygraph_o
     }
     return -1;
   }
-  for (unsigned j = 0; j < 4; j++) {
+  /* the status copy's destination is this execution's (its caller checks
+   * it): a graph never writes there */
+  for (unsigned j = index == wl->status_op ? 1 : 0; j < 4; j++) {
     uint64_t x, y;
     int has = pygraph_loop_operand(ops, a, j, &x);
     if (has && evolving_value(wl, index, j) < 0 && pygraph_loop_operand(ref, b, j, &y) &&

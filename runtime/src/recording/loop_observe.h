@@ -12,7 +12,9 @@
  *     of an operand the descriptor does not make evolve): within one
  *     execution of the loop that also contradicts the descriptor (its
  *     operands are invariant there), across executions it means another
- *     graph.
+ *     graph.  The status copy's destination is left out: the caller checks
+ *     it against the execution's own (a graph writes the status there
+ *     itself, wherever it is).
  * Operands are numbered as the descriptor numbers them: a kernel's
  * parameters; a copy's CUDA parameters (0 dst, 1 src, 2 count, 3 kind,
  * 4 stream), a memset's (0 dst, 1 value, 2 count, 3 stream).
