@@ -85,7 +85,7 @@ typedef struct pygraph_region {
  * every remaining iteration of the loop; the last one was number *left
  * (counted from 0 at the entry) and exit test k (descriptor order) left
  * it; the status copy's host destination holds the last copy's bytes.
- * The pass then continues at the exit test k's branch leads to, with the
+ * The pass then continues at the exit that test k's branch leads to, with the
  * loop's values as that exit sees them in iteration *left.  The runtime
  * answers k only after it verified the loop's earlier executions (see
  * runtime/README.md, Whole-loop graphs).
