@@ -11,6 +11,7 @@ LLVMTypeRef pg_abi_ir_type(LLVMModuleRef m, pg_abi_ir k) {
   case PG_IR_PTR: return LLVMPointerTypeInContext(ctx, 0);
   case PG_IR_U32: return LLVMInt32TypeInContext(ctx);
   case PG_IR_I64: return LLVMInt64TypeInContext(ctx);
+  case PG_IR_VOID: return LLVMVoidTypeInContext(ctx);
   }
   return NULL;
 }

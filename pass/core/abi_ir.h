@@ -6,8 +6,9 @@
 
 #include <llvm-c/Core.h>
 
-/* The IR kinds a .def field or protocol parameter names (pygraph_abi.h). */
-typedef enum pg_abi_ir { PG_IR_PTR, PG_IR_U32, PG_IR_I64 } pg_abi_ir;
+/* The IR kinds a .def field or protocol parameter names (pygraph_abi.h);
+ * VOID only as a protocol call's return kind. */
+typedef enum pg_abi_ir { PG_IR_PTR, PG_IR_U32, PG_IR_I64, PG_IR_VOID } pg_abi_ir;
 
 LLVMTypeRef pg_abi_ir_type(LLVMModuleRef m, pg_abi_ir k);
 

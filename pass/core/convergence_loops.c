@@ -7,6 +7,7 @@
 #include "loop_trace.h"
 #include "loop_values.h"
 #include "options.h"
+#include "whole_loop_instrument.h"
 #include "whole_loop_text.h"
 
 #include <llvm-c/Target.h>
@@ -327,26 +328,50 @@ static int check_ops(pg_wl_ctx *c) {
 
 /* ---- what the loop leaves behind ------------------------------------------ */
 
+/* lo's invariants as values (they do not stay in the descriptor's table). */
+static void liveout_values(pg_wl_ctx *c, pg_wl_liveout *lo) {
+  pg_whole_loop *wl = c->wl;
+  if (lo->val.evolution == PYGRAPH_EVOLVE_AFFINE) {
+    lo->base = lo->val.base == PYGRAPH_WL_NONE ? NULL : wl->invariants[lo->val.base];
+    lo->step_by = lo->val.step_by == PYGRAPH_WL_NONE ? NULL : wl->invariants[lo->val.step_by];
+  } else if (lo->val.evolution == PYGRAPH_EVOLVE_ROTATION) {
+    lo->members = calloc(lo->val.count, sizeof *lo->members);
+    if (!lo->members)
+      pg_out_of_memory();
+    for (unsigned k = 0; k < lo->val.count; ++k)
+      lo->members[k] = wl->invariants[wl->rotation[lo->val.base + k]];
+  }
+}
+
 /* A value the runtime can give the host after the loop: a CUDA call's
  * result (success on the whole-loop path), a status field (the status is
  * copied back), a counter or a rotating value (known from the iteration
- * count). */
+ * count).  Kept in wl->liveouts with how to recompute it. */
 static int live_out_ok(pg_wl_ctx *c, LLVMValueRef v) {
+  pg_whole_loop *wl = c->wl;
+  pg_wl_liveout lo;
+  memset(&lo, 0, sizeof lo);
+  lo.v = v;
   LLVMValueRef f = pg_called_function(v);
   size_t n;
-  if (f && pg_api_lookup(LLVMGetValueName2(f, &n)))
-    return 1;
-  unsigned off, type;
-  if (pg_wl_status_field(c, v, &off, &type))
-    return 1;
-  pg_whole_loop *wl = c->wl;
-  unsigned ninv = wl->ninv, nrot = wl->nrotation, nrot_phis = c->nrot_phis;
-  pg_wl_value val;
-  pg_wl_value_why why;
-  int ok = pg_wl_evolution(c, v, &val, &why);
-  wl->ninv = ninv; /* the descriptor describes the iteration, not what leaves it */
-  wl->nrotation = nrot;
-  c->nrot_phis = nrot_phis;
+  int ok = 1;
+  if (f && pg_api_lookup(LLVMGetValueName2(f, &n))) {
+    lo.kind = PG_WLO_CUDA;
+  } else if (pg_wl_status_field(c, v, &lo.offset, &lo.type)) {
+    lo.kind = PG_WLO_FIELD;
+    lo.after_copy = c->copy_complete && pg_wl_trace_after(c, c->copy_complete, v);
+  } else {
+    unsigned ninv = wl->ninv, nrot = wl->nrotation, nrot_phis = c->nrot_phis;
+    pg_wl_value_why why;
+    lo.kind = PG_WLO_EVOLUTION;
+    if ((ok = pg_wl_evolution(c, v, &lo.val, &why)))
+      liveout_values(c, &lo);
+    wl->ninv = ninv; /* the descriptor describes the iteration, not what leaves it */
+    wl->nrotation = nrot;
+    c->nrot_phis = nrot_phis;
+  }
+  if (ok)
+    PG_PUSH(wl->liveouts, wl->nliveouts, wl->capliveouts, lo);
   return ok;
 }
 
@@ -398,8 +423,12 @@ static void judge(pg_wl_ctx *c) {
   }
   collect_written(c);
   if (pg_wl_trace(c) && check_copy(c) && check_writes(c) && check_exits(c) && check_ops(c) &&
-      check_live_outs(c))
+      check_live_outs(c)) {
     wl->n_ops = c->nops;
+    wl->exits = c->exits; /* the exit tests' branches, for the instrumentation */
+    wl->nexits = c->nexits;
+    c->exits = NULL;
+  }
 }
 
 static int loop_has(const pg_call_map *calls, pg_loop *l, int barrier) {
@@ -461,6 +490,8 @@ void pg_whole_loops_judge(const pg_call_map *calls, pg_batch_memo *memo, pg_func
       continue;
     e.tail = &s->whole_loops;
     judge_tree(&e, s->loop, 0);
+    for (pg_whole_loop *wl = s->whole_loops; wl; wl = wl->next)
+      pg_wl_instrument_check(s, wl);
   }
   if (e.se)
     pg_scev_free(e.se);
@@ -494,6 +525,10 @@ void pg_whole_loops_free(pg_function_plan *plan) {
       free(wl->nodes);
       free(wl->values);
       free(wl->rotation);
+      free(wl->exits);
+      for (unsigned i = 0; i < wl->nliveouts; ++i)
+        free(wl->liveouts[i].members);
+      free(wl->liveouts);
       free(wl);
       wl = next;
     }

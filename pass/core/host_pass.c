@@ -5,6 +5,7 @@
 #include "call_classifier.h"
 #include "call_map.h"
 #include "convergence_loops.h"
+#include "whole_loop.h"
 #include "device_pass.h"
 #include "instrumenter.h"
 #include "ir_util.h"
@@ -241,6 +242,16 @@ static void plan_remarks(host_ctx *h) {
       pg_whole_loops_remark(h->m, &h->cls, &h->plans[p]);
 }
 
+/* The status copy of every loop that carries the whole-loop protocol goes
+ * to the runtime (pygraph_rt.h): still a barrier, seen by the runtime. */
+static void route_status_copies(host_ctx *h) {
+  for (unsigned p = 0; p < h->nplans; ++p)
+    for (unsigned k = 0; k < h->plans[p].nscopes; ++k)
+      for (const pg_whole_loop *wl = h->plans[p].scopes[k].whole_loops; wl; wl = wl->next)
+        if (wl->instrumented)
+          pg_reroute_call(h->m, pg_call_at(&h->calls, wl->copy));
+}
+
 static int instrument_all(host_ctx *h) {
   int any = 0;
   for (unsigned p = 0; p < h->nplans; ++p) {
@@ -259,6 +270,7 @@ static int instrument_all(host_ctx *h) {
     pg_register_twins(h->m, stubs, n, NULL);
     free(stubs);
     pg_reroute_calls(h->m, &h->calls);
+    route_status_copies(h);
   }
   return any;
 }

@@ -6,6 +6,7 @@
 #include "options.h"
 #include "twin_registration.h"
 #include "whole_loop_emit.h"
+#include "whole_loop_instrument.h"
 #include "pygraph_abi.h"
 
 #include <llvm-c/DebugInfo.h>
@@ -211,6 +212,9 @@ void pg_instrument_function(LLVMModuleRef m, pg_function_plan *plan, const char 
   for (unsigned k = 0; k < plan->nscopes; ++k)
     if (descs[k] && plan->scopes[k].batch.ok)
       loop_enter(m, b, plan->loops, &plan->scopes[k], descs[k]);
+  /* last: it enters after the region's end in the preheader and tries
+   * before the region's begin in the header */
+  pg_whole_loops_instrument(m, plan, descs);
   free(descs);
   LLVMDisposeBuilder(b);
 }
@@ -279,6 +283,12 @@ static int is_routed(const pg_call_info *ci) {
   return pg_api_routed(ci->api) && (ci->kind == PG_CALL_LAUNCH ||
                                     ci->kind == PG_CALL_STUB_INTERNAL ||
                                     ci->kind == PG_CALL_ROUTED_OP);
+}
+
+void pg_reroute_call(LLVMModuleRef m, const pg_call_info *ci) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+  reroute(m, b, ci, ci->inst);
+  LLVMDisposeBuilder(b);
 }
 
 unsigned pg_reroute_calls(LLVMModuleRef m, const pg_call_map *calls) {

@@ -49,8 +49,8 @@ int pg_options_parse(const char *arg, char *err, size_t errlen) {
     return 0;
   }
   if (IS("whole-loops") && val) {
-    if (parse_int(val, 0, 1, &g_opts.whole_loops)) return 1;
-    snprintf(err, errlen, "whole-loops needs 0 or 1, got '%s'", val);
+    if (parse_int(val, 0, 2, &g_opts.whole_loops)) return 1;
+    snprintf(err, errlen, "whole-loops needs 0, 1 or 2, got '%s'", val);
     return 0;
   }
   if (IS("allow") && val) {
@@ -60,7 +60,7 @@ int pg_options_parse(const char *arg, char *err, size_t errlen) {
   }
 #undef IS
   snprintf(err, errlen, "unknown option '%.*s'; known: disable, analyze-only, "
-           "min-launches=N, straight-line=0|1, indirection=0|1, batch=N, whole-loops=0|1, "
+           "min-launches=N, straight-line=0|1, indirection=0|1, batch=N, whole-loops=0|1|2, "
            "allow=f,g",
            (int)nlen, arg);
   return 0;

@@ -9,7 +9,9 @@ typedef struct pg_options {
   int straight_line;    /* straight-line=0|1: form regions outside loops (1) */
   int indirection;      /* indirection=0|1: indirect twins of kernels (1) */
   int batch;            /* batch=N: most iterations of a batchable loop per graph (32); 0: off */
-  int whole_loops;      /* whole-loops=0|1: judge convergence loops as whole-loop graphs (1) */
+  int whole_loops;      /* whole-loops=0|1|2: judge convergence loops as whole-loop graphs and
+                           describe candidates (1); 2: also instrument them with the
+                           whole-loop protocol, so the runtime can run them as one graph */
   char **allow;         /* allow=f,g: external functions known harmless (allow_names.h) */
   unsigned nallow;
 } pg_options;

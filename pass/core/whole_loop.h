@@ -70,6 +70,33 @@ typedef struct pg_wl_value {
   long long a, b;
 } pg_wl_value;
 
+/* A value of the loop used after it, and how the pass recomputes it at
+ * an exit when the runtime ran the loop (whole_loop_instrument.c). */
+typedef enum pg_wl_liveout_kind {
+  PG_WLO_CUDA = 0,            /* a CUDA call's result: cudaSuccess */
+  PG_WLO_FIELD,               /* a status field: loaded again from the destination */
+  PG_WLO_EVOLUTION            /* invariant, affine or rotating: from the iteration */
+} pg_wl_liveout_kind;
+
+typedef struct pg_wl_liveout {
+  LLVMValueRef v;
+  pg_wl_liveout_kind kind;
+  unsigned offset, type;      /* FIELD: from the destination, enum pygraph_value_type */
+  int after_copy;             /* FIELD: loaded after the status copy completed */
+  pg_wl_value val;            /* EVOLUTION (its invariant numbers are not the descriptor's) */
+  LLVMValueRef base, step_by; /* AFFINE: the values added and multiplying (NULL: none) */
+  LLVMValueRef *members;      /* ROTATION: val.count values, in set order */
+} pg_wl_liveout;
+
+/* An exit branch the trace passed (exits taken only on a CUDA error are
+ * not recorded). */
+typedef struct pg_wl_exit {
+  LLVMValueRef br, cond;
+  int leave_when;             /* the loop leaves when cond is this */
+  unsigned ops_before;        /* operations of the iteration before it */
+  int after_copy;             /* the status copy had completed */
+} pg_wl_exit;
+
 typedef struct pg_whole_loop {
   pg_loop *loop;
   int nested;                 /* a loop inside the region's loop */
@@ -94,17 +121,16 @@ typedef struct pg_whole_loop {
   unsigned nvalues, capvalues;
   unsigned *rotation;         /* invariant numbers: the rotation sets' members */
   unsigned nrotation, caprotation;
+  /* what instrumenting it needs (complete only for a candidate) */
+  pg_wl_exit *exits;          /* the exit tests' branches, in test order */
+  unsigned nexits;
+  pg_wl_liveout *liveouts;    /* the loop's values used after it */
+  unsigned nliveouts, capliveouts;
+  const char *not_run;        /* why it is not instrumented (whole-loops=2), or NULL */
+  LLVMValueRef desc;          /* its descriptor, once emitted */
+  int instrumented;           /* the whole-loop protocol was emitted for it */
   struct pg_whole_loop *next; /* the next loop judged in the same scope */
 } pg_whole_loop;
-
-/* An exit branch the trace passed (exits taken only on a CUDA error are
- * not recorded). */
-typedef struct pg_wl_exit {
-  LLVMValueRef br, cond;
-  int leave_when;             /* the loop leaves when cond is this */
-  unsigned ops_before;        /* operations of the iteration before it */
-  int after_copy;             /* the status copy had completed */
-} pg_wl_exit;
 
 /* What the parts share while one loop is judged. */
 typedef struct pg_wl_ctx {

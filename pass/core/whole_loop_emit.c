@@ -118,7 +118,7 @@ static LLVMValueRef u32_array(LLVMModuleRef m, const pg_whole_loop *wl, int type
   return g;
 }
 
-static LLVMValueRef descriptor(LLVMModuleRef m, const pg_whole_loop *wl, LLVMValueRef next) {
+static LLVMValueRef descriptor(LLVMModuleRef m, pg_whole_loop *wl, LLVMValueRef next) {
   unsigned line = 0;
   pg_inst_file(wl->copy, &line, NULL);
   LLVMValueRef f[WL_NFIELDS] = {0};
@@ -143,11 +143,11 @@ static LLVMValueRef descriptor(LLVMModuleRef m, const pg_whole_loop *wl, LLVMVal
   f[WL_rotation_members] = u32_array(m, wl, 0);
   LLVMTypeRef ty = pg_abi_struct_type(m, kWlKinds, WL_NFIELDS);
   LLVMValueRef init = pg_abi_struct_const(ty, f, WL_NFIELDS, "a whole-loop descriptor");
-  return global_const(m, init, ".pygraph.whole_loop");
+  return wl->desc = global_const(m, init, ".pygraph.whole_loop");
 }
 
-LLVMValueRef pg_whole_loop_emit(LLVMModuleRef m, const pg_whole_loop *list) {
-  const pg_whole_loop *wl = list;
+LLVMValueRef pg_whole_loop_emit(LLVMModuleRef m, pg_whole_loop *list) {
+  pg_whole_loop *wl = list;
   while (wl && wl->why != PG_WL_CANDIDATE)
     wl = wl->next;
   if (!wl)

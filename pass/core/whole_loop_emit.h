@@ -7,7 +7,8 @@
 #include "whole_loop.h"
 
 /* The descriptor of the first candidate of `list` (the others chained
- * through `next`, in list order); a null pointer when it holds none. */
-LLVMValueRef pg_whole_loop_emit(LLVMModuleRef m, const pg_whole_loop *list);
+ * through `next`, in list order); a null pointer when it holds none.  Each
+ * candidate's `desc` is set to its own. */
+LLVMValueRef pg_whole_loop_emit(LLVMModuleRef m, pg_whole_loop *list);
 
 #endif

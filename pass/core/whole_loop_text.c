@@ -1,6 +1,7 @@
 /* whole_loop_text.c - remark texts of whole-loop verdicts
  * (whole_loop_text.h). */
 #include "whole_loop_text.h"
+#include "options.h"
 #include "ir_util.h"
 #include "launch_describe.h"
 
@@ -150,13 +151,19 @@ char *pg_wl_candidate_text(const pg_whole_loop *wl, int in_region) {
   for (unsigned k = 0; k < wl->nvalues; ++k)
     counts[wl->values[k].evolution % 3]++;
   char *tests = pg_wl_tests_text(wl);
+  /* whole-loops=2: whether the loop carries the whole-loop protocol */
+  char *run = !in_region ? pg_strf("%s", "; not emitted: the loop forms no graph region")
+              : pg_opts()->whole_loops < 2 ? pg_strf("%s", "")
+              : wl->not_run ? pg_strf("; not run whole: %s", wl->not_run)
+                            : pg_strf("%s", "; instrumented: runs whole once its executions "
+                                            "were checked");
   char *text = pg_strf(
       "whole loop as one conditional graph: candidate (exit test: %s; %u operations, status copy "
       "of %u bytes; operands: %u invariant, %u affine, %u rotating)%s",
       tests, wl->n_ops, wl->status_bytes, counts[PYGRAPH_EVOLVE_INVARIANT],
-      counts[PYGRAPH_EVOLVE_AFFINE], counts[PYGRAPH_EVOLVE_ROTATION],
-      in_region ? "" : "; not emitted: the loop forms no graph region");
+      counts[PYGRAPH_EVOLVE_AFFINE], counts[PYGRAPH_EVOLVE_ROTATION], run);
   free(tests);
+  free(run);
   return text;
 }
 

@@ -12,6 +12,7 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 #include "llvm/Transforms/Utils/LoopSimplify.h"
+#include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 #include <algorithm>
@@ -57,6 +58,16 @@ int pg_loop_simplify(pg_loop_info *li, pg_loop *l) {
   simplifyLoop(L(l), &li->DT, &li->LI, /*SE=*/nullptr, /*AC=*/nullptr,
                /*MSSAU=*/nullptr, /*PreserveLCSSA=*/false);
   return L(l)->isLoopSimplifyForm();
+}
+
+int pg_loop_form_lcssa(pg_loop_info *li, pg_loop *l) {
+  formLCSSA(*L(l), li->DT, &li->LI, /*SE=*/nullptr);
+  return L(l)->isLCSSAForm(li->DT);
+}
+
+LLVMBasicBlockRef pg_split_block_before(LLVMValueRef before, const char *name) {
+  auto *I = cast<Instruction>(unwrap(before));
+  return wrap(I->getParent()->splitBasicBlock(I->getIterator(), name));
 }
 
 LLVMBasicBlockRef pg_loop_preheader(pg_loop *l) { return wrap(L(l)->getLoopPreheader()); }

@@ -35,6 +35,17 @@ LLVMBasicBlockRef pg_loop_preheader(pg_loop *l);
 LLVMBasicBlockRef pg_loop_latch(pg_loop *l);
 /* Fills up to max unique exit blocks; returns how many there are. */
 unsigned pg_loop_exit_blocks(pg_loop *l, LLVMBasicBlockRef *out, unsigned max);
+/* Puts the loop in LCSSA form (llvm::formLCSSA): every value of the loop
+ * used after it reaches that use through a phi in an exit block.  Adds
+ * phis only (no blocks); li stays valid.  Returns 1 when the loop is in
+ * that form afterwards. */
+int pg_loop_form_lcssa(pg_loop_info *li, pg_loop *l);
+/* Splits the block of `before` there (llvm::BasicBlock::splitBasicBlock):
+ * `before` and what follows it move to a new block named `name`, the old
+ * one branches to it, and the phis of the moved terminator's successors
+ * name the new block.  Loop and dominator analyses of the function are
+ * stale afterwards.  Returns the new block. */
+LLVMBasicBlockRef pg_split_block_before(LLVMValueRef before, const char *name);
 /* Source lines the loop statement spans: its loop metadata's start and end
  * where optimisation left them, else the lines of the loop's own code in its
  * blocks (inlined code at its call's line); 0 when unknown. */

@@ -66,8 +66,33 @@ typedef struct pygraph_region {
  * deferred.  For a region nested in another one, enter is ignored and exit
  * acts as end.
  *
+ * Whole loops (issue 17): a loop whose descriptor `wl` is on r's
+ * whole_loop list and is r's own loop (wl->nested == 0).  The pass
+ * guarantees:
+ *   - enter(r, wl, inv) runs each time the loop is entered, last before
+ *     its first iteration, with no region of the thread open; inv[k] holds
+ *     the bits of invariant k as the loop sees it (pygraph_abi.h: integers
+ *     and pointers zero-extended, F32/F64 their IEEE bits, BYTES 0);
+ *   - try(r, wl, &left) runs at the top of every iteration, before anything
+ *     else of it (its region's begin too);
+ *   - exit(r, wl, tests) runs first on every path out of the loop; `tests`
+ *     has bit k set when exit test k's branch leads to this exit (0: an
+ *     exit no test takes, an error path);
+ *   - the status copy is routed (__pygraph_cudaMemcpy[_ptds],
+ *     __pygraph_cudaMemcpyAsync[_ptsz]) although it stays a barrier: no
+ *     region is open at it.
+ * try answers -1: the iteration runs as written.  k >= 0: the runtime ran
+ * every remaining iteration of the loop; the last one was number *left
+ * (counted from 0 at the entry) and exit test k (descriptor order) left
+ * it; the status copy's host destination holds the last copy's bytes.
+ * The pass then continues at the exit that test k's branch leads to, with the
+ * loop's values as that exit sees them in iteration *left.  The runtime
+ * answers k only after it verified the loop's earlier executions (see
+ * runtime/README.md, Whole-loop graphs).
+ *
  * Routed launches and the stream operations a graph can hold follow. */
 #define PYGRAPH_PROTOCOL_CALL(name, n, ir, ...) void __pygraph_##name(__VA_ARGS__);
+#define PYGRAPH_LOOP_CALL(ret, ir_ret, name, n, ir, ...) ret __pygraph_##name(__VA_ARGS__);
 #define PYGRAPH_ROUTED_CALL(ret, symbol, ...) \
   ret __pygraph_##symbol(const pygraph_site *site, __VA_ARGS__);
 #include "pygraph_abi.def"

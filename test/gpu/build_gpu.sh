@@ -106,7 +106,7 @@ compile() {
 # The order here is the order the GPU scripts run them in.
 order=(jacobi2d cg_solver default_stream tiny_chain multistream transformer
        mlp_train md_step bfs long_kernel tiny_loop pingpong big_loop early_exit sync_copies alloc_loop
-       h2d_params)
+       h2d_params converge)
 # Also built as <name>_pygraph_b0 (plugin arg batch=0: per-iteration regions).
 b0_examples=(tiny_loop pingpong big_loop early_exit tiny_chain jacobi2d big_grid)
 examples=()
@@ -158,14 +158,18 @@ for n in "${examples[@]}"; do
   # (a second translation unit, which the pass compiling <name>.cu cannot see).
   more=()
   [[ -f $repo/examples/${n}_helpers.cu ]] && more=("$repo/examples/${n}_helpers.cu")
+  # A source line "// pygraph-plugin-args: a=1 b" adds those plugin options
+  # to its pygraph builds (before PYGRAPH_PLUGIN_ARGS, which therefore win).
+  own=()
+  for a in $(sed -n 's|^// pygraph-plugin-args: ||p' "$src"); do own+=("-fplugin-arg-pygraph-$a"); done
   echo "$n" >>"$gpu/examples.txt"
   launch "$src" "$gpu/bin/${n}_plain" -- "${more[@]}"
   if [[ $with_pygraph -eq 1 ]]; then
     # -x none: the runtime archive must not be read as CUDA source.
-    launch "$src" "$gpu/bin/${n}_pygraph" "-fplugin=$plugin" "${plugin_args[@]}" -- \
+    launch "$src" "$gpu/bin/${n}_pygraph" "-fplugin=$plugin" "${own[@]}" "${plugin_args[@]}" -- \
       "${more[@]}" -x none "$rtlib"
     if [[ $b0 -eq 1 && " ${b0_examples[*]} " == *" $n "* ]]; then
-      launch "$src" "$gpu/bin/${n}_pygraph_b0" "-fplugin=$plugin" "${plugin_args[@]}" \
+      launch "$src" "$gpu/bin/${n}_pygraph_b0" "-fplugin=$plugin" "${own[@]}" "${plugin_args[@]}" \
         -fplugin-arg-pygraph-batch=0 -- "${more[@]}" -x none "$rtlib"
     fi
   fi

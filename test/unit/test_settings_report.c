@@ -158,9 +158,9 @@ static void test_flag_words_and_warnings(void)
                            "PYGRAPH_MEASURE_ITERS", "x", "PYGRAPH_MARGIN", "x",
                            "PYGRAPH_EAGER_BEFORE_CAPTURE", "x", "PYGRAPH_MIN_OPS", "x",
                            "PYGRAPH_BATCH", "x", "PYGRAPH_NVTX", "x", "PYGRAPH_VERIFY", "x",
-                           "PYGRAPH_FAULT", "x", NULL};
+                           "PYGRAPH_FAULT", "x", "PYGRAPH_WHOLE_LOOPS", "x", NULL};
   s = parse(all_bad);                     /* every setting at once: each warned about */
-  CHECK(s.n_problems == 16 && s.n_problems <= PYGRAPH_SETTINGS_COUNT);
+  CHECK(s.n_problems == 17 && s.n_problems <= PYGRAPH_SETTINGS_COUNT);
   const char *junk_debug[] = {"PYGRAPH_DEBUG", "maybe", NULL};
   s = parse(junk_debug);                  /* a flag word not understood is off */
   CHECK(!s.debug && s.n_problems == 1);
@@ -209,6 +209,19 @@ static void test_nvtx_setting(void)
   pygraph_settings_format_problem(line, sizeof line, &s.problems[0]);
   CHECK_STR(line, "pygraph: warning: PYGRAPH_NVTX=\"2\" is not 0/1, on/off, true/false or "
                   "yes/no; using 1 (on)\n");
+}
+
+/* PYGRAPH_WHOLE_LOOPS: on by default, off by a flag word; junk warns and
+ * keeps it on. */
+static void test_whole_loops_setting(void)
+{
+  CHECK(parse(NULL).whole_loops == 1);
+  const char *off[] = {"PYGRAPH_WHOLE_LOOPS", "0", NULL};
+  CHECK(parse(off).whole_loops == 0);
+  const char *junk[] = {"PYGRAPH_WHOLE_LOOPS", "sometimes", NULL};
+  struct pygraph_settings s = parse(junk);
+  CHECK(s.whole_loops == 1 && s.n_problems == 1);
+  CHECK_STR(s.problems[0].used, "1 (on)");
 }
 
 static void test_decide(void)
@@ -279,6 +292,7 @@ int main(void)
   test_flag_words_and_warnings();
   test_report_setting();
   test_nvtx_setting();
+  test_whole_loops_setting();
   test_selective_settings();
   test_decide();
   test_report_lines();

@@ -8,6 +8,7 @@
 #include "abi/launch_counter.h"
 #include "abi/report_json.h"
 #include "abi/region_state.h"
+#include "abi/whole_loop.h"
 
 int pygraph_report_format_segment(char *buf, size_t cap, const struct pygraph_segment *seg)
 {
@@ -82,16 +83,41 @@ int pygraph_report_format_total(char *buf, size_t cap, unsigned long long launch
                   in_graphs, share);
 }
 
-/* Prints one segment's line, in a buffer grown until the line fits (names
- * of templated functions and long paths have no bound). */
-static void print_segment(const struct pygraph_segment *seg, int thread)
+int pygraph_report_format_whole_loop(char *buf, size_t cap,
+                                     const struct pygraph_whole_loop_summary *s)
+{
+  const pygraph_region *r = s->region;
+  return snprintf(buf, cap,
+                  "pygraph: whole loop %s %s:%u-%u: state=%s executions=%llu observed=%llu "
+                  "graph_runs=%llu graph_iters=%llu launches=%llu builds=%llu fallbacks=%llu "
+                  "busy=%llu why=\"%s\"\n",
+                  r->function ? r->function : "?", r->file ? r->file : "?", s->wl->line_begin,
+                  s->wl->line_end, s->state, s->executions, s->observed, s->graph_runs,
+                  s->graph_iterations, s->launches, s->builds, s->fallbacks, s->busy, s->why);
+}
+
+/* What one report line is made of: a segment's state, or a whole loop's. */
+struct report_item {
+  const struct pygraph_segment *seg;
+  int thread;
+  const struct pygraph_whole_loop_summary *loop;
+};
+
+static int format_item(char *buf, size_t cap, const struct report_item *item)
+{
+  return item->loop ? pygraph_report_format_whole_loop(buf, cap, item->loop)
+                    : pygraph_report_format_segment_thread(buf, cap, item->seg, item->thread);
+}
+
+/* Prints one line, in a buffer grown until the line fits (names of
+ * templated functions and long paths have no bound). */
+static void print_item(const struct report_item *item)
 {
   char small[1024];
   char *buf = small;
   size_t cap = sizeof small;
   int n;
-  while ((n = pygraph_report_format_segment_thread(buf, cap, seg, thread)) >= 0 &&
-         (size_t)n >= cap) {
+  while ((n = format_item(buf, cap, item)) >= 0 && (size_t)n >= cap) {
     char *bigger = malloc(cap * 2);
     if (!bigger) {
       buf[cap - 2] = '\n';                  /* out of memory: the line, cut short */
@@ -120,17 +146,30 @@ static void print_region(const struct pygraph_region_state *state, void *ctx)
       struct pygraph_segment_summary sum;
       pygraph_segment_summarize(seg, &sum);
       *in_graphs += sum.launches_in_graphs;
-      print_segment(seg, several ? (int)k : -1);
+      struct report_item item = {seg, several ? (int)k : -1, NULL};
+      print_item(&item);
     }
   }
 }
 
+/* A whole loop's line; the kernels its WHILE graphs ran count as launches
+ * in graphs (the program never made those calls). */
+static void print_whole_loop(const struct pygraph_whole_loop_summary *s, void *ctx)
+{
+  unsigned long long *in_graphs = ctx;
+  *in_graphs += s->graph_kernels;
+  struct report_item item = {NULL, -1, s};
+  print_item(&item);
+}
+
 static void print_lines(void)
 {
-  unsigned long long in_graphs = 0;
+  unsigned long long in_graphs = 0, loops = 0;
   char line[256];
   pygraph_region_states_foreach(print_region, &in_graphs);
-  pygraph_report_format_total(line, sizeof line, pygraph_total_launches(), in_graphs);
+  pygraph_whole_loops_foreach(print_whole_loop, &loops);
+  in_graphs += loops;
+  pygraph_report_format_total(line, sizeof line, pygraph_total_launches() + loops, in_graphs);
   fputs(line, stderr);
 }
 

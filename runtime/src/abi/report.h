@@ -24,7 +24,17 @@ int pygraph_report_format_segment(char *buf, size_t cap, const struct pygraph_se
 int pygraph_report_format_segment_thread(char *buf, size_t cap,
                                          const struct pygraph_segment *seg, int thread);
 
-/* The closing line: total routed launches and how many ran in graphs. */
+/* One line (with '\n') for a whole loop (abi/whole_loop.h): its state
+ * (warming, ready, off), executions entered, iterations checked, WHILE
+ * graph runs, the iterations and launches they made, graphs built,
+ * executions run as written although ready, entries while another thread
+ * held it, and why it is off (or the last fallback's reason, "-"). */
+struct pygraph_whole_loop_summary;
+int pygraph_report_format_whole_loop(char *buf, size_t cap,
+                                     const struct pygraph_whole_loop_summary *s);
+
+/* The closing line: total routed launches (and the kernels whole loops'
+ * WHILE graphs ran for calls never made) and how many ran in graphs. */
 int pygraph_report_format_total(char *buf, size_t cap, unsigned long long launches,
                                 unsigned long long in_graphs);
 

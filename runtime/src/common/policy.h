@@ -108,4 +108,15 @@
 /* Bytes the graph's results are read back in, per host copy compared. */
 #define PYGRAPH_VERIFY_CHUNK (16ull << 20)
 
+/* ---- whole loops (abi/whole_loop.h) -------------------------------------------- */
+
+/* Iterations checked against the descriptor (over all executions so far)
+ * before a loop runs as one WHILE graph, at least; and more than its
+ * largest rotation has members, so that every member was seen moving. */
+#define PYGRAPH_WL_MIN_VERIFIED 3u
+/* Times a ready loop's first iteration may differ from its graph's (other
+ * buffers, another launch configuration: the graph is made again from a
+ * checked execution) before the loop runs as written for good. */
+#define PYGRAPH_WL_MAX_REBUILDS 4u
+
 #endif /* PYGRAPH_POLICY_H */

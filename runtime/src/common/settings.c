@@ -83,6 +83,7 @@ void pygraph_settings_defaults(struct pygraph_settings *out)
   out->min_ops = PYGRAPH_DEFAULT_MIN_OPS;
   out->pool_mb = PYGRAPH_DEFAULT_POOL_MB;
   out->nvtx = 1;
+  out->whole_loops = 1;
 }
 
 static void parse_mode(struct pygraph_settings *out, const char *(*lookup)(const char *))
@@ -144,15 +145,17 @@ static void parse_report(struct pygraph_settings *out, const char *(*lookup)(con
   out->report_json = json ? json + 5 : NULL;
 }
 
-/* PYGRAPH_NVTX: on unless a flag word turns it off. */
-static int parse_nvtx(struct pygraph_settings *out, const char *(*lookup)(const char *))
+/* A flag that is on unless a flag word turns it off (PYGRAPH_NVTX,
+ * PYGRAPH_WHOLE_LOOPS). */
+static int parse_flag_on(struct pygraph_settings *out, const char *(*lookup)(const char *),
+                         const char *name)
 {
-  const char *text = lookup("PYGRAPH_NVTX");
+  const char *text = lookup(name);
   if (!text || !*text)
     return 1;
   int v = flag_word(text);
   if (v < 0)
-    problem(out, "PYGRAPH_NVTX", text, FLAG_WORDS, "1 (on)");
+    problem(out, name, text, FLAG_WORDS, "1 (on)");
   return v != 0;
 }
 
@@ -248,7 +251,7 @@ void pygraph_settings_parse(struct pygraph_settings *out, const char *(*lookup)(
   out->max_captures = parse_number(out, lookup, "PYGRAPH_MAX_CAPTURES", 0, 1000000ul,
                                    PYGRAPH_DEFAULT_MAX_CAPTURES, "a number", "16");
   parse_report(out, lookup);
-  out->nvtx = parse_nvtx(out, lookup);
+  out->nvtx = parse_flag_on(out, lookup, "PYGRAPH_NVTX");
   out->debug = parse_flag(out, lookup, "PYGRAPH_DEBUG");
   parse_indirect(out, lookup);
   out->max_ops = parse_number(out, lookup, "PYGRAPH_MAX_OPS", 1, 1000000ul,
@@ -263,6 +266,7 @@ void pygraph_settings_parse(struct pygraph_settings *out, const char *(*lookup)(
                             "a number of at least 1", "the plugin's batch=");
   parse_verify(out, lookup);
   parse_fault(out, lookup);
+  out->whole_loops = parse_flag_on(out, lookup, "PYGRAPH_WHOLE_LOOPS");
 }
 
 #define PROBLEM_LINE "pygraph: warning: %s=\"%s\" is not %s; using %s\n"

@@ -21,7 +21,7 @@ enum pygraph_indirect_mode {
 };
 
 /* PYGRAPH_* variables the runtime reads (settings.c's table). */
-#define PYGRAPH_SETTINGS_COUNT 17u
+#define PYGRAPH_SETTINGS_COUNT 18u
 
 /* pygraph's own graph steps that PYGRAPH_FAULT can make fail (port/fault_inject.h). */
 enum pygraph_fault_step {
@@ -79,6 +79,9 @@ struct pygraph_settings {
                                    0..3): eager samples a signature needs before
                                    its first capture; the rest are taken in
                                    turns with the graph afterwards */
+  int whole_loops;              /* PYGRAPH_WHOLE_LOOPS (default 1): loops the pass
+                                   described run as one WHILE graph once verified
+                                   (abi/whole_loop.h); 0: they run as written */
   unsigned verify;              /* PYGRAPH_VERIFY (0: off): each graph variant's
                                    capture and first this many replays are also
                                    run eagerly and compared bit for bit
@@ -111,7 +114,8 @@ struct pygraph_settings {
 /* PYGRAPH_VERIFY=1 (or on): replays verified per graph variant. */
 #define PYGRAPH_DEFAULT_VERIFY_REPLAYS 2u
 
-/* Fills in the defaults of every field (mode auto, NVTX ranges on). */
+/* Fills in the defaults of every field (mode auto, NVTX ranges and whole
+ * loops on). */
 void pygraph_settings_defaults(struct pygraph_settings *out);
 
 /* Pure parser; `lookup` plays getenv.  Never prints: a value it cannot take

@@ -15,6 +15,7 @@
 #include "abi/launch_counter.h"
 #include "abi/record.h"
 #include "abi/region_stack.h"
+#include "abi/whole_loop.h"
 #include "port/fault_inject.h"
 #include "segment/alloc_pool.h"
 
@@ -58,11 +59,53 @@ PYGRAPH_EXPORT void __pygraph_region_exit(pygraph_region *r)
   pygraph_region_exit_impl(r);
 }
 
+PYGRAPH_EXPORT void __pygraph_whole_loop_enter(pygraph_region *r, const pygraph_whole_loop *wl,
+                                               const unsigned long long *invariants)
+{
+  pygraph_whole_loop_enter_with(process_backend(), r, wl, invariants);
+}
+
+PYGRAPH_EXPORT int __pygraph_whole_loop_try(pygraph_region *r, const pygraph_whole_loop *wl,
+                                            unsigned long long *left_in)
+{
+  return pygraph_whole_loop_try_with(process_backend(), r, wl, left_in);
+}
+
+PYGRAPH_EXPORT void __pygraph_whole_loop_exit(pygraph_region *r, const pygraph_whole_loop *wl,
+                                              unsigned long long tests)
+{
+  pygraph_whole_loop_exit_impl(r, wl, tests);
+}
+
+/* ---- what a whole loop being checked sees (abi/whole_loop.h) ---------- */
+
+/* A stream operation of an observed loop, before it is recorded or run. */
+#define OBSERVE_OP(...)                                                      \
+  do {                                                                       \
+    if (UNLIKELY(pygraph_whole_loop_observing())) {                          \
+      struct pygraph_op op_ = {__VA_ARGS__, .wait_link = -1};                \
+      pygraph_whole_loop_observe(process_backend(), &op_, NULL);             \
+    }                                                                        \
+  } while (0)
+
+/* One a whole loop cannot hold. */
+#define OBSERVE_OTHER(what)                                                  \
+  do {                                                                       \
+    if (UNLIKELY(pygraph_whole_loop_observing()))                            \
+      pygraph_whole_loop_observe_other(what);                                \
+  } while (0)
+
 /* ---- kernel launches (runtime API) ---------------------------------- */
 
 static int defer_kernel(const pygraph_site *site, const void *func, dim3 grid, dim3 block,
                         void **args, size_t shmem, cudaStream_t stream, int ptsz)
 {
+  if (UNLIKELY(pygraph_whole_loop_observing())) {
+    struct pygraph_op op = {.kind = PYGRAPH_OP_KERNEL, .stream = pygraph_normalize_stream(stream, ptsz),
+                            .func = func, .site = site, .grid = grid, .block = block,
+                            .shmem = shmem, .wait_link = -1};
+    pygraph_whole_loop_observe(process_backend(), &op, args);
+  }
   struct pygraph_segment *seg = pygraph_recording_segment();
   if (LIKELY(!seg))
     return 0;
@@ -91,14 +134,19 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaLaunchKernel_ptsz(const pygraph_site *s
   return cudaLaunchKernel_ptsz(func, grid, block, args, shmem, stream);
 }
 
-/* Launch attributes a kernel node holds too go with the op (record.h). */
+/* Launch attributes a kernel node holds too go with the op (record.h); a
+ * whole loop holds none. */
 static int defer_kernel_ex(const pygraph_site *site, const cudaLaunchConfig_t *config,
                            const void *func, void **args, int ptsz)
 {
+  if (config && config->numAttrs == 0)
+    return defer_kernel(site, func, config->gridDim, config->blockDim, args,
+                        config->dynamicSmemBytes, config->stream, ptsz);
+  OBSERVE_OTHER("a launch with attributes");
   struct pygraph_segment *seg = pygraph_recording_segment();
   if (LIKELY(!seg))
     return 0;
-  if (!config || (config->numAttrs != 0 && !config->attrs)) {
+  if (!config || !config->attrs) {
     pygraph_record_undeferrable(seg, "launch configuration missing");
     return 0;
   }
@@ -132,6 +180,7 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaLaunchKernelExC_ptsz(const pygraph_site
 
 static void flush_for_driver_launch(void)
 {
+  OBSERVE_OTHER("a driver API launch");
   struct pygraph_segment *seg = pygraph_recording_segment();
   if (seg)
     pygraph_record_undeferrable(seg, "driver API launch");
@@ -211,6 +260,8 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaMemsetAsync(const pygraph_site *site, v
                                                      cudaStream_t stream)
 {
   (void)site;
+  OBSERVE_OP(.kind = PYGRAPH_OP_MEMSET, .stream = pygraph_normalize_stream(stream, 0),
+             .dst = dst, .value = value, .count = count);
   DEFERRED_OR_RUN(pygraph_record_memset(seg, dst, value, count,
                                         pygraph_normalize_stream(stream, 0)));
   return cudaMemsetAsync(dst, value, count, stream);
@@ -221,6 +272,8 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaMemsetAsync_ptsz(const pygraph_site *si
                                                           cudaStream_t stream)
 {
   (void)site;
+  OBSERVE_OP(.kind = PYGRAPH_OP_MEMSET, .stream = pygraph_normalize_stream(stream, 1),
+             .dst = dst, .value = value, .count = count);
   DEFERRED_OR_RUN(pygraph_record_memset(seg, dst, value, count,
                                         pygraph_normalize_stream(stream, 1)));
   return cudaMemsetAsync_ptsz(dst, value, count, stream);
@@ -232,6 +285,8 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaMemcpyAsync(const pygraph_site *site, v
                                                      cudaStream_t stream)
 {
   (void)site;
+  OBSERVE_OP(.kind = PYGRAPH_OP_MEMCPY, .stream = pygraph_normalize_stream(stream, 0),
+             .dst = dst, .src = src, .count = count, .memcpy_kind = kind);
   DEFERRED_OR_RUN(pygraph_record_memcpy(seg, dst, src, count, kind,
                                         pygraph_normalize_stream(stream, 0)));
   return cudaMemcpyAsync(dst, src, count, kind, stream);
@@ -243,6 +298,8 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaMemcpyAsync_ptsz(const pygraph_site *si
                                                           cudaStream_t stream)
 {
   (void)site;
+  OBSERVE_OP(.kind = PYGRAPH_OP_MEMCPY, .stream = pygraph_normalize_stream(stream, 1),
+             .dst = dst, .src = src, .count = count, .memcpy_kind = kind);
   DEFERRED_OR_RUN(pygraph_record_memcpy(seg, dst, src, count, kind,
                                         pygraph_normalize_stream(stream, 1)));
   return cudaMemcpyAsync_ptsz(dst, src, count, kind, stream);
@@ -252,6 +309,7 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaEventRecord(const pygraph_site *site,
                                                      cudaEvent_t event, cudaStream_t stream)
 {
   (void)site;
+  OBSERVE_OTHER("an event record");
   DEFERRED_OR_RUN(pygraph_record_event_record(seg, event, pygraph_normalize_stream(stream, 0)));
   return cudaEventRecord(event, stream);
 }
@@ -261,6 +319,7 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaEventRecord_ptsz(const pygraph_site *si
                                                           cudaStream_t stream)
 {
   (void)site;
+  OBSERVE_OTHER("an event record");
   DEFERRED_OR_RUN(pygraph_record_event_record(seg, event, pygraph_normalize_stream(stream, 1)));
   return cudaEventRecord_ptsz(event, stream);
 }
@@ -270,6 +329,7 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaStreamWaitEvent(const pygraph_site *sit
                                                          unsigned int flags)
 {
   (void)site;
+  OBSERVE_OTHER("an event wait");
   DEFERRED_OR_RUN(
       pygraph_record_event_wait(seg, pygraph_normalize_stream(stream, 0), event, flags));
   return cudaStreamWaitEvent(stream, event, flags);
@@ -281,6 +341,7 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaStreamWaitEvent_ptsz(const pygraph_site
                                                               unsigned int flags)
 {
   (void)site;
+  OBSERVE_OTHER("an event wait");
   DEFERRED_OR_RUN(
       pygraph_record_event_wait(seg, pygraph_normalize_stream(stream, 1), event, flags));
   return cudaStreamWaitEvent_ptsz(stream, event, flags);
@@ -325,6 +386,8 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaMemset(const pygraph_site *site, void *
                                                 size_t count)
 {
   (void)site;
+  OBSERVE_OP(.kind = PYGRAPH_OP_MEMSET, .stream = pygraph_normalize_stream(NULL, 0),
+             .dst = dst, .value = value, .count = count);
   DEFERRED_OR_RUN(pygraph_record_sync_memset(seg, dst, value, count,
                                              pygraph_normalize_stream(NULL, 0)));
   return cudaMemset(dst, value, count);
@@ -334,6 +397,8 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaMemset_ptds(const pygraph_site *site, v
                                                      int value, size_t count)
 {
   (void)site;
+  OBSERVE_OP(.kind = PYGRAPH_OP_MEMSET, .stream = pygraph_normalize_stream(NULL, 1),
+             .dst = dst, .value = value, .count = count);
   DEFERRED_OR_RUN(pygraph_record_sync_memset(seg, dst, value, count,
                                              pygraph_normalize_stream(NULL, 1)));
   return cudaMemset_ptds(dst, value, count);
@@ -344,6 +409,8 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaMemcpy(const pygraph_site *site, void *
                                                 enum cudaMemcpyKind kind)
 {
   (void)site;
+  OBSERVE_OP(.kind = PYGRAPH_OP_MEMCPY, .stream = pygraph_normalize_stream(NULL, 0),
+             .dst = dst, .src = src, .count = count, .memcpy_kind = kind);
   DEFERRED_OR_RUN(pygraph_record_sync_memcpy(seg, dst, src, count, kind,
                                              pygraph_normalize_stream(NULL, 0)));
   return cudaMemcpy(dst, src, count, kind);
@@ -354,6 +421,8 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaMemcpy_ptds(const pygraph_site *site, v
                                                      enum cudaMemcpyKind kind)
 {
   (void)site;
+  OBSERVE_OP(.kind = PYGRAPH_OP_MEMCPY, .stream = pygraph_normalize_stream(NULL, 1),
+             .dst = dst, .src = src, .count = count, .memcpy_kind = kind);
   DEFERRED_OR_RUN(pygraph_record_sync_memcpy(seg, dst, src, count, kind,
                                              pygraph_normalize_stream(NULL, 1)));
   return cudaMemcpy_ptds(dst, src, count, kind);
@@ -365,6 +434,7 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaMemcpyToSymbol(const pygraph_site *site
                                                         enum cudaMemcpyKind kind)
 {
   (void)site;
+  OBSERVE_OTHER("a copy to a symbol");
   DEFERRED_OR_RUN(pygraph_record_sync_to_symbol(seg, symbol, src, count, offset, kind,
                                                 pygraph_normalize_stream(NULL, 0)));
   return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
@@ -376,6 +446,7 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaMemcpyToSymbol_ptds(const pygraph_site 
                                                              enum cudaMemcpyKind kind)
 {
   (void)site;
+  OBSERVE_OTHER("a copy to a symbol");
   DEFERRED_OR_RUN(pygraph_record_sync_to_symbol(seg, symbol, src, count, offset, kind,
                                                 pygraph_normalize_stream(NULL, 1)));
   return cudaMemcpyToSymbol_ptds(symbol, src, count, offset, kind);
@@ -387,6 +458,7 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaMalloc(const pygraph_site *site, void *
                                                 size_t size)
 {
   (void)site;
+  OBSERVE_OTHER("an allocation");
   DEFERRED_OR_RUN(pygraph_record_malloc(seg, devPtr, size));
   cudaError_t err = cudaMalloc(devPtr, size);
   /* Idle pool blocks must never be why the program runs out of memory. */
@@ -400,6 +472,7 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaMalloc(const pygraph_site *site, void *
 PYGRAPH_EXPORT cudaError_t __pygraph_cudaFree(const pygraph_site *site, void *devPtr)
 {
   (void)site;
+  OBSERVE_OTHER("an allocation");
   DEFERRED_OR_RUN(pygraph_record_free(seg, devPtr));
   return cudaFree(devPtr);
 }
@@ -411,6 +484,7 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaFuncSetAttribute(const pygraph_site *si
                                                           enum cudaFuncAttribute attr, int value)
 {
   (void)site;
+  OBSERVE_OTHER("a kernel setting");
   struct pygraph_segment *seg = pygraph_recording_segment();
   if (UNLIKELY(seg != NULL))
     pygraph_record_func_setting(seg, func, (int)attr, value);
@@ -422,6 +496,7 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaFuncSetCacheConfig(const pygraph_site *
                                                             enum cudaFuncCache cacheConfig)
 {
   (void)site;
+  OBSERVE_OTHER("a kernel setting");
   struct pygraph_segment *seg = pygraph_recording_segment();
   if (UNLIKELY(seg != NULL))
     pygraph_record_func_setting(seg, func, -1, (int)cacheConfig);

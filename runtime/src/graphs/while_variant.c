@@ -1,0 +1,190 @@
+/* while_variant.c - a whole loop's WHILE graph from one recorded iteration,
+ * and its launches (while_variant.h). */
+#include "graphs/while_variant.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The bytes a parameter holding a value of `type` has (0: none). */
+static size_t type_bytes(unsigned type)
+{
+  static const unsigned char bytes[] = {1, 1, 2, 4, 8, 4, 8, 8};
+  return type < sizeof bytes ? bytes[type] : 0;
+}
+
+static int evolves(const pygraph_loop_value *v)
+{
+  return v->evolution != PYGRAPH_EVOLVE_INVARIANT;
+}
+
+/* changed[i]: op i has an evolving operand; *step says why when one of a
+ * copy or memset does (0 returned). */
+static int mark_changed(const pygraph_whole_loop *wl, const struct pygraph_op_list *ops,
+                        unsigned char *changed, const char **step)
+{
+  for (unsigned k = 0; k < wl->n_values; k++) {
+    const pygraph_loop_value *v = &wl->values[k];
+    if (!evolves(v))
+      continue;
+    if (v->op >= ops->n_ops || ops->ops[v->op].kind != PYGRAPH_OP_KERNEL) {
+      *step = "an operand of a copy or memset changes from iteration to iteration";
+      return 0;
+    }
+    changed[v->op] = 1;
+  }
+  return 1;
+}
+
+struct direct_note {
+  const unsigned char *changed;
+  const char *why;               /* the first changed kernel's reason to stay direct */
+};
+
+static void note_direct(void *ctx, size_t op_index, const struct pygraph_op *op,
+                        const char *reason, const char *detail)
+{
+  (void)op;
+  (void)detail;
+  struct direct_note *n = ctx;
+  if (reason && n->changed[op_index] && !n->why)
+    n->why = reason;
+}
+
+/* Every kernel whose arguments evolve becomes an indirect node. */
+static cudaError_t choose_indirect(struct pygraph_while_variant *v,
+                                   const struct pygraph_backend *backend,
+                                   const pygraph_whole_loop *wl,
+                                   const struct pygraph_op_list *ops, const char **step)
+{
+  unsigned char *changed = calloc(ops->n_ops ? ops->n_ops : 1, 1);
+  if (!changed) {
+    *step = "out of memory";
+    return cudaErrorMemoryAllocation;
+  }
+  cudaError_t err = cudaErrorNotSupported;
+  struct direct_note note = {changed, NULL};
+  if (mark_changed(wl, ops, changed, step)) {
+    if (pygraph_indirect_select(&v->ind, backend, ops, &v->plan, changed, ops->n_ops, 0,
+                                note_direct, &note)) {
+      *step = "out of memory";
+      err = cudaErrorMemoryAllocation;
+    } else if (note.why) {
+      *step = note.why;     /* a kernel whose arguments evolve stays direct */
+    } else {
+      err = cudaSuccess;
+    }
+  }
+  free(changed);
+  return err;
+}
+
+/* A slot per evolving operand: its parameter in its node's slice. */
+static cudaError_t make_slots(struct pygraph_while_variant *v, const pygraph_whole_loop *wl,
+                              const struct pygraph_op_list *ops, const char **step)
+{
+  v->slots = calloc(wl->n_values ? wl->n_values : 1, sizeof *v->slots);
+  if (!v->slots) {
+    *step = "out of memory";
+    return cudaErrorMemoryAllocation;
+  }
+  for (unsigned k = 0; k < wl->n_values; k++) {
+    const pygraph_loop_value *val = &wl->values[k];
+    if (!evolves(val))
+      continue;
+    const struct pygraph_op *op = &ops->ops[val->op];
+    long node = v->ind.node_of_op[val->op];
+    if (node < 0 || val->operand >= op->layout->n_params ||
+        op->layout->params[val->operand].size != type_bytes(val->type)) {
+      *step = "an evolving operand's parameter is not the operand's width";
+      return cudaErrorNotSupported;
+    }
+    v->slots[v->n_slots++] = (struct pygraph_while_slot){
+        v->ind.nodes[node].offset + op->layout->params[val->operand].offset, k,
+        (uint32_t)type_bytes(val->type)};
+  }
+  return cudaSuccess;
+}
+
+static cudaError_t build_parts(struct pygraph_while_variant *v,
+                               const struct pygraph_backend *backend,
+                               const pygraph_whole_loop *wl, const struct pygraph_op_list *ops,
+                               const char **step)
+{
+  *step = "graph plan";
+  if (pygraph_graph_plan_for_capture(ops, backend, &v->plan))
+    return cudaErrorMemoryAllocation;
+  cudaError_t err = choose_indirect(v, backend, wl, ops, step);
+  if (err == cudaSuccess && v->ind.n_nodes) {
+    err = pygraph_arg_block_create(&v->args, backend, v->ind.block_size, step);
+    if (err == cudaSuccess)
+      pygraph_indirect_pack(&v->ind, ops, v->args.host);
+  }
+  if (err == cudaSuccess)
+    err = make_slots(v, wl, ops, step);
+  if (err != cudaSuccess)
+    return err;
+  struct pygraph_indirect_graph ig = {&v->ind, &v->args};
+  struct pygraph_while_request rq = {ops, &v->plan, &ig, wl, wl->status_op, v->slots,
+                                     v->n_slots};
+  return pygraph_while_graph_create(&v->wg, backend, &rq, step);
+}
+
+cudaError_t pygraph_while_variant_build(struct pygraph_while_variant *v,
+                                        const struct pygraph_backend *backend,
+                                        const pygraph_whole_loop *wl,
+                                        const struct pygraph_op_list *ops, const char **step)
+{
+  memset(v, 0, sizeof *v);
+  cudaError_t err = build_parts(v, backend, wl, ops, step);
+  if (err != cudaSuccess) {
+    pygraph_while_variant_free(v, backend);
+    return err;
+  }
+  v->built = 1;
+  return cudaSuccess;
+}
+
+cudaError_t pygraph_while_variant_launch(struct pygraph_while_variant *v,
+                                         const struct pygraph_backend *backend,
+                                         const pygraph_whole_loop *wl, const uint64_t *inv,
+                                         const void *status, uint64_t first, int *ran,
+                                         const struct pygraph_while_state **state,
+                                         const char **step)
+{
+  struct pygraph_while_block *b = &v->wg.block;
+  *ran = 0;
+  *step = "while block start";
+  if (!v->built || !pygraph_while_block_start(b, inv, status, first, 0) ||
+      (v->n_slots &&
+       !pygraph_while_write_slots(wl, inv, v->slots, (uint32_t)v->n_slots, v->args.host, first)))
+    return cudaErrorInvalidValue;
+  cudaError_t err = cudaSuccess;
+  *step = "argument refresh";
+  if (v->ind.n_nodes && (err = backend->graph_set_args(v->wg.graph, &v->args)) != cudaSuccess)
+    return err;
+  cudaStream_t stream = v->plan.streams[0];
+  *step = "while block upload";
+  if ((err = pygraph_while_block_upload(b, backend, stream)) != cudaSuccess)
+    return err;
+  *step = "graph launch";
+  if ((err = backend->graph_launch(v->wg.graph, ran)) != cudaSuccess)
+    return err;
+  *step = "while state read";
+  if ((err = pygraph_while_block_read_state(b, backend, stream)) != cudaSuccess)
+    return err;
+  *state = pygraph_while_block_state(b);
+  return cudaSuccess;
+}
+
+void pygraph_while_variant_free(struct pygraph_while_variant *v,
+                                const struct pygraph_backend *backend)
+{
+  /* the argument block first: it waits for the graph's launches */
+  pygraph_arg_block_free(&v->args, backend, v->wg.graph);
+  if (v->built)
+    pygraph_while_graph_free(&v->wg, backend);
+  pygraph_indirect_free(&v->ind);
+  pygraph_graph_plan_free(&v->plan);
+  free(v->slots);
+  memset(v, 0, sizeof *v);
+}

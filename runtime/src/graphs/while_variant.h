@@ -1,0 +1,57 @@
+/* while_variant.h - the WHILE graph of a whole loop made from one recorded
+ * iteration (graphs/while_graph.h), with what it needs around it: the
+ * capture's plan, an indirect node for every kernel whose arguments
+ * evolve (its twin reads them from the argument block, where the
+ * condition kernel writes each iteration's values), the argument block and
+ * the slots; and one launch of it from a given iteration on, with the
+ * caller's contract of while_graph.h kept (the first iteration's operands
+ * written on the host, the block uploaded, the state read back).
+ * CUDA-free: everything goes through the port. */
+#ifndef PYGRAPH_WHILE_VARIANT_H
+#define PYGRAPH_WHILE_VARIANT_H
+
+#include <stdint.h>
+
+#include "graphs/indirect.h"
+#include "graphs/while_graph.h"
+
+struct pygraph_while_variant {
+  struct pygraph_graph_plan plan;
+  struct pygraph_indirect ind;
+  struct pygraph_arg_block args;
+  struct pygraph_while_slot *slots;  /* one per AFFINE or ROTATION kernel operand */
+  size_t n_slots;
+  struct pygraph_while_graph wg;
+  int built;                         /* wg holds a graph (the rest is then complete) */
+};
+
+/* Builds it from `ops` (materialized; one iteration of the loop `wl`, in
+ * the descriptor's operation order, the status copy at wl->status_op).
+ * cudaErrorNotSupported with *step saying why when the iteration cannot
+ * be one (an operand of a copy or memset evolves; a kernel whose
+ * arguments evolve has no usable twin, or a parameter whose width is not
+ * the operand's; a refusal of pygraph_while_refusal); any other error
+ * names its step.  On failure nothing stays allocated. */
+cudaError_t pygraph_while_variant_build(struct pygraph_while_variant *v,
+                                        const struct pygraph_backend *backend,
+                                        const pygraph_whole_loop *wl,
+                                        const struct pygraph_op_list *ops, const char **step);
+
+/* One launch running the loop from iteration `first` (the iterations
+ * before it ran as written), with the loop's invariants `inv` and the
+ * status bytes its host destination holds now (`status`), until the loop
+ * leaves; waits for it.  *ran: the graph was enqueued (its iterations may
+ * have run even when an error is returned).  On cudaSuccess *state is the
+ * block's state as the device left it. */
+cudaError_t pygraph_while_variant_launch(struct pygraph_while_variant *v,
+                                         const struct pygraph_backend *backend,
+                                         const pygraph_whole_loop *wl, const uint64_t *inv,
+                                         const void *status, uint64_t first, int *ran,
+                                         const struct pygraph_while_state **state,
+                                         const char **step);
+
+/* Frees everything (waiting for its launches first); v is zeroed. */
+void pygraph_while_variant_free(struct pygraph_while_variant *v,
+                                const struct pygraph_backend *backend);
+
+#endif /* PYGRAPH_WHILE_VARIANT_H */

@@ -1,0 +1,571 @@
+/* test_whole_loop_run.c - whole loops run end to end through the
+ * whole-loop protocol (abi/whole_loop.h) on the fake backend, as the pass
+ * instruments them: enter at the preheader, try at the top of every
+ * iteration (an answer k >= 0 goes to test k's exit with the loop's
+ * values recomputed from the iteration it left in), the operations routed
+ * (and checked while the loop is observed), the iteration's region begun
+ * and ended around its launches, the status copy after the region's end,
+ * exit on every way out.
+ *
+ * The loop: op 0 adds 1 to the buffer x (x and y swap every iteration: a
+ * rotation between invariants 2 and 3), op 1 subtracts 1 from the device
+ * status, op 2 copies the status to the host; it leaves after the copy
+ * when the status is `stop` (test 0), or at the end when ++it >= maxit
+ * (test 1).  Every run is compared with the same loop run as written
+ * (whole loops off): iterations, the host's status, counter and pointer,
+ * the buffers. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "harness.h"
+#include "abi/record.h"
+#include "abi/report.h"
+#include "abi/whole_loop.h"
+
+#define NODE(op, type, arg, imm, step) {PYGRAPH_EXIT_##op, PYGRAPH_TYPE_##type, arg, imm, step}
+#define NONE PYGRAPH_WL_NONE
+
+static const unsigned kTypes[] = {PYGRAPH_TYPE_PTR, PYGRAPH_TYPE_I32, PYGRAPH_TYPE_PTR,
+                                  PYGRAPH_TYPE_PTR};
+static const unsigned kMembers[] = {2, 3};
+static const pygraph_exit_node kTests[] = {
+    NODE(FIELD, I32, 0, 0, 0),          NODE(CONST, I32, 0, 0, 0),
+    NODE(CMP, I1, PYGRAPH_CMP_I_EQ, 0, 0), NODE(LEAVE, I1, PYGRAPH_EXIT_AFTER_COPY, 0, 0),
+    NODE(COUNTER, I32, NONE, 1, 1),     NODE(INVARIANT, I32, 1, 0, 0),
+    NODE(CMP, I1, PYGRAPH_CMP_I_SGE, 0, 0), NODE(LEAVE, I1, PYGRAPH_EXIT_AT_END, 0, 0)};
+static const pygraph_loop_value kValues[] = {
+    {0, 0, PYGRAPH_EVOLVE_INVARIANT, PYGRAPH_TYPE_I32, NONE, NONE, 0, 0, 0},
+    {0, 1, PYGRAPH_EVOLVE_ROTATION, PYGRAPH_TYPE_PTR, 0, NONE, 2, 0, 0},
+    {1, 0, PYGRAPH_EVOLVE_INVARIANT, PYGRAPH_TYPE_I32, NONE, NONE, 0, 0, 0},
+    {1, 1, PYGRAPH_EVOLVE_INVARIANT, PYGRAPH_TYPE_PTR, NONE, NONE, 0, 0, 0},
+    {2, 1, PYGRAPH_EVOLVE_INVARIANT, PYGRAPH_TYPE_PTR, NONE, NONE, 0, 0, 0}};
+
+/* while (status > 0) { ... }: one test, at the top. */
+static const pygraph_exit_node kTop[] = {
+    NODE(FIELD, I32, 0, 0, 0), NODE(CONST, I32, 0, 0, 0), NODE(CMP, I1, PYGRAPH_CMP_I_SLE, 0, 0),
+    NODE(LEAVE, I1, PYGRAPH_EXIT_AT_TOP, 0, 0)};
+/* The same operands with x invariant (no rotation). */
+static const pygraph_loop_value kFixed[] = {
+    {0, 0, PYGRAPH_EVOLVE_INVARIANT, PYGRAPH_TYPE_I32, NONE, NONE, 0, 0, 0},
+    {0, 1, PYGRAPH_EVOLVE_INVARIANT, PYGRAPH_TYPE_PTR, NONE, NONE, 0, 0, 0},
+    {1, 0, PYGRAPH_EVOLVE_INVARIANT, PYGRAPH_TYPE_I32, NONE, NONE, 0, 0, 0},
+    {1, 1, PYGRAPH_EVOLVE_INVARIANT, PYGRAPH_TYPE_PTR, NONE, NONE, 0, 0, 0},
+    {2, 1, PYGRAPH_EVOLVE_INVARIANT, PYGRAPH_TYPE_PTR, NONE, NONE, 0, 0, 0}};
+
+/* One program loop: its descriptor (a fresh one per test: states are kept
+ * per descriptor for the process), its region and sites. */
+struct prog {
+  pygraph_whole_loop wl;
+  pygraph_region *region;
+  pygraph_site site0, site1;
+  int *status, *a, *b;           /* device */
+  int host_status;
+  int stop;                      /* the program leaves after the copy when status == stop */
+  int rotate;                    /* the program swaps x and y (0: a planted violation) */
+  int elsewhere;                 /* the copy goes to `other`, not the descriptor's destination */
+  int other;
+  int *dest;                     /* the status destination (&host_status, or another local) */
+};
+
+struct result {
+  uint64_t iterations;           /* the loop's iterations (it, counted by the program) */
+  int host_status, a, b, x_is_a, exit_test;
+};
+
+static struct prog *prog_new(void)
+{
+  struct prog *p = calloc(1, sizeof *p);
+  p->wl.line_begin = 30;
+  p->wl.line_end = 40;
+  p->wl.n_ops = 3;
+  p->wl.status_op = 2;
+  p->wl.status_copy = PYGRAPH_STATUS_MEMCPY;
+  p->wl.status_bytes = sizeof(int);
+  p->wl.n_invariants = 4;
+  p->wl.invariant_types = kTypes;
+  p->wl.n_nodes = 8;
+  p->wl.nodes = kTests;
+  p->wl.n_values = 5;
+  p->wl.values = kValues;
+  p->wl.n_rotation_members = 2;
+  p->wl.rotation_members = kMembers;
+  p->region = harness_region("converge", 1);
+  p->region->whole_loop = &p->wl;
+  p->site0 = (pygraph_site){"relax", "test.cu", 31, 2, FAKE_TWIN(1)};
+  p->site1 = (pygraph_site){"check", "test.cu", 32, 2, FAKE_TWIN(2)};
+  p->status = fake_buffer(sizeof(int));
+  p->a = fake_buffer(sizeof(int));
+  p->b = fake_buffer(sizeof(int));
+  p->rotate = 1;
+  p->dest = &p->host_status;
+  return p;
+}
+
+/* A routed launch: observed, then recorded or run ("CUDA"). */
+static void launch(const pygraph_site *site, int func, int v, int *target)
+{
+  int a0 = v;
+  long long a1 = (long long)(uintptr_t)target;
+  void *args[] = {&a0, &a1};
+  dim3 grid = {1, 1, 1}, block = {32, 1, 1};
+  if (pygraph_whole_loop_observing()) {
+    struct pygraph_op op = {.kind = PYGRAPH_OP_KERNEL, .stream = S1, .func = FAKE_FUNC(func),
+                            .site = site, .grid = grid, .block = block, .wait_link = -1};
+    pygraph_whole_loop_observe(&fake_backend, &op, args);
+  }
+  struct pygraph_segment *seg = pygraph_recording_segment();
+  if (seg && pygraph_record_kernel(seg, site, FAKE_FUNC(func), grid, block, 0, S1, args) ==
+                 PYGRAPH_DEFERRED)
+    return;
+  *target += v;
+}
+
+/* The routed synchronous status copy (a barrier: no region open). */
+static void status_copy(struct prog *p)
+{
+  int *dst = p->elsewhere ? &p->other : p->dest;
+  if (pygraph_whole_loop_observing()) {
+    struct pygraph_op op = {.kind = PYGRAPH_OP_MEMCPY, .stream = cudaStreamLegacy, .dst = dst,
+                            .src = p->status, .count = sizeof(int),
+                            .memcpy_kind = cudaMemcpyDeviceToHost, .wait_link = -1};
+    pygraph_whole_loop_observe(&fake_backend, &op, NULL);
+  }
+  *dst = *p->status;
+  if (p->elsewhere)
+    *p->dest = p->other;         /* the program's own code: the test still reads *dest */
+}
+
+/* The loop as the pass leaves it; `start`: the device status at entry. */
+static struct result run(struct prog *p, int start, int maxit)
+{
+  *p->status = start;
+  *p->a = *p->b = 0;
+  *p->dest = -1;
+  unsigned long long inv[4] = {(uintptr_t)p->dest, (unsigned)maxit, (uintptr_t)p->a,
+                               (uintptr_t)p->b};
+  int *x = p->a, *y = p->b;
+  int it = 0, k;
+  pygraph_whole_loop_enter_with(&fake_backend, p->region, &p->wl, inv);
+  for (;;) {
+    unsigned long long left;
+    if ((k = pygraph_whole_loop_try_with(&fake_backend, p->region, &p->wl, &left)) >= 0) {
+      /* the exit of test k, its values as they are there in iteration `left` */
+      it = k == 0 ? (int)left : (int)left + 1;
+      x = (int *)(uintptr_t)inv[kMembers[left % 2]];
+      pygraph_whole_loop_exit_impl(p->region, &p->wl, 1ull << k);
+      break;
+    }
+    begin(p->region, 0);
+    launch(&p->site0, 1, 1, x);
+    launch(&p->site1, 2, -1, p->status);
+    end(p->region);
+    status_copy(p);
+    if (*p->dest == p->stop) {
+      k = 0;
+      pygraph_whole_loop_exit_impl(p->region, &p->wl, 1ull << 0);
+      break;
+    }
+    if (++it >= maxit) {
+      k = 1;
+      pygraph_whole_loop_exit_impl(p->region, &p->wl, 1ull << 1);
+      break;
+    }
+    if (p->rotate) {
+      int *t = x;
+      x = y;
+      y = t;
+    }
+  }
+  return (struct result){(uint64_t)it, *p->dest, *p->a, *p->b, x == p->a, k};
+}
+
+/* Regions in graph mode whose graphs update nodes one by one (so that the
+ * only argument refreshes are the WHILE graph's), whole loops on or off. */
+/* while (host status > 0) { the same iteration, it++ }: the test at the
+ * top, before the iteration's first operation; entered with the status
+ * `start` in the destination. */
+static struct result run_top(struct prog *p, int start)
+{
+  *p->status = start;
+  *p->a = *p->b = 0;
+  p->host_status = start;
+  unsigned long long inv[4] = {(uintptr_t)&p->host_status, 0, (uintptr_t)p->a,
+                               (uintptr_t)p->b};
+  int *x = p->a, *y = p->b;
+  int it = 0, k;
+  pygraph_whole_loop_enter_with(&fake_backend, p->region, &p->wl, inv);
+  for (;; ++it) {
+    unsigned long long left;
+    if ((k = pygraph_whole_loop_try_with(&fake_backend, p->region, &p->wl, &left)) >= 0) {
+      it = (int)left;            /* the header's counter in the iteration that did not start */
+      x = (int *)(uintptr_t)inv[kMembers[left % 2]];
+      pygraph_whole_loop_exit_impl(p->region, &p->wl, 1ull << k);
+      break;
+    }
+    if (p->host_status <= 0) {
+      k = 0;
+      pygraph_whole_loop_exit_impl(p->region, &p->wl, 1ull << 0);
+      break;
+    }
+    begin(p->region, 0);
+    launch(&p->site0, 1, 1, x);
+    launch(&p->site1, 2, -1, p->status);
+    end(p->region);
+    status_copy(p);
+    int *t = x;
+    x = y;
+    y = t;
+  }
+  return (struct result){(uint64_t)it, p->host_status, *p->a, *p->b, x == p->a, k};
+}
+
+static void whole_loops(int on)
+{
+  harness_settings(PYGRAPH_MODE_GRAPH, 1, 16);
+  struct pygraph_settings s = *pygraph_settings();
+  s.indirect = PYGRAPH_INDIRECT_OFF;
+  s.whole_loops = on;
+  pygraph_settings_override(&s);
+}
+
+/* The same loop run as written (whole loops off), on its own buffers. */
+static struct result as_written(int start, int maxit, int stop)
+{
+  int on = pygraph_settings()->whole_loops;
+  whole_loops(0);
+  struct prog *q = prog_new();
+  q->stop = stop;
+  struct result r = run(q, start, maxit);
+  whole_loops(on);
+  return r;
+}
+
+static int same(struct result x, struct result y)
+{
+  return x.iterations == y.iterations && x.host_status == y.host_status && x.a == y.a &&
+         x.b == y.b && x.x_is_a == y.x_is_a && x.exit_test == y.exit_test;
+}
+
+/* What the report says of p's loop. */
+static struct pygraph_whole_loop_summary summary_of(struct prog *p);
+
+struct find {
+  const pygraph_whole_loop *wl;
+  struct pygraph_whole_loop_summary s;
+  int found;
+};
+
+static void find_visit(const struct pygraph_whole_loop_summary *s, void *ctx)
+{
+  struct find *f = ctx;
+  if (s->wl == f->wl) {
+    f->s = *s;
+    f->found = 1;
+  }
+}
+
+static struct pygraph_whole_loop_summary summary_of(struct prog *p)
+{
+  struct find f = {&p->wl, {0}, 0};
+  pygraph_whole_loops_foreach(find_visit, &f);
+  if (!f.found)
+    f.s.state = "none";
+  return f.s;
+}
+
+/* Warm-up, then the WHILE graph from iteration 1 on: everything as the
+ * loop run as written leaves it. */
+static void test_runs_whole(void)
+{
+  fake_reset();
+  whole_loops(1);
+  struct prog *p = prog_new();
+  /* first execution: run as written and checked */
+  struct result r = run(p, 5, 100);
+  CHECK(same(r, as_written(5, 100, 0)) && r.iterations == 4 && r.exit_test == 0);
+  struct pygraph_whole_loop_summary s = summary_of(p);
+  CHECK_STR(s.state, "ready");
+  CHECK(s.executions == 1 && s.observed == 5 && s.graph_runs == 0 && s.builds == 0);
+  CHECK(harness_count(fake_log(), "wbuild") == 0);
+  /* second: iteration 0 as written, iterations 1-4 in one launch */
+  fake_log_clear();
+  r = run(p, 5, 100);
+  CHECK(same(r, as_written(5, 100, 0)));
+  CHECK(harness_count(fake_log(), "wbuild") == 1 && harness_count(fake_log(), "wloop(4)") == 1);
+  s = summary_of(p);
+  CHECK(s.graph_runs == 1 && s.graph_iterations == 4 && s.graph_kernels == 8 && s.launches == 1);
+  CHECK(s.builds == 1 && s.fallbacks == 0 && s.observed == 6);
+  /* again, another length and odd: the pointer the loop leaves with */
+  for (int start = 2; start <= 9; start++) {
+    r = run(p, start, 100);
+    CHECK(same(r, as_written(start, 100, 0)));
+  }
+  s = summary_of(p);
+  CHECK(s.builds == 1 && s.graph_runs == 9 && s.executions == 10);
+  /* one iteration only: the program leaves after iteration 0, nothing to launch */
+  r = run(p, 1, 100);
+  CHECK(same(r, as_written(1, 100, 0)) && summary_of(p).graph_runs == 9);
+}
+
+/* The program's own cap (++it >= maxit) ends the graph's loop: test 1 at
+ * the end of the iteration. */
+static void test_counter_cap(void)
+{
+  fake_reset();
+  whole_loops(1);
+  struct prog *p = prog_new();
+  struct result r = run(p, 100, 6);
+  CHECK(same(r, as_written(100, 6, 0)) && r.exit_test == 1 && r.iterations == 6);
+  r = run(p, 100, 6);
+  CHECK(same(r, as_written(100, 6, 0)) && summary_of(p).graph_runs == 1);
+  r = run(p, 100, 3);              /* another cap: an invariant, no rebuild */
+  CHECK(same(r, as_written(100, 3, 0)) && summary_of(p).builds == 1);
+  CHECK(summary_of(p).graph_iterations == 5 + 2);
+}
+
+/* A loop too short to be checked enough stays warming; one checked
+ * enough over two executions is ready: 3 iterations at least, and more
+ * than a rotation has members. */
+static void test_checked_enough(void)
+{
+  fake_reset();
+  whole_loops(1);
+  struct prog *p = prog_new();
+  run(p, 2, 100);                  /* 2 iterations: fewer than a rotation of 2 needs */
+  CHECK_STR(summary_of(p).state, "warming");
+  run(p, 1, 100);
+  CHECK_STR(summary_of(p).state, "ready");
+  CHECK(summary_of(p).observed == 3);
+  struct prog *q = prog_new();     /* no rotation: the floor of 3 */
+  q->wl.values = kFixed;
+  q->rotate = 0;
+  run(q, 1, 100);
+  run(q, 1, 100);
+  CHECK_STR(summary_of(q).state, "warming");
+  run(q, 1, 100);
+  CHECK_STR(summary_of(q).state, "ready");
+}
+
+/* A test at the top ends the graph's loop before an iteration it does not
+ * start: the loop leaves in that iteration (the counter is its number). */
+static void test_leaves_at_top(void)
+{
+  fake_reset();
+  whole_loops(1);
+  struct prog *p = prog_new();
+  p->wl.nodes = kTop;
+  p->wl.n_nodes = 4;
+  struct prog *q = prog_new();
+  q->wl = p->wl;
+  q->region->whole_loop = &q->wl;
+  whole_loops(0);
+  struct result plain = run_top(q, 5);
+  whole_loops(1);
+  CHECK(same(run_top(p, 5), plain) && plain.iterations == 5);
+  fake_log_clear();
+  CHECK(same(run_top(p, 5), plain));
+  CHECK(harness_count(fake_log(), "wloop(4)") == 1 && summary_of(p).graph_runs == 1);
+  for (int start = 0; start <= 3; start++) {
+    whole_loops(0);
+    plain = run_top(q, start);
+    whole_loops(1);
+    CHECK(same(run_top(p, start), plain) && plain.iterations == (uint64_t)start);
+  }
+}
+
+/* A pointer that does not rotate as the descriptor says: off during the
+ * warm-up, the program's own results kept, never a graph. */
+static void test_pattern_violation(void)
+{
+  fake_reset();
+  whole_loops(1);
+  struct prog *p = prog_new();
+  p->rotate = 0;
+  struct result r = run(p, 5, 100);
+  CHECK(r.iterations == 4 && r.a == 5 && r.b == 0);   /* as the program wrote it */
+  struct pygraph_whole_loop_summary s = summary_of(p);
+  CHECK_STR(s.state, "off");
+  CHECK_STR(s.why, "an operand off its evolution");
+  for (int k = 0; k < 3; k++)
+    r = run(p, 5, 100);
+  CHECK(r.a == 5 && summary_of(p).graph_runs == 0 && summary_of(p).executions == 1);
+  CHECK(harness_count(fake_log(), "wbuild") == 0);
+}
+
+/* A status copy into another place than the descriptor's destination:
+ * off during the warm-up (the graph would write the status elsewhere). */
+static void test_copy_elsewhere(void)
+{
+  fake_reset();
+  whole_loops(1);
+  struct prog *p = prog_new();
+  p->elsewhere = 1;
+  struct result r = run(p, 5, 100);
+  CHECK(same(r, as_written(5, 100, 0)));
+  CHECK_STR(summary_of(p).state, "off");
+  CHECK_STR(summary_of(p).why, "the status copy is not the descriptor's");
+  run(p, 5, 100);
+  CHECK(summary_of(p).graph_runs == 0);
+}
+
+/* Exit tests that disagree with the program, either way: off. */
+static void test_exit_disagrees(void)
+{
+  fake_reset();
+  whole_loops(1);
+  /* the program leaves at status 2, the descriptor says 0: caught where it left */
+  struct prog *p = prog_new();
+  p->stop = 2;
+  struct result r = run(p, 5, 100);
+  CHECK(same(r, as_written(5, 100, 2)) && r.iterations == 2);
+  CHECK_STR(summary_of(p).state, "off");
+  CHECK_STR(summary_of(p).why, "the loop left where no exit test says leave");
+  /* the program goes on past status 0 (it stops at -2): caught where it went on */
+  struct prog *q = prog_new();
+  q->stop = -2;
+  r = run(q, 3, 100);
+  CHECK(same(r, as_written(3, 100, -2)) && r.iterations == 4);
+  CHECK_STR(summary_of(q).why, "an exit test says leave where the program went on");
+  /* an exit the tests do not lead to (the mask): off */
+  struct prog *e = prog_new();
+  run(e, 5, 100);
+  run(e, 5, 100);                  /* ready, graph */
+  CHECK(summary_of(e).graph_runs == 1);
+  whole_loops(1);
+  struct prog *m = prog_new();
+  unsigned long long inv[4] = {(uintptr_t)&m->host_status, 100, (uintptr_t)m->a,
+                               (uintptr_t)m->b};
+  *m->status = 1;
+  unsigned long long left;
+  pygraph_whole_loop_enter_with(&fake_backend, m->region, &m->wl, inv);
+  CHECK(pygraph_whole_loop_try_with(&fake_backend, m->region, &m->wl, &left) == -1);
+  launch(&m->site0, 1, 1, m->a);
+  launch(&m->site1, 2, -1, m->status);
+  status_copy(m);
+  pygraph_whole_loop_exit_impl(m->region, &m->wl, 1ull << 1);   /* test 0 left, not 1 */
+  CHECK_STR(summary_of(m).why, "the loop left by another exit than its exit tests say");
+}
+
+/* A ready loop entered with other buffers: its iteration 0 differs from
+ * the graph's, so that execution runs as written, is checked and makes
+ * the next graph. */
+static void test_changed_buffers(void)
+{
+  fake_reset();
+  whole_loops(1);
+  struct prog *p = prog_new();
+  run(p, 5, 100);
+  run(p, 5, 100);
+  CHECK(summary_of(p).graph_runs == 1);
+  p->status = fake_buffer(sizeof(int));   /* another status buffer: op 1 and the copy */
+  struct result r = run(p, 5, 100);
+  CHECK(same(r, as_written(5, 100, 0)));
+  struct pygraph_whole_loop_summary s = summary_of(p);
+  CHECK(s.graph_runs == 1 && s.fallbacks == 1);
+  CHECK_STR(s.why, "the first iteration differs from the graph's");
+  fake_log_clear();
+  r = run(p, 5, 100);
+  CHECK(same(r, as_written(5, 100, 0)));
+  s = summary_of(p);
+  CHECK(s.graph_runs == 2 && s.builds == 2 && harness_count(fake_log(), "destroy") == 0);
+  /* another status destination (a local of another call): the same graph */
+  int elsewhere;
+  p->dest = &elsewhere;
+  r = run(p, 7, 100);
+  CHECK(same(r, as_written(7, 100, 0)) && summary_of(p).builds == 2);
+  CHECK(summary_of(p).graph_runs == 3 && summary_of(p).fallbacks == 1);
+  p->dest = &p->host_status;
+  /* other rotating buffers are invariants: the same graph runs them */
+  p->a = fake_buffer(sizeof(int));
+  p->b = fake_buffer(sizeof(int));
+  r = run(p, 6, 100);
+  CHECK(same(r, as_written(6, 100, 0)) && summary_of(p).builds == 2);
+  CHECK(summary_of(p).graph_runs == 4);
+}
+
+/* Faults at build and launch: the loop goes on as written from the
+ * iteration the graph would have begun with, nothing run twice or lost;
+ * off for good. */
+static void test_faults(void)
+{
+  const char *why[] = {"while node", "graph launch", "argument refresh"};
+  for (int k = 0; k < 3; k++) {
+    fake_reset();
+    whole_loops(1);
+    struct prog *p = prog_new();
+    run(p, 5, 100);
+    fake.fail_while_step = k == 0 ? "while node" : NULL;
+    fake.fail_launch = k == 1;
+    fake.fail_args_at = k == 2 ? 1 : 0;
+    int allocs = fake_live_allocs;
+    struct result r = run(p, 5, 100);
+    fake.fail_while_step = NULL;
+    fake.fail_launch = 0;
+    fake.fail_args_at = 0;
+    CHECK(same(r, as_written(5, 100, 0)));
+    struct pygraph_whole_loop_summary s = summary_of(p);
+    CHECK_STR(s.state, "off");
+    CHECK_STR(s.why, why[k]);
+    CHECK(s.graph_runs == 0 && s.fallbacks == 1 && s.launches == 0);
+    CHECK(harness_count(fake_log(), "wloop") == 0);
+    CHECK(fake_live_allocs == allocs);   /* the WHILE graph's blocks, freed */
+    r = run(p, 5, 100);
+    CHECK(same(r, as_written(5, 100, 0)));
+  }
+}
+
+/* PYGRAPH_WHOLE_LOOPS=0 and PYGRAPH_MODE=eager: the loop runs as written,
+ * nothing is kept of it; a try with no loop entered runs as written. */
+static void test_off(void)
+{
+  fake_reset();
+  whole_loops(0);
+  struct prog *p = prog_new();
+  for (int k = 0; k < 3; k++)
+    CHECK(same(run(p, 5, 100), as_written(5, 100, 0)));
+  CHECK_STR(summary_of(p).state, "none");
+  harness_settings(PYGRAPH_MODE_EAGER, 1, 16);
+  struct prog *q = prog_new();
+  for (int k = 0; k < 3; k++)
+    run(q, 5, 100);
+  CHECK_STR(summary_of(q).state, "none");
+  CHECK(!pygraph_whole_loop_observing());
+  unsigned long long left = 7;
+  CHECK(pygraph_whole_loop_try_with(&fake_backend, q->region, &q->wl, &left) == -1 &&
+        left == 7);
+  /* a descriptor not on the region's list is not taken */
+  whole_loops(1);
+  struct prog *r = prog_new();
+  r->region->whole_loop = NULL;
+  run(r, 5, 100);
+  CHECK_STR(summary_of(r).state, "none");
+}
+
+static void test_report_line(void)
+{
+  struct prog *p = prog_new();
+  struct pygraph_whole_loop_summary s = {p->region, &p->wl, "ready", "-", 3, 7, 2, 9, 18, 2, 1,
+                                         0, 1};
+  char line[512];
+  pygraph_report_format_whole_loop(line, sizeof line, &s);
+  CHECK_STR(line, "pygraph: whole loop converge test.cu:30-40: state=ready executions=3 "
+                  "observed=7 graph_runs=2 graph_iters=9 launches=2 builds=1 fallbacks=0 busy=1 "
+                  "why=\"-\"\n");
+}
+
+int main(void)
+{
+  test_runs_whole();
+  test_counter_cap();
+  test_checked_enough();
+  test_leaves_at_top();
+  test_pattern_violation();
+  test_exit_disagrees();
+  test_copy_elsewhere();
+  test_changed_buffers();
+  test_faults();
+  test_off();
+  test_report_line();
+  return check_finish();
+}
