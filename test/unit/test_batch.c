@@ -68,6 +68,11 @@ static void test_choose_k(void)
   CHECK(pygraph_batch_choose_k(&in) == 8);
   in.trips = 15;                                /* too short to batch */
   CHECK(pygraph_batch_choose_k(&in) == 1);
+  in.trips = -1;
+  in.streams = 2;                               /* multi-stream iterations: 2 a unit */
+  CHECK(pygraph_batch_choose_k(&in) == PYGRAPH_BATCH_MULTISTREAM_K);
+  in.streams = 1;
+  CHECK(pygraph_batch_choose_k(&in) == 32);
   in.trips = 0;
   CHECK(pygraph_batch_choose_k(&in) == 1);
   in.trips = -1;
@@ -412,9 +417,30 @@ static void test_host_period_from_eager_units(void)
   CHECK(seg->sel.host_period_us > 19.9 && seg->sel.host_period_us < 20.1);   /* 4 x 5 us */
 }
 
+/* A loop whose iterations launch on two streams batches 2 iterations a
+ * unit: the stream count of the run's first iteration reaches the choice. */
+static void test_multistream_units_stay_small(void)
+{
+  harness_settings(PYGRAPH_MODE_GRAPH, 1, 8);
+  pygraph_region *r = harness_batch_region("batch_streams", 32);
+  fake_reset();
+  loop_enter(r, 64);
+  for (int i = 0; i < 64; i++) {
+    begin(r, 0);
+    kernel_on(1, i, FAKE_STREAM(1));
+    kernel_on(2, i, FAKE_STREAM(2));
+    end(r);
+  }
+  loop_exit(r);
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->batch.k == PYGRAPH_BATCH_MULTISTREAM_K);
+  CHECK(seg->stats.replays > 0 && seg->stats.flushes == 0);
+}
+
 int main(void)
 {
   test_choose_k();
+  test_multistream_units_stay_small();
   test_units_capture_replay_and_tail();
   test_replay_carries_each_iterations_arguments();
   test_exit_inside_a_unit();

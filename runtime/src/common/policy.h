@@ -48,6 +48,11 @@
 /* An iteration of this many ops is not batched: its graph keeps the GPU
  * busier than the graph launch that batching saves costs the host. */
 #define PYGRAPH_BATCH_MAX_ITER_OPS 16u
+/* Most iterations per unit when an iteration's ops use several streams: a
+ * unit of many multi-stream iterations is one graph of many fork-join
+ * stages, which ran slower on the GPU than the eager launches it replaced
+ * (bench/results.md, issue 39: multistream.cu on an H100, loop ms by K). */
+#define PYGRAPH_BATCH_MULTISTREAM_K 2u
 /* GPU time per unit beyond this many host periods between units: the loop
  * is GPU-bound and a graph saves nothing the host waits for. */
 #define PYGRAPH_GPU_BOUND_RATIO 1.25

@@ -39,6 +39,8 @@ unsigned pygraph_batch_choose_k(const struct pygraph_batch_limits *in)
   }
   if (in->trips >= 0 && (unsigned long long)in->trips / PYGRAPH_BATCH_MIN_UNITS < k)
     k = (unsigned long long)in->trips / PYGRAPH_BATCH_MIN_UNITS;
+  if (in->streams > 1 && k > PYGRAPH_BATCH_MULTISTREAM_K)
+    k = PYGRAPH_BATCH_MULTISTREAM_K;
   k = floor_pow2(k);
   return k >= 2 ? (unsigned)k : 1;
 }
@@ -61,8 +63,23 @@ void pygraph_batch_unit_begin(struct pygraph_batch *b)
   b->in_unit = 0;
 }
 
-int pygraph_batch_iteration_end(struct pygraph_batch *b, size_t n_ops, unsigned max_ops)
+/* Distinct streams among ops (a first iteration's: few ops, few streams). */
+static unsigned count_streams(const struct pygraph_op_list *ops)
 {
+  unsigned n = 0;
+  for (size_t i = 0; i < ops->n_ops; i++) {
+    size_t j = 0;
+    while (j < i && ops->ops[j].stream != ops->ops[i].stream)
+      j++;
+    n += j == i;
+  }
+  return n;
+}
+
+int pygraph_batch_iteration_end(struct pygraph_batch *b, const struct pygraph_op_list *ops,
+                                unsigned max_ops)
+{
+  size_t n_ops = ops->n_ops;
   b->run_iters++;
   b->in_unit++;
   if (!pygraph_batch_on(b))
@@ -70,7 +87,8 @@ int pygraph_batch_iteration_end(struct pygraph_batch *b, size_t n_ops, unsigned 
   if (b->k == 0) {
     /* The first iteration of the run: its ops are the unit's so far. */
     struct pygraph_batch_limits in = {.max = b->max, .ops_per_iter = n_ops ? n_ops : 1,
-                                      .max_ops = max_ops, .trips = b->trips};
+                                      .max_ops = max_ops, .trips = b->trips,
+                                      .streams = count_streams(ops)};
     b->k = pygraph_batch_choose_k(&in);
   }
   return b->in_unit >= b->k;

@@ -26,6 +26,7 @@
 #include <stddef.h>
 
 #include "common/policy.h"
+#include "recording/op_list.h"
 
 struct pygraph_batch {
   unsigned max;                       /* most iterations per unit; < 2: off */
@@ -43,6 +44,7 @@ struct pygraph_batch_limits {
   size_t ops_per_iter;                /* ops of the run's first recorded iteration */
   unsigned max_ops;                   /* PYGRAPH_MAX_OPS */
   long long trips;                    /* the run's trip count, -1: not known */
+  unsigned streams;                   /* streams the first iteration's ops use */
 };
 
 /* region_batch_max: the region's batch_max (0 for other kinds); setting:
@@ -55,9 +57,10 @@ unsigned pygraph_batch_choose_k(const struct pygraph_batch_limits *in);
 void pygraph_batch_start_run(struct pygraph_batch *b, long long trips, long long static_trips);
 /* A unit begins. */
 void pygraph_batch_unit_begin(struct pygraph_batch *b);
-/* A loop iteration of the open unit ended with n_ops recorded in the unit
+/* A loop iteration of the open unit ended with `ops` recorded in the unit
  * so far.  Returns 1 when the unit is complete. */
-int pygraph_batch_iteration_end(struct pygraph_batch *b, size_t n_ops, unsigned max_ops);
+int pygraph_batch_iteration_end(struct pygraph_batch *b, const struct pygraph_op_list *ops,
+                                unsigned max_ops);
 /* 1 when the open unit holds fewer iterations than a full one (a tail or an
  * exit in the middle of a unit): it runs eagerly, not as a graph. */
 int pygraph_batch_unit_partial(const struct pygraph_batch *b);

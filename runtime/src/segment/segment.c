@@ -147,7 +147,7 @@ int pygraph_segment_loop_iteration_end(struct pygraph_segment *seg)
 {
   if (seg->flushed || seg->too_long)
     return 1;                                 /* the rest passes through: end the unit */
-  return pygraph_batch_iteration_end(&seg->batch, seg->current->n_ops, seg->settings.max_ops);
+  return pygraph_batch_iteration_end(&seg->batch, seg->current, seg->settings.max_ops);
 }
 
 /* A shadowed iteration's op, just recorded: it runs now (`args`: the
