@@ -63,10 +63,15 @@ void pygraph_batch_unit_begin(struct pygraph_batch *b)
   b->in_unit = 0;
 }
 
-/* Distinct streams among ops (a first iteration's: few ops, few streams). */
+/* Distinct streams among ops (a first iteration's: few ops, few streams),
+ * as the graph sees them: with the legacy default stream among them the
+ * graph plan chains every op in call order (graph_plan.h), one stream. */
 static unsigned count_streams(const struct pygraph_op_list *ops)
 {
   unsigned n = 0;
+  for (size_t i = 0; i < ops->n_ops; i++)
+    if (ops->ops[i].stream == cudaStreamLegacy)
+      return 1;
   for (size_t i = 0; i < ops->n_ops; i++) {
     size_t j = 0;
     while (j < i && ops->ops[j].stream != ops->ops[i].stream)
