@@ -15,18 +15,18 @@ printf 'side\tprog\tvariant\tround\ttime\tshare\n' > $out/runs.tsv
 start=$SECONDS
 for ((r = 1; r <= ${ROUNDS:-3}; r++)); do for s in $SIDES; do
   B=/tmp/ab/$s/apps-gpu
-  tail -n +2 $B/apps.tsv | while IFS=$'\t' read -r app dir args cmp filt tre; do
+  while IFS=$'\t' read -r app dir args cmp filt tre; do
     [[ -n ${APPS:-} && " $APPS " != *" $app "* ]] && continue
     for v in plain auto graph; do
       bin=pygraph; [[ $v == plain ]] && bin=plain
       log=$out/$s.$app.$v.$r.log
-      (cd $B/$dir && env PYGRAPH_MODE=$v PYGRAPH_REPORT=1 timeout 30 ./$bin $args) > $log 2>&1
+      (cd $B/$dir && env PYGRAPH_MODE=$v PYGRAPH_REPORT=1 timeout 30 ./$bin $args < /dev/null) > $log 2>&1
       t=$(sed -E -n "s/.*$tre.*/\1/p" $log | awk '{s+=$1} END {print s}')
       sh=$(sed -n -E 's/^pygraph: total launches=.* \(([0-9.]+)%\)/\1/p' $log | tail -1)
       cs=$(grep -v -E "^pygraph|$tre" $log | md5sum | cut -c1-8)
       printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' $s $app $v $r "$t" "${sh:--}" "$cs" >> $out/runs.tsv
     done
-  done < /dev/null
+  done < <(tail -n +2 $B/apps.tsv)   # apps read no stdin: /dev/null above
   for e in ${EXAMPLES:-md_step multistream}; do for v in plain auto graph; do
     bin=${e}_pygraph; [[ $v == plain ]] && bin=${e}_plain
     log=$out/$s.$e.$v.$r.log
