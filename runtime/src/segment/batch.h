@@ -17,6 +17,9 @@
  *     known (from the pass, else the previous run's), so the units of one
  *     run repay their capture and the eager tail stays short;
  *   - 1 when an iteration has PYGRAPH_BATCH_MAX_ITER_OPS ops or more,
+ *   - at most PYGRAPH_BATCH_MULTISTREAM_K when the iteration's ops use more
+ *     than one stream (the legacy default stream among them counts as one:
+ *     the graph plan chains every op then),
  *   - K < 2 means no batching: one iteration per unit, as for loop regions.
  * The iterations of a run after its last full unit (the tail, or a unit cut
  * short by a loop exit) run eagerly, exactly once. */
