@@ -574,6 +574,8 @@ MUTATIONS = [
     ("decide: a GPU-bound loop weighed by host gains", "runtime/src/selection/decide.c",
      "return gpu_bound && gaps < gain ? gaps : gain;", "return gain;",
      ["unit:test_batch", "unit:test_thresholds"]),
+    ("decide: a sibling graph's measured gain ignored", "runtime/src/selection/decide.c",
+     "  if (sibling > gaps)\n    gaps = sibling;\n", "", ["unit:test_selective"]),
     ("decide: a GPU-bound loop never captured", "runtime/src/selection/decide.c",
      "  double hits = pygraph_expected_hits(in);\n  int gpu_bound = gpu_bound_loop(settings, in);\n",
      "  double hits = pygraph_expected_hits(in);\n  int gpu_bound = gpu_bound_loop(settings, in);\n"

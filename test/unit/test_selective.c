@@ -99,6 +99,30 @@ static void test_capture_cost_learned(void)
   CHECK(pygraph_capture_cost_us(7) == pygraph_capture_estimate_us(7));
 }
 
+/* A GPU-bound loop (the GPU's period above the host's): a new launch
+ * sequence's capture is weighed by the gaps a graph saves, PYGRAPH_GPU_GAP_
+ * PER_OP_US an op, unless a graph of another sequence of the segment was
+ * measured faster: then by that share of this sequence's eager cost. */
+static void test_gpu_bound_sibling_gain(void)
+{
+  struct pygraph_settings s = auto_settings();
+  const char *reason = NULL;
+  struct pygraph_decide_input in = {.stable_iterations = 2, .timing = 1,
+                                    .eager_samples = PYGRAPH_MEASURE_MIN, .n_ops = 160,
+                                    .eager_us = 2400, .host_period_us = 100,
+                                    .trip_count = 16, .iters_observed = 10};
+  double trial = pygraph_trial_cost_us(&in);
+  double prior = PYGRAPH_GPU_GAP_PER_OP_US * 160;          /* 80 us a hit */
+  CHECK(6 * prior < trial && 6 * 0.07 * 2400 > trial);    /* 6 hits to come */
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_STAY_EAGER);
+  CHECK(reason && strstr(reason, "GPU-bound") != NULL);
+  in.sibling_gain_ratio = 0.07;                            /* a sibling graph: 7% faster */
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
+  in.host_period_us = 3000;                                /* not GPU-bound: no change */
+  in.sibling_gain_ratio = 0;
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
+}
+
 static void test_capture_policy(void)
 {
   struct pygraph_settings s = auto_settings();     /* warm-up 2, window 12 */
@@ -1465,6 +1489,7 @@ int main(void)
   harness_eager_before_capture_default = 3;
   test_cost_table();
   test_capture_policy();
+  test_gpu_bound_sibling_gain();
   test_capture_cost_learned();
   test_short_loop_does_not_capture();
   test_clear_verdict_table();

@@ -23,6 +23,9 @@ static double capture_gain_us(const struct pygraph_decide_input *in, int gpu_bou
 {
   double gain = pygraph_gain_bound_us(in->eager_us, in->n_ops);
   double gaps = PYGRAPH_GPU_GAP_PER_OP_US * (double)in->n_ops;
+  double sibling = in->sibling_gain_ratio * in->eager_us;
+  if (sibling > gaps)
+    gaps = sibling;
   return gpu_bound && gaps < gain ? gaps : gain;
 }
 

@@ -55,6 +55,12 @@ struct pygraph_decide_input {
    * measured; batchable loops only).  Beside eager_us, the GPU's period,
    * it tells a GPU-bound loop, which no graph speeds up. */
   double host_period_us;
+  /* A graph of another launch sequence of this segment measured faster
+   * than eager: (eager - graph) / eager of that verdict (0: none).  In a
+   * GPU-bound loop the gaps a graph saves are then known to be worth that
+   * share of this sequence's eager cost, not only the per-op prior (its
+   * units cycle through sequences of the same kernels: md_step). */
+  double sibling_gain_ratio;
 };
 
 

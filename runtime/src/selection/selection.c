@@ -208,6 +208,9 @@ static struct pygraph_decide_input capture_question(struct pygraph_selection *se
       .trip_count = c->trip_count,
       .host_period_us = sel->host_period_us,
       .iters_observed = sel->iters,
+      .sibling_gain_ratio = sel->eager_us > 0 && sel->graph_us > 0 && sel->graph_us < sel->eager_us
+                                ? (sel->eager_us - sel->graph_us) / sel->eager_us
+                                : 0.0,
   };
   if (c->recent_sightings >= 2) {             /* recurs apart: a cycle */
     in.recent_sightings = c->recent_sightings;
