@@ -295,7 +295,9 @@ REMARK = re.compile(r"^(.*?):(\d+):(\d+): remark: (.*) \[-R(pass|pass-missed|pas
 
 def parse_remarks(text):
     """The plugin's remarks, by kind: 'site' (every launch site, host
-    compile), 'region', 'eager' (each with its text and location)."""
+    compile), 'region', 'eager' (each with its text and location).  Only a
+    missed remark about a launch is an eager site: the others (a loop that is
+    no whole-loop candidate, say) are about loops, not launch sites."""
     out = {"site": [], "region": [], "batchable": [], "eager": [], "sync_in_loop": 0}
     for line in text.splitlines():
         m = REMARK.match(line)
@@ -310,7 +312,7 @@ def parse_remarks(text):
             out["batchable"].append({"loc": loc, "msg": msg})
         elif flag == "pass":
             out["region"].append({"loc": loc, "msg": msg})
-        elif flag == "pass-missed":
+        elif flag == "pass-missed" and msg.startswith("launch of "):
             out["eager"].append({"loc": loc, "msg": msg})
     return out
 

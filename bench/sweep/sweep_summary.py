@@ -105,10 +105,16 @@ def eager_reason(msg):
     return reason, callee, int(m.group(1))
 
 
+def launch_eager(rm):
+    """The eager launch sites of a file's remarks (results written before
+    parse_remarks kept only launch remarks also hold loop remarks)."""
+    return [e for e in rm.get("eager", []) if e["msg"].startswith("launch of ")]
+
+
 def per_file_row(r):
     rm = r.get("remarks", {})
     plug = r.get("plugin", {})
-    sites, eager = len(rm.get("site", [])), len(rm.get("eager", []))
+    sites, eager = len(rm.get("site", [])), len(launch_eager(rm))
     ratio = ""
     if plug.get("kind") == "ok" and r["plain"]["cpu"] > 0:
         ratio = "%.3f" % (plug["cpu"] / r["plain"]["cpu"])
@@ -207,7 +213,7 @@ def compile_time_lines(ok):
 
 def coverage_lines(ok):
     sites = sum(len(r["remarks"]["site"]) for r in ok)
-    eager = [(r, e) for r in ok for e in r["remarks"]["eager"]]
+    eager = [(r, e) for r in ok for e in launch_eager(r["remarks"])]
     regions, batch = [], []
     for r in ok:
         g, b = split_regions(r["remarks"])

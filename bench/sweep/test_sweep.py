@@ -99,6 +99,8 @@ class Remarks(unittest.TestCase):
             "(lines 10-13), segment 0 of 1, 2 launch sites [-Rpass=pygraph]",
             "m.cu:20:5: remark: launch of 'k(float*)' stays eager: only 1 launch site at the "
             "start of the loop iteration" + TAIL + " [-Rpass-missed=pygraph]",
+            "m.cu:30:3: remark: loop (lines 30-40) not a whole-loop candidate: the iteration "
+            "contains a loop (lines 32-34) [-Rpass-missed=pygraph]",
             "m.cu:21:5: remark: cudaMemcpy inside a loop synchronizes (synchronizing) "
             "[-Rpass-analysis=pygraph]",
             "m.cu:1:1: remark: device kernel 'k(float*)': 1 parameters, 8 bytes "
