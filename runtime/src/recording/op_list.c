@@ -88,8 +88,8 @@ int pygraph_op_list_copy_args(struct pygraph_op_list *list, struct pygraph_op *o
 int pygraph_op_list_copy_attrs(struct pygraph_op_list *list, struct pygraph_op *op)
 {
   size_t bytes = op->n_attrs * sizeof(cudaLaunchAttribute);
-  size_t start = (list->n_arg_bytes + ARG_BLOCK_ALIGN - 1) & ~(size_t)(ARG_BLOCK_ALIGN - 1);
-  if (pygraph_grow((void **)&list->arg_bytes, &list->cap_arg_bytes, start + bytes, 1))
+  size_t start = reserve_block(list, bytes);
+  if (start == (size_t)-1)
     return -1;
   memcpy(list->arg_bytes + start, op->attrs, bytes);
   op->attrs_offset = start;
