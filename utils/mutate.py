@@ -548,7 +548,7 @@ MUTATIONS = [
      '{"cudaFuncSetAttribute", PG_API_FUNC_SETTING,', '{"cudaFuncSetAttribute", PG_API_HARMLESS,',
      ["lit:api-table.cu", "lit:func-settings.cu"]),
     ("batch: multi-stream iterations batched like single-stream ones", "runtime/src/segment/batch.c",
-     "  if (in->streams > 1 && k > PYGRAPH_BATCH_MULTISTREAM_K)", "  if (0)", ["unit:test_batch"]),
+     "  if (in->several_streams && k > PYGRAPH_BATCH_MULTISTREAM_K)", "  if (0)", ["unit:test_batch"]),
     # ---- launch attributes a graph kernel node holds (abi/record.c)
     ("attrs: any launch attribute deferred", "runtime/src/abi/record.c",
      "  default:\n    return 0;\n  }\n}", "  default:\n    return 1;\n  }\n}",

@@ -69,9 +69,9 @@ static void test_choose_k(void)
   in.trips = 15;                                /* too short to batch */
   CHECK(pygraph_batch_choose_k(&in) == 1);
   in.trips = -1;
-  in.streams = 2;                               /* multi-stream iterations: 2 a unit */
+  in.several_streams = 1;                       /* multi-stream iterations: 2 a unit */
   CHECK(pygraph_batch_choose_k(&in) == PYGRAPH_BATCH_MULTISTREAM_K);
-  in.streams = 1;
+  in.several_streams = 0;
   CHECK(pygraph_batch_choose_k(&in) == 32);
   in.trips = 0;
   CHECK(pygraph_batch_choose_k(&in) == 1);

@@ -39,7 +39,7 @@ unsigned pygraph_batch_choose_k(const struct pygraph_batch_limits *in)
   }
   if (in->trips >= 0 && (unsigned long long)in->trips / PYGRAPH_BATCH_MIN_UNITS < k)
     k = (unsigned long long)in->trips / PYGRAPH_BATCH_MIN_UNITS;
-  if (in->streams > 1 && k > PYGRAPH_BATCH_MULTISTREAM_K)
+  if (in->several_streams && k > PYGRAPH_BATCH_MULTISTREAM_K)
     k = PYGRAPH_BATCH_MULTISTREAM_K;
   k = floor_pow2(k);
   return k >= 2 ? (unsigned)k : 1;
@@ -63,22 +63,18 @@ void pygraph_batch_unit_begin(struct pygraph_batch *b)
   b->in_unit = 0;
 }
 
-/* Distinct streams among ops (a first iteration's: few ops, few streams),
- * as the graph sees them: with the legacy default stream among them the
- * graph plan chains every op in call order (graph_plan.h), one stream. */
-static unsigned count_streams(const struct pygraph_op_list *ops)
+/* Do ops use more than one stream, as the graph sees them?  With the
+ * legacy default stream among them the graph plan chains every op in call
+ * order (graph_plan.h): one stream. */
+static int several_streams(const struct pygraph_op_list *ops)
 {
-  unsigned n = 0;
-  for (size_t i = 0; i < ops->n_ops; i++)
-    if (ops->ops[i].stream == cudaStreamLegacy)
-      return 1;
+  int several = 0;
   for (size_t i = 0; i < ops->n_ops; i++) {
-    size_t j = 0;
-    while (j < i && ops->ops[j].stream != ops->ops[i].stream)
-      j++;
-    n += j == i;
+    if (ops->ops[i].stream == cudaStreamLegacy)
+      return 0;
+    several |= ops->ops[i].stream != ops->ops[0].stream;
   }
-  return n;
+  return several;
 }
 
 int pygraph_batch_iteration_end(struct pygraph_batch *b, const struct pygraph_op_list *ops,
@@ -93,7 +89,7 @@ int pygraph_batch_iteration_end(struct pygraph_batch *b, const struct pygraph_op
     /* The first iteration of the run: its ops are the unit's so far. */
     struct pygraph_batch_limits in = {.max = b->max, .ops_per_iter = n_ops ? n_ops : 1,
                                       .max_ops = max_ops, .trips = b->trips,
-                                      .streams = count_streams(ops)};
+                                      .several_streams = several_streams(ops)};
     b->k = pygraph_batch_choose_k(&in);
   }
   return b->in_unit >= b->k;

@@ -47,7 +47,8 @@ struct pygraph_batch_limits {
   size_t ops_per_iter;                /* ops of the run's first recorded iteration */
   unsigned max_ops;                   /* PYGRAPH_MAX_OPS */
   long long trips;                    /* the run's trip count, -1: not known */
-  unsigned streams;                   /* streams the first iteration's ops use */
+  int several_streams;                /* the first iteration's ops use more than one
+                                         stream (the legacy one among them: no) */
 };
 
 /* region_batch_max: the region's batch_max (0 for other kinds); setting:
