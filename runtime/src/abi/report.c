@@ -24,14 +24,12 @@ static int format_batch(char *buf, size_t cap, const struct pygraph_segment_summ
 }
 
 /* The allocation pool, when the segment's iterations allocated through it
- * (alloc_pool.h): reused answers, blocks allocated, bytes held, and why it
- * stopped serving. */
+ * (alloc_pool.h): reused answers, blocks allocated, bytes held (why it
+ * stopped serving follows, in format_tail). */
 static int format_pool(char *buf, size_t cap, const struct pygraph_segment_summary *s)
 {
-  return snprintf(buf, cap, " pool_served=%llu pool_blocks=%llu pool_bytes=%llu%s%s%s",
-                  s->pool_served, s->pool_allocated, s->pool_bytes,
-                  s->pool_off ? " pool_off=\"" : "", s->pool_off ? s->pool_off : "",
-                  s->pool_off ? "\"" : "");
+  return snprintf(buf, cap, " pool_served=%llu pool_blocks=%llu pool_bytes=%llu", s->pool_served,
+                  s->pool_allocated, s->pool_bytes);
 }
 
 /* Appends to buf[n..cap) what the fixed fields leave: a flush's reason,
@@ -48,6 +46,8 @@ static int format_tail(char *buf, size_t cap, int n, const struct pygraph_segmen
     n += format_batch(buf + n, cap - (size_t)n, s);
   if (n >= 0 && (size_t)n < cap && s->pool_allocated > 0)
     n += format_pool(buf + n, cap - (size_t)n, s);
+  if (n >= 0 && (size_t)n < cap && s->pool_allocated > 0 && s->pool_off)
+    n += snprintf(buf + n, cap - (size_t)n, " pool_off=\"%s\"", s->pool_off);
   if (n >= 0 && (size_t)n < cap && s->verify)
     n += snprintf(buf + n, cap - (size_t)n, " verify=\"%s\"", s->verify);
   if (n >= 0 && (size_t)n < cap && thread >= 0)
