@@ -16,7 +16,14 @@ static const char *const kExact[] = {
     "__snprintf_chk", "fwrite",
     /* host memory and strings */
     "malloc", "calloc", "realloc", "free", "memcpy", "memmove", "memset", "strlen",
-    "strcmp", "strncmp", "rand", "srand", "rand_r", "abs", "labs",
+    "strcmp", "strncmp", "rand", "srand", "rand_r", "abs", "labs", "memcmp", "bcmp",
+    "strcpy", "strncpy", "strcat", "strchr", "strrchr", "strstr", "getenv",
+    /* parsing numbers (command-line arguments) */
+    "strtol", "strtoul", "strtoll", "strtoull", "strtod", "strtof", "atoi", "atol", "atof",
+    /* host files: kernels never see them; a device result reaches a file
+     * only through a copy to the host, itself a barrier */
+    "fopen", "fclose", "fread", "fgets", "fscanf", "__isoc99_fscanf", "__isoc99_sscanf",
+    "sscanf",
     /* libm */
     "sqrt", "sqrtf", "sin", "sinf", "cos", "cosf", "tan", "tanf", "exp", "expf", "log",
     "logf", "log2", "log2f", "pow", "powf", "fabs", "fabsf", "floor", "floorf", "ceil",
@@ -24,10 +31,18 @@ static const char *const kExact[] = {
     "round", "roundf", "lround", "lroundf", "exp2", "exp2f", "log10", "log10f", "atan",
     "atanf", "atan2", "atan2f", "asin", "asinf", "acos", "acosf", "sinh", "sinhf", "cosh",
     "coshf", "trunc", "truncf", "cbrt", "cbrtf", "hypot", "hypotf", "erf", "erff",
+    "nextafter", "nextafterf", "ldexp", "ldexpf", "frexp", "frexpf", "modf", "modff",
+    "expm1", "expm1f", "log1p", "log1pf", "fma", "fmaf", "rint", "rintf", "lrint", "lrintf",
+    "copysign", "copysignf",
     /* C++ allocation */
     "_Znwm", "_Znam", "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm",
     /* catching, and the terminate path of every noexcept function at -O0 */
     "__cxa_begin_catch", "__cxa_end_catch", "_ZSt9terminatev",
+    /* the one-time initialization guard of a function-local static (the
+     * initializer itself is a call of its own, classified as any other) */
+    "__cxa_guard_acquire", "__cxa_guard_release", "__cxa_guard_abort",
+    /* std::basic_ios<char>::clear: an iostream's error state */
+    "_ZNSt9basic_iosIcSt11char_traitsIcEE5clearESt12_Ios_Iostate",
     /* host clocks */
     "clock_gettime", "gettimeofday", "clock", "time",
     "_ZNSt6chrono3_V212steady_clock3nowEv", "_ZNSt6chrono3_V212system_clock3nowEv",
@@ -43,6 +58,10 @@ static const char *const kPrefixes[] = {
     "_ZNSo5flushEv", "_ZNSo3putEc", "_ZNSo5writeEPKcl",
     "_ZStlsISt11char_traitsIcEERSt13basic_ostreamIcT_ES5_", /* << const char*, char */
     "_ZSt16__ostream_insertIcSt11char_traitsIcEERSt13basic_ostreamIT_T0_ES6_PKS3_l",
+    /* std::string's members (libstdc++'s explicit instantiation): host
+     * memory only */
+    "_ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE",
+    "_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE",
 };
 
 int pg_is_harmless_external(const char *name) {
