@@ -21,4 +21,15 @@ LLVMTypeRef pg_abi_struct_type(LLVMModuleRef m, const pg_abi_ir *kinds, unsigned
 LLVMValueRef pg_abi_struct_const(LLVMTypeRef ty, LLVMValueRef *vals, unsigned n,
                                  const char *what);
 
+/* The region protocol's calls (PYGRAPH_PROTOCOL_CALL), in .def order: each
+ * `void __pygraph_<name>(...)`, declared in the module on first use. */
+typedef enum pg_protocol_call {
+#define PYGRAPH_PROTOCOL_CALL(name, n, ir, ...) PG_PROTOCOL_##name,
+#include "pygraph_abi.def"
+  PG_PROTOCOL_NCALLS
+} pg_protocol_call;
+
+LLVMTypeRef pg_protocol_type(LLVMModuleRef m, pg_protocol_call which);
+LLVMValueRef pg_protocol_fn(LLVMModuleRef m, pg_protocol_call which);
+
 #endif

@@ -1,6 +1,7 @@
 /* call_classifier.c - classify host calls and summarise module functions. */
 #include "call_classifier.h"
 #include "allow_names.h"
+#include "external_calls.h"
 #include "harmless_externals.h"
 #include "wait_loops.h"
 #include "ir_util.h"
@@ -145,9 +146,12 @@ static void classify_direct_call(const pg_classifier *c, LLVMValueRef inst, LLVM
     classify_api(c, inst, caller, out->api, out);
   else if (!LLVMIsDeclaration(callee))
     classify_defined_callee(c, callee, out);
-  else if (!pg_is_harmless_external(name))
+  else if (!pg_is_harmless_external(name)) {
     set_barrier(out, pg_api_looks_like_cuda(name) ? PG_WHY_UNKNOWN_CUDA
                                                   : PG_WHY_UNKNOWN_EXTERNAL);
+    if (out->why == PG_WHY_UNKNOWN_EXTERNAL && pg_external_checked(callee, inst))
+      out->kind = PG_CALL_EXTERNAL_CHECKED;
+  }
 }
 
 void pg_classify(const pg_classifier *c, LLVMValueRef inst, pg_call_info *out) {
@@ -254,7 +258,7 @@ static char *external_call_why(const pg_call_info *ci) {
 }
 
 char *pg_call_why(const pg_classifier *c, const pg_call_info *ci) {
-  if (ci->kind != PG_CALL_BARRIER)
+  if (ci->kind != PG_CALL_BARRIER && ci->kind != PG_CALL_EXTERNAL_CHECKED)
     return pg_strf("%s", "");
   if (ci->why == PG_WHY_CALLEE_MAY_SYNC)
     return callee_may_sync_why(c, ci);
@@ -282,7 +286,11 @@ static int summarise(const pg_classifier *c, pg_function_summary *s) {
         ++launches;
       } else if (ci.kind == PG_CALL_LAUNCHING_CALLEE) {
         launches += pg_summary_of(c, ci.callee)->launches;
-      } else if (ci.kind == PG_CALL_BARRIER && !may_sync) {
+      } else if ((ci.kind == PG_CALL_BARRIER || ci.kind == PG_CALL_EXTERNAL_CHECKED) &&
+                 !may_sync) {
+        /* a checked external call splits only its own function's region
+         * (the runtime needs that region's segment to go on in): in a
+         * callee it is a barrier of the callee, as before */
         /* keep the root cause, not the chain of calls leading to it */
         const pg_function_summary *cs = ci.callee ? pg_summary_of(c, ci.callee) : NULL;
         may_sync = 1;

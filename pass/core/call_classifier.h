@@ -16,6 +16,10 @@ typedef enum pg_call_kind {
   PG_CALL_STUB_INTERNAL,    /* the launch API call inside a -O0 stub body */
   PG_CALL_ROUTED_OP,        /* a stream operation the runtime defers */
   PG_CALL_LAUNCHING_CALLEE, /* a module function that launches and never syncs */
+  PG_CALL_EXTERNAL_CHECKED, /* an external function that may be pygraph-compiled code in
+                               another file: the region goes on through it, and the
+                               runtime splits it there unless the callee is such code
+                               (external_calls.h); why says PG_WHY_UNKNOWN_EXTERNAL */
   PG_CALL_BARRIER           /* may synchronize or observe the device: ends a region */
 } pg_call_kind;
 

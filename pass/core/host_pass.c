@@ -4,6 +4,7 @@
 #include "batchable.h"
 #include "call_classifier.h"
 #include "call_map.h"
+#include "external_calls.h"
 #include "convergence_loops.h"
 #include "whole_loop.h"
 #include "device_pass.h"
@@ -159,19 +160,23 @@ static void cover_callees(host_ctx *h) {
 /* ", part 2 of 3 (after cudaMemcpy synchronizes at x.cu:12)": where a
  * scope split into several regions splits; "" for a scope of one region. */
 static char *part_text(host_ctx *h, const pg_scope *s, const pg_segment *seg) {
-  if (s->n_instrumented < 2)
+  /* segments reserved for run-time splits (external_calls.h) are not parts */
+  unsigned parts = s->n_instrumented - s->nsofts, part = 1;
+  if (parts < 2)
     return pg_strf("%s", "");
+  for (unsigned i = 0; i < s->nsegs; ++i)
+    part += s->segs[i].index >= 0 && s->segs[i].index < seg->index;
   if (seg->after_loop) {
     unsigned first, last;
     pg_loop_lines(seg->after_loop, &first, &last);
     if (first)
-      return pg_strf(", part %d of %u (after the loop at lines %u-%u)", seg->index + 1,
-                     s->n_instrumented, first, last);
+      return pg_strf(", part %u of %u (after the loop at lines %u-%u)", part, parts, first,
+                     last);
   }
   if (!seg->after)
-    return pg_strf(", part %d of %u", seg->index + 1, s->n_instrumented);
+    return pg_strf(", part %u of %u", part, parts);
   char *why = pg_call_why(&h->cls, pg_call_at(&h->calls, seg->after));
-  char *text = pg_strf(", part %d of %u (after %s)", seg->index + 1, s->n_instrumented, why);
+  char *text = pg_strf(", part %u of %u (after %s)", part, parts, why);
   free(why);
   return text;
 }
@@ -224,6 +229,24 @@ static void batch_remarks(host_ctx *h, unsigned p) {
   }
 }
 
+/* -Rpass-analysis: each external call a region goes on through, checked at
+ * run time (external_calls.h). */
+static void soft_call_remarks(host_ctx *h, unsigned p) {
+  for (unsigned k = 0; k < h->plans[p].nscopes; ++k) {
+    const pg_scope *s = &h->plans[p].scopes[k];
+    for (unsigned i = 0; i < s->nsofts; ++i) {
+      size_t len;
+      LLVMValueRef callee = pg_called_function(s->softs[i].call);
+      char *name = pg_demangle(LLVMGetValueName2(callee, &len));
+      char *msg = pg_strf("call of '%s' stays inside the region: if no file compiled with "
+                          "pygraph defines it, the runtime splits the region there", name);
+      pg_remark(PG_REMARK_ANALYSIS, "ExternalChecked", s->softs[i].call, msg);
+      free(msg);
+      free(name);
+    }
+  }
+}
+
 static void plan_remarks(host_ctx *h) {
   if (pg_remark_wanted(h->m, PG_REMARK_PASSED))
     for (unsigned p = 0; p < h->nplans; ++p) {
@@ -233,8 +256,10 @@ static void plan_remarks(host_ctx *h) {
       free(fname);
     }
   if (pg_remark_wanted(h->m, PG_REMARK_ANALYSIS))
-    for (unsigned p = 0; p < h->nplans; ++p)
+    for (unsigned p = 0; p < h->nplans; ++p) {
       batch_remarks(h, p);
+      soft_call_remarks(h, p);
+    }
   if (pg_remark_wanted(h->m, PG_REMARK_MISSED))
     pg_sites_remark_eager(h->sites, &h->cls);
   if (pg_remark_wanted(h->m, PG_REMARK_ANALYSIS) || pg_remark_wanted(h->m, PG_REMARK_MISSED))
@@ -262,6 +287,10 @@ static int instrument_all(host_ctx *h) {
     pg_instrument_function(h->m, &h->plans[p], fname);
     free(fname);
   }
+  /* Before the rerouting, which erases the calls the map names.  A file
+   * without regions of its own still routes its launches: a caller in
+   * another file may run them inside its region (external_calls.h). */
+  int across = pg_external_protocol(h->m, &h->calls);
   if (any) {
     /* Twins of the kernels launched inside regions; registered before the
      * rerouting so that each site descriptor can name its twin. */
@@ -269,10 +298,12 @@ static int instrument_all(host_ctx *h) {
     LLVMValueRef *stubs = pg_sites_launched_stubs(h->sites, &n);
     pg_register_twins(h->m, stubs, n, NULL);
     free(stubs);
+  }
+  if (any || across) {
     pg_reroute_calls(h->m, &h->calls);
     route_status_copies(h);
   }
-  return any;
+  return any || across;
 }
 
 static int run_host(LLVMModuleRef m) {

@@ -1,6 +1,7 @@
 /* instrumenter.c - emit descriptors and runtime calls. */
 #include "instrumenter.h"
 #include "abi_ir.h"
+#include "external_calls.h"
 #include "ir_util.h"
 #include "launch_args.h"
 #include "options.h"
@@ -61,39 +62,6 @@ static const pg_abi_ir kRegionKinds[REGION_NFIELDS] = {
 #define PYGRAPH_REGION_FIELD(type, name, ir) PG_IR_##ir,
 #include "pygraph_abi.def"
 };
-
-/* The region protocol's entry points and their parameter kinds (a call
- * with more parameters needs a PG_IR_KINDS_<n> and a larger params[]). */
-#define PG_IR_KINDS_1(a) {PG_IR_##a}
-#define PG_IR_KINDS_2(a, b) {PG_IR_##a, PG_IR_##b}
-typedef struct protocol_call {
-  const char *name;
-  unsigned nparams;
-  pg_abi_ir params[2];
-} protocol_call;
-enum protocol_index {
-#define PYGRAPH_PROTOCOL_CALL(name, n, ir, ...) PROTOCOL_##name,
-#include "pygraph_abi.def"
-  PROTOCOL_NCALLS
-};
-static const protocol_call kProtocol[PROTOCOL_NCALLS] = {
-#define PYGRAPH_PROTOCOL_CALL(name, n, ir, ...) \
-  {PYGRAPH_ROUTED_PREFIX #name, n, PG_IR_KINDS_##n ir},
-#include "pygraph_abi.def"
-};
-
-static LLVMTypeRef protocol_ty(LLVMModuleRef m, enum protocol_index which) {
-  const protocol_call *p = &kProtocol[which];
-  LLVMTypeRef params[2];
-  for (unsigned i = 0; i < p->nparams; ++i)
-    params[i] = pg_abi_ir_type(m, p->params[i]);
-  return LLVMFunctionType(LLVMVoidTypeInContext(LLVMGetModuleContext(m)), params, p->nparams,
-                          0);
-}
-
-static LLVMValueRef protocol_fn(LLVMModuleRef m, enum protocol_index which) {
-  return get_fn(m, kProtocol[which].name, protocol_ty(m, which));
-}
 
 /* A descriptor global of the given field kinds; every value must be set
  * (a field added to pygraph_abi.def and not filled here stops the build of
@@ -172,16 +140,16 @@ static void loop_enter(LLVMModuleRef m, LLVMBuilderRef b, pg_loop_info *li, cons
   LLVMValueRef trips = pg_loop_expand_trip_count(li, s->loop, term);
   LLVMValueRef none = LLVMConstInt(pg_abi_ir_type(m, PG_IR_I64), -1, 1);
   LLVMValueRef args[2] = {desc, trips ? trips : none};
-  call_before(b, term, protocol_ty(m, PROTOCOL_region_loop_enter),
-              protocol_fn(m, PROTOCOL_region_loop_enter), args, 2);
+  call_before(b, term, pg_protocol_type(m, PG_PROTOCOL_region_loop_enter),
+              pg_protocol_fn(m, PG_PROTOCOL_region_loop_enter), args, 2);
 }
 
 void pg_instrument_function(LLVMModuleRef m, pg_function_plan *plan, const char *fn_name) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
-  LLVMValueRef beginf = protocol_fn(m, PROTOCOL_region_begin);
-  LLVMValueRef endf = protocol_fn(m, PROTOCOL_region_end);
-  LLVMTypeRef begin_ty = protocol_ty(m, PROTOCOL_region_begin);
-  LLVMTypeRef end_ty = protocol_ty(m, PROTOCOL_region_end);
+  LLVMValueRef beginf = pg_protocol_fn(m, PG_PROTOCOL_region_begin);
+  LLVMValueRef endf = pg_protocol_fn(m, PG_PROTOCOL_region_end);
+  LLVMTypeRef begin_ty = pg_protocol_type(m, PG_PROTOCOL_region_begin);
+  LLVMTypeRef end_ty = pg_protocol_type(m, PG_PROTOCOL_region_end);
   LLVMValueRef *descs = calloc(plan->nscopes ? plan->nscopes : 1, sizeof *descs);
   if (!descs)
     pg_out_of_memory();
@@ -193,10 +161,10 @@ void pg_instrument_function(LLVMModuleRef m, pg_function_plan *plan, const char 
    * follows the end of its barrier), then loop enters. */
   for (unsigned k = 0; k < plan->nscopes; ++k) {
     int batch = plan->scopes[k].batch.ok;
-    enum protocol_index leave = batch ? PROTOCOL_region_exit : PROTOCOL_region_end;
+    pg_protocol_call leave = batch ? PG_PROTOCOL_region_exit : PG_PROTOCOL_region_end;
     for (unsigned i = 0; descs[k] && i < plan->scopes[k].nentry_ends; ++i)
-      call_before(b, plan->scopes[k].entry_ends[i], protocol_ty(m, leave),
-                  protocol_fn(m, leave), &descs[k], 1);
+      call_before(b, plan->scopes[k].entry_ends[i], pg_protocol_type(m, leave),
+                  pg_protocol_fn(m, leave), &descs[k], 1);
   }
   for (unsigned k = 0; k < plan->nscopes; ++k)
     for (unsigned i = 0; descs[k] && i < plan->scopes[k].nsegs; ++i) {
@@ -212,6 +180,10 @@ void pg_instrument_function(LLVMModuleRef m, pg_function_plan *plan, const char 
   for (unsigned k = 0; k < plan->nscopes; ++k)
     if (descs[k] && plan->scopes[k].batch.ok)
       loop_enter(m, b, plan->loops, &plan->scopes[k], descs[k]);
+  for (unsigned k = 0; k < plan->nscopes; ++k)
+    for (unsigned i = 0; descs[k] && i < plan->scopes[k].nsofts; ++i)
+      pg_external_hook(m, plan->scopes[k].softs[i].call, descs[k],
+                       plan->scopes[k].softs[i].index);
   /* last: it enters after the region's end in the preheader and tries
    * before the region's begin in the header */
   pg_whole_loops_instrument(m, plan, descs);

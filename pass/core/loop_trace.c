@@ -211,6 +211,7 @@ static int judge_inst(pg_wl_ctx *c, LLVMValueRef i) {
     c->wl->callee = ci->callee;
     return pg_wl_refuse(c->wl, PG_WL_LAUNCHING_CALL, i);
   case PG_CALL_BARRIER:
+  case PG_CALL_EXTERNAL_CHECKED:   /* an effect the loop would skip, run whole */
     return barrier(c, ci);
   case PG_CALL_HARMLESS:
     break;

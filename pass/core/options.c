@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static pg_options g_opts = {0, 0, 2, 1, 1, 32, 1, NULL, 0};
+static pg_options g_opts = {0, 0, 2, 1, 1, 32, 1, 1, NULL, 0};
 
 const pg_options *pg_opts(void) { return &g_opts; }
 
@@ -53,6 +53,11 @@ int pg_options_parse(const char *arg, char *err, size_t errlen) {
     snprintf(err, errlen, "whole-loops needs 0, 1 or 2, got '%s'", val);
     return 0;
   }
+  if (IS("across-files") && val) {
+    if (parse_int(val, 0, 1, &g_opts.across_files)) return 1;
+    snprintf(err, errlen, "across-files needs 0 or 1, got '%s'", val);
+    return 0;
+  }
   if (IS("allow") && val) {
     if (pg_allow_split(val, &g_opts.allow, &g_opts.nallow)) return 1;
     snprintf(err, errlen, "allow needs function names separated by commas, got '%s'", val);
@@ -61,7 +66,7 @@ int pg_options_parse(const char *arg, char *err, size_t errlen) {
 #undef IS
   snprintf(err, errlen, "unknown option '%.*s'; known: disable, analyze-only, "
            "min-launches=N, straight-line=0|1, indirection=0|1, batch=N, whole-loops=0|1|2, "
-           "allow=f,g",
+           "across-files=0|1, allow=f,g",
            (int)nlen, arg);
   return 0;
 }

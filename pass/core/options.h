@@ -12,6 +12,10 @@ typedef struct pg_options {
   int whole_loops;      /* whole-loops=0|1|2: judge convergence loops as whole-loop graphs and
                            describe candidates (1); 2: also instrument them with the
                            whole-loop protocol, so the runtime can run them as one graph */
+  int across_files;     /* across-files=0|1: a call of an external function that may be
+                           pygraph-compiled code in another file leaves the region open, the
+                           runtime splitting it there when the callee was not compiled with
+                           pygraph (external_calls.h) (1) */
   char **allow;         /* allow=f,g: external functions known harmless (allow_names.h) */
   unsigned nallow;
 } pg_options;

@@ -108,6 +108,8 @@ static void walk_segment(walk_ctx *w, pg_segment *seg, const pg_call_info ***rea
           seg->before = i; /* the nearest on the first path walked */
         break;
       }
+      if (ci->kind == PG_CALL_EXTERNAL_CHECKED)
+        PG_PUSH(*reached, *nreached, *capreached, ci); /* plan_scope reserves its split */
       if (ci->kind != PG_CALL_LAUNCH && ci->kind != PG_CALL_LAUNCHING_CALLEE)
         continue;
       if (!pg_capture_begun_at(&w->c->captures, i)) /* else it stays eager: plan_scope */
@@ -253,6 +255,22 @@ static void report_launch(walk_ctx *w, const pg_scope *s, const pg_segment *seg,
   pg_sites_keep_eager(w->sites, ci, &why);
 }
 
+/* A segment of s for the rest of the iteration after each checked external
+ * call the instrumented segment reaches (once per call). */
+static void reserve_soft_splits(pg_scope *s, const pg_call_info **reached, unsigned n) {
+  for (unsigned r = 0; r < n; ++r) {
+    if (reached[r]->kind != PG_CALL_EXTERNAL_CHECKED)
+      continue;
+    int known = 0;
+    for (unsigned k = 0; k < s->nsofts && !known; ++k)
+      known = s->softs[k].call == reached[r]->inst;
+    if (known)
+      continue;
+    pg_soft_split split = {reached[r]->inst, (int)s->n_instrumented++};
+    PG_PUSH(s->softs, s->nsofts, s->capsofts, split);
+  }
+}
+
 static void plan_scope(walk_ctx *w, pg_scope *s) {
   const pg_options *o = pg_opts();
   w->scope = s;
@@ -268,8 +286,10 @@ static void plan_scope(walk_ctx *w, pg_scope *s) {
     walk_segment(w, seg, &reached, &nreached, &capreached);
     int ok = need <= seg->weight && (s->loop || o->straight_line) &&
              !pg_capture_begun_at(&w->c->captures, seg->begin_before);
-    if (ok)
+    if (ok) {
       seg->index = (int)s->n_instrumented++;
+      reserve_soft_splits(s, reached, nreached);
+    }
     for (unsigned r = 0; r < nreached; ++r)
       report_launch(w, s, seg, ok, reached[r]);
     free(reached);
@@ -418,6 +438,7 @@ void pg_plan_free(pg_function_plan *plan) {
     free(plan->scopes[i].segs);
     free(plan->scopes[i].ends);
     free(plan->scopes[i].entry_ends);
+    free(plan->scopes[i].softs);
   }
   free(plan->scopes);
   pg_loops_free(plan->loops);

@@ -27,6 +27,14 @@ typedef struct pg_segment {
   int index;                 /* runtime segment number, -1 if left eager */
 } pg_segment;
 
+/* A checked external call (PG_CALL_EXTERNAL_CHECKED) inside an
+ * instrumented segment, and the segment reserved for the rest of the
+ * iteration when the runtime splits there (external_calls.h). */
+typedef struct pg_soft_split {
+  LLVMValueRef call;
+  int index;
+} pg_soft_split;
+
 typedef struct pg_scope {
   LLVMValueRef fn;
   pg_loop *loop;             /* NULL: the function outside region loops */
@@ -36,6 +44,8 @@ typedef struct pg_scope {
   unsigned nends, capends;
   LLVMValueRef *entry_ends;  /* at the top of loop exit blocks: end(r), exit(r) if batchable */
   unsigned nentry_ends, capentry_ends;
+  pg_soft_split *softs;      /* reserved segments, counted in n_instrumented */
+  unsigned nsofts, capsofts;
   unsigned n_instrumented;
   unsigned line_begin, line_end;
   unsigned trip_count;       /* constant trip count of the loop, 0 if unknown */

@@ -138,6 +138,8 @@ LLVMValueRef pg_strip_constant_offsets(LLVMModuleRef m, LLVMValueRef ptr, long l
 /* ---- calls (llvm::CallBase attributes, call site and callee) ----------- */
 /* 1 when the call or invoke may unwind (no nounwind on it or its callee). */
 int pg_call_may_unwind(LLVMValueRef call);
+/* 1 when the call never returns (noreturn, on the call or its callee). */
+int pg_call_no_return(LLVMValueRef call);
 /* 1 when it writes no memory (memory(none) or memory(read)). */
 int pg_call_only_reads_memory(LLVMValueRef call);
 

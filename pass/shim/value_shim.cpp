@@ -71,6 +71,11 @@ int pg_call_may_unwind(LLVMValueRef call) {
   return CB && !CB->doesNotThrow();
 }
 
+int pg_call_no_return(LLVMValueRef call) {
+  auto *CB = dyn_cast<CallBase>(unwrap(call));
+  return CB && CB->doesNotReturn();
+}
+
 int pg_call_only_reads_memory(LLVMValueRef call) {
   auto *CB = dyn_cast<CallBase>(unwrap(call));
   return CB && CB->onlyReadsMemory();

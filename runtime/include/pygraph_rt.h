@@ -66,6 +66,21 @@ typedef struct pygraph_region {
  * deferred.  For a region nested in another one, enter is ignored and exit
  * acts as end.
  *
+ * Across files: a call of an external function that may be defined by
+ * another file compiled with pygraph stays inside its segment, preceded by
+ * external_call(r, s, aware): r and s name the live region (the caller's)
+ * and a segment of r reserved for the rest of the iteration, or are NULL, 0
+ * when the call is in no instrumented segment; `aware` is the address of the
+ * callee's `__pygraph_aware.<symbol>` marker, NULL when no file compiled with
+ * pygraph defined it.  A file compiled with pygraph defines that marker for
+ * each of its external functions and calls barrier_point() right before
+ * every instruction that may synchronize or observe the device, in every
+ * host function (after any end(r) there).  The runtime splits a live
+ * iteration at an external call whose callee has no marker and at every
+ * barrier point: what was deferred runs, and the rest of the iteration is
+ * recorded in the reserved segment of the last external call of that region
+ * (or passes through when there is none).
+ *
  * Whole loops (issue 17): a loop whose descriptor `wl` is on r's
  * whole_loop list and is r's own loop (wl->nested == 0).  The pass
  * guarantees:

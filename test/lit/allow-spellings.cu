@@ -4,23 +4,23 @@
 // overload and template instance.  Names separate at commas outside
 // brackets.  The missed remark of an opaque external call names the allow=
 // option that would lift it.
-// RUN: %cuda_host -O2 -fplugin=%plugin -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=HINT
-// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-allow=sdkStartTimer -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=TIMER
-// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-allow=_Z13sdkStartTimerPP18StopWatchInterface -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=TIMER
-// RUN: %cuda_host -O2 -fplugin=%plugin '-fplugin-arg-pygraph-allow=sdkStartTimer(StopWatchInterface**)' -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=TIMER
-// RUN: %cuda_host -O2 -fplugin=%plugin '-fplugin-arg-pygraph-allow=sdkStartTimer( StopWatchInterface * * )' -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=TIMER
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=HINT
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -fplugin-arg-pygraph-allow=sdkStartTimer -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=TIMER
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -fplugin-arg-pygraph-allow=_Z13sdkStartTimerPP18StopWatchInterface -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=TIMER
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 '-fplugin-arg-pygraph-allow=sdkStartTimer(StopWatchInterface**)' -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=TIMER
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 '-fplugin-arg-pygraph-allow=sdkStartTimer( StopWatchInterface * * )' -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=TIMER
 // A bare name allows every overload; a signature only its own.
-// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-allow=ns::f -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=OVERLOADS
-// RUN: %cuda_host -O2 -fplugin=%plugin '-fplugin-arg-pygraph-allow=ns::f(int)' -Rpass=pygraph -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONE
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -fplugin-arg-pygraph-allow=ns::f -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=OVERLOADS
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 '-fplugin-arg-pygraph-allow=ns::f(int)' -Rpass=pygraph -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONE
 // Commas inside a signature stay in it; several -fplugin-arg-pygraph-allow add up.
-// RUN: %cuda_host -O2 -fplugin=%plugin '-fplugin-arg-pygraph-allow=two(int, float),ns::f(float)' -fplugin-arg-pygraph-allow=ns::f -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefixes=TWO,OVERLOADS
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 '-fplugin-arg-pygraph-allow=two(int, float),ns::f(float)' -fplugin-arg-pygraph-allow=ns::f -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefixes=TWO,OVERLOADS
 // Template instances: bare name, with template arguments, full signature.
-// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-allow=ns::g -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=TEMPLATE
-// RUN: %cuda_host -O2 -fplugin=%plugin '-fplugin-arg-pygraph-allow=ns::g<int>' -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=TEMPLATE
-// RUN: %cuda_host -O2 -fplugin=%plugin '-fplugin-arg-pygraph-allow=void ns::g<int>(int)' -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=TEMPLATE
-// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-allow=c_fn -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=CFN
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -fplugin-arg-pygraph-allow=ns::g -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=TEMPLATE
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 '-fplugin-arg-pygraph-allow=ns::g<int>' -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=TEMPLATE
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 '-fplugin-arg-pygraph-allow=void ns::g<int>(int)' -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=TEMPLATE
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -fplugin-arg-pygraph-allow=c_fn -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=CFN
 // An empty name is an error.
-// RUN: not %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-allow=f,,g -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=EMPTY
+// RUN: not %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -fplugin-arg-pygraph-allow=f,,g -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=EMPTY
 // EMPTY: error: pygraph: allow needs function names separated by commas, got 'f,,g'
 struct StopWatchInterface;
 bool sdkStartTimer(StopWatchInterface **timer);

@@ -5,17 +5,17 @@
 // __pygraph_region_exit at the top of every exit block (break, return, a
 // noreturn call), where the runtime runs what is still deferred.  One launch
 // is enough (min-launches applies to loops that are not batchable).
-// RUN: %cuda_host -O2 -fplugin=%plugin -S -emit-llvm %s -o - | FileCheck %s
-// RUN: %cuda_host -O0 -fplugin=%plugin -S -emit-llvm %s -o - | FileCheck %s --check-prefix=O0
-// RUN: %cuda_host -O2 -fplugin=%plugin -S -emit-llvm %s -o - | opt -passes=verify -disable-output
-// RUN: %cuda_host -O0 -fplugin=%plugin -S -emit-llvm %s -o - | opt -passes=verify -disable-output
-// RUN: %cuda_host -O2 -fplugin=%plugin -Rpass=pygraph -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefixes=REMARK,REMARK-O2
-// RUN: %cuda_host -O0 -fplugin=%plugin -Rpass=pygraph -Rpass-missed=pygraph -Rpass-analysis=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefixes=REMARK,REMARK-O0
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -S -emit-llvm %s -o - | FileCheck %s
+// RUN: %cuda_host -O0 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=O0
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -S -emit-llvm %s -o - | opt -passes=verify -disable-output
+// RUN: %cuda_host -O0 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -S -emit-llvm %s -o - | opt -passes=verify -disable-output
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -Rpass=pygraph -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefixes=REMARK,REMARK-O2
+// RUN: %cuda_host -O0 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -Rpass=pygraph -Rpass-missed=pygraph -Rpass-analysis=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefixes=REMARK,REMARK-O0
 // batch=0: loop regions as before batching; batch=8: at most 8 per graph.
-// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-batch=0 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=OFF --implicit-check-not=__pygraph_region_loop_enter --implicit-check-not=__pygraph_region_exit
-// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-batch=0 -Rpass=pygraph -Rpass-analysis=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFFREMARK
-// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-batch=8 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=B8
-// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-batch=8 -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=B8REMARK
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -fplugin-arg-pygraph-batch=0 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=OFF --implicit-check-not=__pygraph_region_loop_enter --implicit-check-not=__pygraph_region_exit
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -fplugin-arg-pygraph-batch=0 -Rpass=pygraph -Rpass-analysis=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFFREMARK
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -fplugin-arg-pygraph-batch=8 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=B8
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -fplugin-arg-pygraph-batch=8 -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=B8REMARK
 #include <cuda_runtime.h>
 #include <stdlib.h>
 #include <utility>

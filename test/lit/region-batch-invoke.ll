@@ -5,11 +5,11 @@
 ; instruction), so unwinding out of the loop runs what a batch still defers
 ; before the cleanup.  note(), allowed as harmless, may throw: through an
 ; invoke that is fine, its unwind edge reaches an exit.
-; RUN: opt -load-pass-plugin %plugin '-passes=pygraph<allow=note>' -S %s -o - | FileCheck %s
-; RUN: opt -load-pass-plugin %plugin '-passes=pygraph<allow=note>' -S %s -o - | opt -passes=verify -disable-output
-; RUN: opt -load-pass-plugin %plugin '-passes=pygraph<allow=note>' %opt_remarks -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
+; RUN: opt -load-pass-plugin %plugin '-passes=pygraph<allow=note;across-files=0>' -S %s -o - | FileCheck %s
+; RUN: opt -load-pass-plugin %plugin '-passes=pygraph<allow=note;across-files=0>' -S %s -o - | opt -passes=verify -disable-output
+; RUN: opt -load-pass-plugin %plugin '-passes=pygraph<allow=note;across-files=0>' %opt_remarks -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
 ; Not allowed, note() is an unknown external: a barrier, no batch.
-; RUN: opt -load-pass-plugin %plugin -passes=pygraph %opt_remarks -disable-output %s 2>&1 | FileCheck %s --check-prefix=BARRIER
+; RUN: opt -load-pass-plugin %plugin '-passes=pygraph<across-files=0>' %opt_remarks -disable-output %s 2>&1 | FileCheck %s --check-prefix=BARRIER
 
 ; CHECK:       @.pygraph.region = internal global {{.*}} { i32 4, i32 2, i32 1, i32 1, {{.*}}, i64 -1, i32 32, ptr null, ptr null }
 ; CHECK-LABEL: define {{.*}}void @_Z1fPfi(

@@ -1,8 +1,8 @@
 // A loop iteration becomes a region: begin at the header, end before the
 // barrier, at the latch and on loop exits; launches and deferrable stream
 // operations are rerouted to the runtime with a site descriptor.
-// RUN: %cuda_host -O2 -fplugin=%plugin -S -emit-llvm %s -o - | FileCheck %s
-// RUN: %cuda_host -O0 -fplugin=%plugin -S -emit-llvm %s -o - | FileCheck %s --check-prefix=O0
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -S -emit-llvm %s -o - | FileCheck %s
+// RUN: %cuda_host -O0 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=O0
 #include <cuda_runtime.h>
 __global__ void a(float *p, float s) {}
 __global__ void b(float *p, const float *q) {}

@@ -4,9 +4,9 @@
 ; The launches are rerouted as invokes, the region ends before the barrier
 ; invoke and at the latch, and the landingpad (an exit of the loop) ends it
 ; right after the landingpad instruction, before the cleanup runs.
-; RUN: opt -load-pass-plugin %plugin -passes=pygraph -S %s -o - | FileCheck %s
-; RUN: opt -load-pass-plugin %plugin -passes=pygraph %opt_remarks -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
-; RUN: opt -load-pass-plugin %plugin -passes=pygraph -S %s -o - | opt -passes=verify -disable-output
+; RUN: opt -load-pass-plugin %plugin '-passes=pygraph<across-files=0>' -S %s -o - | FileCheck %s
+; RUN: opt -load-pass-plugin %plugin '-passes=pygraph<across-files=0>' %opt_remarks -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
+; RUN: opt -load-pass-plugin %plugin '-passes=pygraph<across-files=0>' -S %s -o - | opt -passes=verify -disable-output
 
 ; CHECK-LABEL: define {{.*}}void @_Z1fPfS_i(
 ; CHECK-NOT:   @cudaLaunchKernel(

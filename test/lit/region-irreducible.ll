@@ -6,7 +6,7 @@
 ; With straight-line=0 every launch stays eager: no call into the runtime.
 ; RUN: opt -load-pass-plugin %plugin -passes=pygraph -S %s -o - | FileCheck %s
 ; RUN: opt -load-pass-plugin %plugin -passes=pygraph %opt_remarks -disable-output %s 2>&1 | FileCheck %s --check-prefix=REMARK
-; RUN: opt -load-pass-plugin %plugin '-passes=pygraph<straight-line=0>' %opt_remarks -S %s -o - 2>&1 | FileCheck %s --check-prefix=NOSTRAIGHT
+; RUN: opt -load-pass-plugin %plugin '-passes=pygraph<straight-line=0;across-files=0>' %opt_remarks -S %s -o - 2>&1 | FileCheck %s --check-prefix=NOSTRAIGHT
 
 ; CHECK-LABEL: define {{.*}}void @_Z1fPfii(
 ; CHECK-NEXT:  call void @__pygraph_region_begin(ptr @.pygraph.region, i32 0)

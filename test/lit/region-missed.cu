@@ -1,9 +1,9 @@
 // Every launch left eager gets a -Rpass-missed remark with the reason; every
 // region formed gets a -Rpass remark.
-// RUN: %cuda_host -O2 -fplugin=%plugin -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s
-// RUN: %cuda_host -O2 -fplugin=%plugin -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=PASS
-// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-straight-line=0 -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOSTRAIGHT
-// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-allow=opaque -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ALLOW
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=PASS
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -fplugin-arg-pygraph-straight-line=0 -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOSTRAIGHT
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -fplugin-arg-pygraph-allow=opaque -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=ALLOW
 #include <cuda_runtime.h>
 __global__ void k(float *p) {}
 extern void opaque(float *);
@@ -57,8 +57,8 @@ void straight(float *p) {
 // A loop of one launch and nothing else is batchable: a region of one
 // launch site, many iterations per graph.  With batch=0 it stays eager, as
 // before batching, and the remark says no more than it did then.
-// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-batch=0 -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOBATCH
-// RUN: %cuda_host -O2 -fplugin=%plugin -Rpass=pygraph -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=BATCH
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -fplugin-arg-pygraph-batch=0 -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOBATCH
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -Rpass=pygraph -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=BATCH
 // BATCH: region-missed.cu:14:5: remark: formed graph region in 'one_per_iteration(float*, int)': loop iteration (lines 13-14), 1 launch site
 // BATCH: region-missed.cu:14:5: remark: batchable loop (lines 13-14): up to 32 iterations per graph
 // BATCH-NOT: region-missed.cu:14:5: remark: launch of

@@ -3,11 +3,11 @@
 // a loop iteration split into several regions numbers its parts and says
 // where each begins; every missed launch remark ends with a keyword naming
 // the kind of its reason.
-// RUN: %cuda_host -O2 -fplugin=%plugin -Rpass=pygraph -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s
-// RUN: %cuda_host -O0 -fplugin=%plugin -Rpass=pygraph -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s
-// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-straight-line=0 -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOSTRAIGHT
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -Rpass=pygraph -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s
+// RUN: %cuda_host -O0 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -Rpass=pygraph -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -fplugin-arg-pygraph-straight-line=0 -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOSTRAIGHT
 // Every missed launch remark ends with its keyword.
-// RUN: %cuda_host -O2 -fplugin=%plugin -Rpass-missed=pygraph -c %s -o %t.o 2> %t.txt
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -Rpass-missed=pygraph -c %s -o %t.o 2> %t.txt
 // RUN: grep -c 'stays eager' %t.txt | FileCheck %s --check-prefix=COUNT
 // RUN: grep 'stays eager' %t.txt | not grep -v ' \[[a-z0-9=.-]*\] \[-Rpass-missed=pygraph\]$'
 // COUNT: {{^(1[0-9])$}}

@@ -145,6 +145,16 @@ void end(pygraph_region *r)
   pygraph_region_end_impl(r);
 }
 
+void external_call(pygraph_region *r, unsigned segment, const void *aware)
+{
+  pygraph_external_call_impl(harness_backend_in_use, r, segment, aware);
+}
+
+void barrier_point(void)
+{
+  pygraph_barrier_point_impl(harness_backend_in_use);
+}
+
 void loop_enter(pygraph_region *r, long long trips)
 {
   pygraph_region_loop_enter_impl(harness_backend_in_use, r, trips);

@@ -57,6 +57,9 @@ const struct pygraph_segment *harness_thread_segment(pygraph_region *r, unsigned
 void begin(pygraph_region *r, unsigned segment);
 void end(pygraph_region *r);
 void loop_enter(pygraph_region *r, long long trips);
+/* __pygraph_external_call / __pygraph_barrier_point (pygraph_rt.h). */
+void external_call(pygraph_region *r, unsigned segment, const void *aware);
+void barrier_point(void);
 void loop_exit(pygraph_region *r);
 
 /* Occurrences of `token` in `log` (e.g. fake_log()), overlapping ones not. */

@@ -62,6 +62,10 @@ struct prog {
   int *status, *a, *b;           /* device */
   int host_status;
   int stop;                      /* the program leaves after the copy when status == stop */
+  int add;                       /* what op 0 adds (an invariant operand of a kernel that
+                                    also has a rotating one) */
+  int sub;                       /* what op 1 adds to the status (op 1 evolves nothing: a
+                                    direct node, its operands baked into the graph) */
   int rotate;                    /* the program swaps x and y (0: a planted violation) */
   int elsewhere;                 /* the copy goes to `other`, not the descriptor's destination */
   int other;
@@ -98,6 +102,8 @@ static struct prog *prog_new(void)
   p->a = fake_buffer(sizeof(int));
   p->b = fake_buffer(sizeof(int));
   p->rotate = 1;
+  p->add = 1;
+  p->sub = -1;
   p->dest = &p->host_status;
   return p;
 }
@@ -157,8 +163,8 @@ static struct result run(struct prog *p, int start, int maxit)
       break;
     }
     begin(p->region, 0);
-    launch(&p->site0, 1, 1, x);
-    launch(&p->site1, 2, -1, p->status);
+    launch(&p->site0, 1, p->add, x);
+    launch(&p->site1, 2, p->sub, p->status);
     end(p->region);
     status_copy(p);
     if (*p->dest == p->stop) {
@@ -484,6 +490,44 @@ static void test_changed_buffers(void)
   CHECK(summary_of(p).graph_runs == 4);
 }
 
+/* An invariant operand of a kernel whose other operand rotates (a
+ * tolerance, a step) differs from one execution to the next: the same
+ * graph runs each execution with its own value, no fallback, no rebuild. */
+static void test_invariant_operand_per_execution(void)
+{
+  fake_reset();
+  whole_loops(1);
+  struct prog *p = prog_new();
+  run(p, 5, 100);
+  run(p, 5, 100);
+  CHECK(summary_of(p).graph_runs == 1 && summary_of(p).builds == 1);
+  for (int add = 2; add <= 4; add++) {
+    p->add = add;
+    struct prog *q = prog_new();      /* the same loop run as written */
+    q->add = add;
+    int on = pygraph_settings()->whole_loops;
+    whole_loops(0);
+    struct result want = run(q, 6, 100);
+    whole_loops(on);
+    struct result r = run(p, 6, 100);
+    CHECK(same(r, want) && r.a + r.b == 6 * add);
+  }
+  struct pygraph_whole_loop_summary s = summary_of(p);
+  CHECK(s.graph_runs == 4 && s.builds == 1 && s.fallbacks == 0);
+  /* op 1's operand is baked into the graph: another value runs as written */
+  p->sub = -2;
+  struct prog *q = prog_new();
+  q->add = p->add;
+  q->sub = -2;
+  whole_loops(0);
+  struct result want = run(q, 8, 100);
+  whole_loops(1);
+  struct result r = run(p, 8, 100);
+  CHECK(same(r, want));
+  s = summary_of(p);
+  CHECK(s.graph_runs == 4 && s.fallbacks == 1);
+}
+
 /* Faults at build and launch: the loop goes on as written from the
  * iteration the graph would have begun with, nothing run twice or lost;
  * off for good. */
@@ -564,6 +608,7 @@ int main(void)
   test_exit_disagrees();
   test_copy_elsewhere();
   test_changed_buffers();
+  test_invariant_operand_per_execution();
   test_faults();
   test_off();
   test_report_line();

@@ -24,6 +24,10 @@ struct thread_regions {
   /* The last loop entered (region_loop_enter), until its first begin. */
   pygraph_region *entered;
   long long entered_trips;
+  /* The segment of the live region reserved at its last checked external
+   * call (pygraph_rt.h, "Across files"): where a split goes on. */
+  pygraph_region *split_region;
+  unsigned split_segment;
 };
 
 static _Thread_local struct thread_regions tls_regions;
@@ -87,6 +91,7 @@ void pygraph_region_begin_with(const struct pygraph_backend *backend, pygraph_re
   if (seg && t->entered == region)
     pygraph_segment_start_loop_run(seg, t->entered_trips);
   t->entered = NULL;
+  t->split_region = NULL;
   t->stack[0] = (struct open_region){region, seg};
   t->depth = 1;
   t->recording = seg && pygraph_segment_begin_iteration(seg) ? seg : NULL;
@@ -135,4 +140,47 @@ void pygraph_region_exit_impl(pygraph_region *region)
   }
   if (t->stack[t->depth - 1].region == region)
     t->depth--;                              /* a nested, ignored region */
+}
+
+/* Runs what the live iteration deferred and records the rest of it in the
+ * segment reserved at the live region's last checked external call (a new
+ * iteration of that segment), or lets it pass through when there is none.
+ * Nested entries are forgotten as at any begin of the live region. */
+static void split_live(const struct pygraph_backend *backend, const char *reason)
+{
+  struct thread_regions *t = &tls_regions;
+  if (!t->recording)
+    return;
+  pygraph_region *live = t->stack[0].region;
+  if (t->split_region == live && live->kind != PYGRAPH_REGION_BATCH) {
+    unsigned segment = t->split_segment;
+    t->unit_open = 0;
+    pygraph_region_begin_with(backend, live, segment);
+    t->split_region = live;             /* a later barrier of the same call splits again */
+    t->split_segment = segment;
+    return;
+  }
+  struct pygraph_segment *seg = t->recording;
+  t->recording = NULL;
+  pygraph_segment_flush(seg, reason);
+}
+
+void pygraph_external_call_impl(const struct pygraph_backend *backend, pygraph_region *region,
+                                unsigned segment, const void *aware)
+{
+  struct thread_regions *t = &tls_regions;
+  if (t->depth == 0)
+    return;
+  if (region && region == t->stack[0].region && segment < region->n_segments) {
+    t->split_region = region;
+    t->split_segment = segment;
+  }
+  if (!aware)
+    split_live(backend, "call of a function not compiled with pygraph");
+}
+
+void pygraph_barrier_point_impl(const struct pygraph_backend *backend)
+{
+  if (tls_regions.recording)
+    split_live(backend, "barrier in a function called from the region");
 }

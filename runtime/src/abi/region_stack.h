@@ -18,6 +18,13 @@ void pygraph_region_loop_enter_impl(const struct pygraph_backend *backend,
                                     pygraph_region *region, long long trips);
 void pygraph_region_exit_impl(pygraph_region *region);
 
+/* Across files (pygraph_rt.h): a checked external call (`region`, `segment`:
+ * the live region's reserved segment for a split there, or NULL), and a
+ * barrier point.  Both split a live iteration when they must. */
+void pygraph_external_call_impl(const struct pygraph_backend *backend, pygraph_region *region,
+                                unsigned segment, const void *aware);
+void pygraph_barrier_point_impl(const struct pygraph_backend *backend);
+
 /* The segment recording the calling thread's ops, or NULL: then every
  * routed call must go straight to CUDA.  This is the launch-path check. */
 struct pygraph_segment *pygraph_recording_segment(void);

@@ -75,8 +75,9 @@ int pygraph_wl_run(struct pygraph_wl_state *st, const struct pygraph_backend *ba
   const struct pygraph_while_state *state = NULL;
   const char *step = NULL;
   int ran = 0;
-  cudaError_t err = pygraph_while_variant_launch(&st->var, backend, st->wl, st->inv, dest, first,
-                                                 &ran, &state, &step);
+  pygraph_op_list_materialize(st->first);   /* this execution's iteration 0 */
+  cudaError_t err = pygraph_while_variant_launch(&st->var, backend, st->wl, st->inv, st->first,
+                                                 dest, first, &ran, &state, &step);
   st->counts.launches += ran != 0;
   if (err == cudaSuccess && state->outcome == PYGRAPH_WHILE_LEFT)
     return left(st, state, first, left_in);

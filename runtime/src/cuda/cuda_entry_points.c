@@ -59,6 +59,18 @@ PYGRAPH_EXPORT void __pygraph_region_exit(pygraph_region *r)
   pygraph_region_exit_impl(r);
 }
 
+PYGRAPH_EXPORT void __pygraph_external_call(pygraph_region *r, unsigned segment,
+                                            const void *aware)
+{
+  pygraph_external_call_impl(process_backend(), r, segment, aware);
+}
+
+PYGRAPH_EXPORT void __pygraph_barrier_point(void)
+{
+  if (UNLIKELY(pygraph_recording_segment() != NULL))   /* before every barrier: keep it cheap */
+    pygraph_barrier_point_impl(process_backend());
+}
+
 PYGRAPH_EXPORT void __pygraph_whole_loop_enter(pygraph_region *r, const pygraph_whole_loop *wl,
                                                const unsigned long long *invariants)
 {

@@ -147,6 +147,7 @@ cudaError_t pygraph_while_variant_build(struct pygraph_while_variant *v,
 cudaError_t pygraph_while_variant_launch(struct pygraph_while_variant *v,
                                          const struct pygraph_backend *backend,
                                          const pygraph_whole_loop *wl, const uint64_t *inv,
+                                         const struct pygraph_op_list *iteration,
                                          const void *status, uint64_t first, int *ran,
                                          const struct pygraph_while_state **state,
                                          const char **step)
@@ -154,8 +155,11 @@ cudaError_t pygraph_while_variant_launch(struct pygraph_while_variant *v,
   struct pygraph_while_block *b = &v->wg.block;
   *ran = 0;
   *step = "while block start";
-  if (!v->built || !pygraph_while_block_start(b, inv, status, first, 0) ||
-      (v->n_slots &&
+  if (!v->built || !pygraph_while_block_start(b, inv, status, first, 0))
+    return cudaErrorInvalidValue;
+  if (v->ind.n_nodes)
+    pygraph_indirect_pack(&v->ind, iteration, v->args.host);
+  if ((v->n_slots &&
        !pygraph_while_write_slots(wl, inv, v->slots, (uint32_t)v->n_slots, v->args.host, first)))
     return cudaErrorInvalidValue;
   cudaError_t err = cudaSuccess;

@@ -40,12 +40,16 @@ cudaError_t pygraph_while_variant_build(struct pygraph_while_variant *v,
 /* One launch running the loop from iteration `first` (the iterations
  * before it ran as written), with the loop's invariants `inv` and the
  * status bytes its host destination holds now (`status`), until the loop
- * leaves; waits for it.  *ran: the graph was enqueued (its iterations may
+ * leaves; waits for it.  The indirect nodes' arguments are those of
+ * `iteration` (materialized: this execution's first iteration, the shape
+ * of the one the graph was built from), the evolving ones then advanced to
+ * `first`.  *ran: the graph was enqueued (its iterations may
  * have run even when an error is returned).  On cudaSuccess *state is the
  * block's state as the device left it. */
 cudaError_t pygraph_while_variant_launch(struct pygraph_while_variant *v,
                                          const struct pygraph_backend *backend,
                                          const pygraph_whole_loop *wl, const uint64_t *inv,
+                                         const struct pygraph_op_list *iteration,
                                          const void *status, uint64_t first, int *ran,
                                          const struct pygraph_while_state **state,
                                          const char **step);

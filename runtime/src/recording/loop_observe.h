@@ -50,7 +50,12 @@ int pygraph_loop_operand(const struct pygraph_op_list *ops, const struct pygraph
 /* Checks op `index` of `ops` as operation `index` of iteration
  * `iteration` of the loop `wl` (invariants `inv`): each AFFINE or
  * ROTATION operand against its value in that iteration, everything else
- * against op `index` of `ref` (NULL: nothing to compare with yet).
+ * against op `index` of `ref` (NULL: nothing to compare with yet) but the
+ * invariant operands of a kernel that has an evolving one: the WHILE graph
+ * runs such a kernel as an indirect node whose arguments every launch
+ * takes from its execution's own first iteration (graphs/while_variant.h),
+ * so they may differ from one execution to the next (a tolerance, a
+ * size).
  * Returns the first difference (PATTERN before CHANGED), *m filled when
  * there is one. */
 enum pygraph_loop_difference pygraph_loop_check_op(const pygraph_whole_loop *wl,

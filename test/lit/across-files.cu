@@ -1,0 +1,79 @@
+// Across files (external_calls.h): a call of an external function that
+// another file compiled with pygraph may define stays inside the loop's
+// region, after a hook naming the region, the segment reserved for a split
+// there, and the callee's marker (a weak reference).  A noreturn call and a
+// library's call stay barriers.  Every barrier of every host function gets
+// a barrier point (after the region's end), every external function a
+// marker, and a function without a region still has its launches routed.
+// across-files=0 keeps the external call a barrier.
+// RUN: %cuda_host -O2 -fplugin=%plugin -Rpass=pygraph -Rpass-missed=pygraph -Rpass-analysis=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %cuda_host -O2 -fplugin=%plugin -S -emit-llvm %s -o - | FileCheck %s
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -Rpass=pygraph -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=OFFIR
+#include <cuda_runtime.h>
+#include <cstdlib>
+
+__global__ void k(float *x) { x[threadIdx.x] += 1; }
+void step(float *x);                    // defined in another file
+extern "C" int MPI_Barrier(void *comm); // a library's
+
+// CHECK-DAG: @__pygraph_aware._Z4stepPf = extern_weak global i8
+// CHECK-DAG: @__pygraph_aware._Z3runPfi = constant i8 0
+// CHECK-DAG: @__pygraph_aware._Z6helperPf = constant i8 0
+// CHECK-NOT: @__pygraph_aware._ZL12local_helperPf =
+// OFFIR-NOT: __pygraph_aware
+// OFFIR-NOT: __pygraph_barrier_point
+
+// REMARK: across-files.cu:[[@LINE+16]]:5: remark: formed graph region in 'run(float*, int)': loop iteration (lines [[@LINE+15]]-[[@LINE+21]]), 2 launch sites
+// REMARK: across-files.cu:[[@LINE+16]]:5: remark: call of 'step(float*)' stays inside the region: if no file compiled with pygraph defines it, the runtime splits the region there
+// OFF: across-files.cu:[[@LINE+14]]:5: remark: launch of 'k(float*)' stays eager: only 1 launch site at the start of the loop iteration before the next barrier (external call 'step(float*)'
+// CHECK-LABEL: define {{.*}}void @_Z3runPfi(
+// CHECK: call {{.*}}@__pygraph_cudaLaunchKernel(
+// CHECK: call void @__pygraph_external_call(ptr @.pygraph.region, i32 1, ptr @__pygraph_aware._Z4stepPf)
+// CHECK-NEXT: call void @_Z4stepPf(
+// CHECK: call {{.*}}@__pygraph_cudaLaunchKernel(
+// CHECK: call void @__pygraph_region_end(ptr @.pygraph.region)
+// CHECK-NEXT: call void @__pygraph_barrier_point()
+// CHECK-NEXT: call void @exit(
+// CHECK: call void @__pygraph_region_end(ptr @.pygraph.region)
+// CHECK-NEXT: call void @__pygraph_barrier_point()
+// CHECK-NEXT: call {{.*}}@MPI_Barrier(
+void run(float *x, int n) {
+  for (int i = 0; i < n; ++i) {
+    k<<<1, 32>>>(x);
+    step(x);
+    k<<<1, 32>>>(x);
+    if (x == nullptr) exit(1);
+    MPI_Barrier(nullptr);
+  }
+}
+
+// Outside any region: a barrier point before the sync, the launch routed.
+// CHECK-LABEL: define {{.*}}void @_Z6helperPf(
+// CHECK: call {{.*}}@__pygraph_cudaLaunchKernel(
+// CHECK: call void @__pygraph_barrier_point()
+// CHECK-NEXT: call {{.*}}@cudaDeviceSynchronize(
+// CHECK: call void @__pygraph_external_call(ptr null, i32 0, ptr @__pygraph_aware._Z4stepPf)
+// CHECK-NEXT: call void @_Z4stepPf(
+// OFFIR-LABEL: define {{.*}}void @_Z6helperPf(
+// OFFIR: call {{.*}}@cudaLaunchKernel(
+void helper(float *x) {
+  k<<<1, 32>>>(x);
+  cudaDeviceSynchronize();
+  step(x);
+}
+
+static void local_helper(float *x) { k<<<1, 32>>>(x); }
+void (*keep)(float *) = local_helper;
+
+// A checked call inside a module function makes that function a barrier
+// for its callers (only the region's own function has a reserved segment).
+// REMARK: across-files.cu:[[@LINE+4]]:5: remark: launch of 'k(float*)' stays eager: {{.*}}call of 'wrap(float*)' at across-files.cu:[[@LINE+5]], which may synchronize (external call 'step(float*)'
+__attribute__((noinline)) static void wrap(float *x) { step(x); }
+void run_wrapped(float *x, int n) {
+  for (int i = 0; i < n; ++i) {
+    k<<<1, 32>>>(x);
+    wrap(x);
+    k<<<1, 32>>>(x);
+  }
+}
