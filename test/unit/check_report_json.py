@@ -34,9 +34,10 @@ def check(cond, what):
 
 
 def check_structure(doc, name):
-    check(set(doc) == {"pygraph_report", "pid", "settings", "segments", "totals"},
+    check(set(doc) == {"pygraph_report", "pid", "settings", "segments", "whole_loops", "totals"},
           f"{name}: top-level members {sorted(doc)}")
     check(doc.get("pygraph_report") == 1, f"{name}: version")
+    check(doc["whole_loops"] == [], f"{name}: no whole loop entered")
     check(isinstance(doc.get("pid"), int), f"{name}: pid")
     for i, seg in enumerate(doc["segments"]):
         for key, typ in SEGMENT_KEYS.items():

@@ -16,11 +16,13 @@
  * the buffers. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "harness.h"
 #include "abi/record.h"
 #include "abi/report.h"
+#include "abi/report_json.h"
 #include "abi/whole_loop.h"
 
 #define NODE(op, type, arg, imm, step) {PYGRAPH_EXIT_##op, PYGRAPH_TYPE_##type, arg, imm, step}
@@ -586,6 +588,35 @@ static void test_off(void)
   CHECK_STR(summary_of(r).state, "none");
 }
 
+/* The JSON report lists the loop with the text line's fields, and its
+ * WHILE graphs' kernels count in the totals. */
+static void test_report_json(void)
+{
+  fake_reset();
+  whole_loops(1);
+  struct prog *p = prog_new();
+  run(p, 5, 100);
+  run(p, 5, 100);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  CHECK(pygraph_report_write_json(f, pygraph_settings(), 0, 1) == 0);
+  fclose(f);
+  CHECK(strstr(text, "\"whole_loops\": [") != NULL);
+  /* this test's loop entered last: the last entry */
+  const char *last = NULL;
+  for (const char *q = text; (q = strstr(q, "\"function\": \"converge\"")) != NULL; q++)
+    last = q;
+  CHECK(last != NULL);
+  if (last) {
+    CHECK(strstr(last, "\"state\": \"ready\"") != NULL);
+    CHECK(strstr(last, "\"graph_runs\": 1,") != NULL);
+    CHECK(strstr(last, "\"graph_kernels\": 8,") != NULL);
+    CHECK(strstr(last, "\"executions\": 2,") != NULL);
+  }
+  free(text);
+}
+
 static void test_report_line(void)
 {
   struct prog *p = prog_new();
@@ -609,6 +640,7 @@ int main(void)
   test_copy_elsewhere();
   test_changed_buffers();
   test_invariant_operand_per_execution();
+  test_report_json();
   test_faults();
   test_off();
   test_report_line();

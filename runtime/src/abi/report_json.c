@@ -8,6 +8,7 @@
 
 #include "abi/launch_counter.h"
 #include "abi/region_state.h"
+#include "abi/whole_loop.h"
 #include "common/json_write.h"
 
 static const char *mode_name(enum pygraph_mode mode)
@@ -136,6 +137,7 @@ static void write_segment(struct pygraph_json *j, const struct pygraph_segment_s
 struct walk {
   struct pygraph_json *j;
   unsigned long long in_graphs;
+  unsigned long long loop_kernels;           /* whole loops' WHILE graphs ran them */
   unsigned segments, graphed;                /* states; those with launches in graphs */
 };
 
@@ -156,6 +158,32 @@ static void write_region_states(const struct pygraph_region_state *state, void *
       w->graphed += sum.launches_in_graphs != 0;
     }
   }
+}
+
+/* A whole loop (the `pygraph: whole loop` line's fields); the kernels its
+ * WHILE graphs ran count as launches in graphs, as in the text report. */
+static void write_whole_loop(const struct pygraph_whole_loop_summary *s, void *ctx)
+{
+  struct walk *w = ctx;
+  struct pygraph_json *j = w->j;
+  pygraph_json_begin_object(j, NULL);
+  pygraph_json_string(j, "function", s->region->function);
+  pygraph_json_string(j, "file", s->region->file);
+  pygraph_json_uint(j, "line_begin", s->wl->line_begin);
+  pygraph_json_uint(j, "line_end", s->wl->line_end);
+  pygraph_json_string(j, "state", s->state);
+  pygraph_json_string(j, "why", text_or_null(s->why));
+  pygraph_json_uint(j, "executions", s->executions);
+  pygraph_json_uint(j, "observed", s->observed);
+  pygraph_json_uint(j, "graph_runs", s->graph_runs);
+  pygraph_json_uint(j, "graph_iters", s->graph_iterations);
+  pygraph_json_uint(j, "graph_kernels", s->graph_kernels);
+  pygraph_json_uint(j, "launches", s->launches);
+  pygraph_json_uint(j, "builds", s->builds);
+  pygraph_json_uint(j, "fallbacks", s->fallbacks);
+  pygraph_json_uint(j, "busy", s->busy);
+  pygraph_json_end_object(j);
+  w->loop_kernels += s->graph_kernels;
 }
 
 static void write_totals(struct pygraph_json *j, const struct walk *w,
@@ -184,7 +212,11 @@ int pygraph_report_write_json(FILE *f, const struct pygraph_settings *settings,
   pygraph_json_begin_array(&j, "segments");
   pygraph_region_states_foreach(write_region_states, &w);
   pygraph_json_end_array(&j);
-  write_totals(&j, &w, launches);
+  pygraph_json_begin_array(&j, "whole_loops");
+  pygraph_whole_loops_foreach(write_whole_loop, &w);
+  pygraph_json_end_array(&j);
+  w.in_graphs += w.loop_kernels;
+  write_totals(&j, &w, launches + w.loop_kernels);
   pygraph_json_end_object(&j);
   return ferror(f) || j.error ? -1 : 0;
 }

@@ -4,11 +4,14 @@
  *   {"pygraph_report": 1, "pid": ..., "settings": {...},
  *    "segments": [{region, segment, thread, what ran, decision, counts,
  *                  timings, batch}, ...],
+ *    "whole_loops": [{function, file, lines, state, why, counts}, ...],
  *    "totals": {"launches", "in_graphs", "share_pct", ...}}
  *
  * One entry per used (segment, thread) state, in the order of the lines
- * PYGRAPH_REPORT=1 prints, built from pygraph_segment_summarize; the totals
- * are those of the `pygraph: total` line.  Touches no CUDA. */
+ * PYGRAPH_REPORT=1 prints, built from pygraph_segment_summarize; one per
+ * whole loop entered (its `pygraph: whole loop` line); the totals are those
+ * of the `pygraph: total` line (a WHILE graph's kernels count as launches
+ * in graphs).  Touches no CUDA. */
 #ifndef PYGRAPH_REPORT_JSON_H
 #define PYGRAPH_REPORT_JSON_H
 
