@@ -82,10 +82,13 @@ typedef struct pygraph_region {
  * (or passes through when there is none).
  *
  * Whole loops (issue 17): a loop whose descriptor `wl` is on r's
- * whole_loop list and is r's own loop (wl->nested == 0).  The pass
- * guarantees:
+ * whole_loop list: r's own loop (wl->nested == 0) or a loop inside it
+ * (wl->nested == 1).  The pass guarantees:
  *   - enter(r, wl, inv) runs each time the loop is entered, last before
- *     its first iteration, with no region of the thread open; inv[k] holds
+ *     its first iteration, with no region of the thread open but, for a
+ *     nested loop, r itself (the runtime ends r's iteration before it
+ *     launches the loop's graph: what r deferred runs first, and the rest
+ *     of r's iteration passes through); inv[k] holds
  *     the bits of invariant k as the loop sees it (pygraph_abi.h: integers
  *     and pointers zero-extended, F32/F64 their IEEE bits, BYTES 0);
  *   - try(r, wl, &left) runs at the top of every iteration, before anything

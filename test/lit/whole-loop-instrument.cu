@@ -115,7 +115,9 @@ float *pointer_out(float *a, float *b, Status *d_st, int n, float *res) {
 // CHECK-NEXT: br label %[[EXIT]]
 
 // A convergence loop inside a time-step loop: the region is the outer
-// loop, the inner one is not run whole yet.
+// loop; the inner one runs whole too (the runtime ends the outer region's
+// iteration before its graph), with the protocol around it and the status
+// copy routed.
 void nested(float *a, float *b, Status *d_st, int n, int steps) {
   for (int s = 0; s < steps; ++s) {
     Status st;
@@ -126,9 +128,28 @@ void nested(float *a, float *b, Status *d_st, int n, int steps) {
     } while (st.notconv);
   }
 }
-// REMARK: whole-loop-instrument.cu:[[#@LINE-7]]:5: remark: whole loop as one conditional graph: candidate ({{.*}}); not run whole: a loop inside its region's loop
+// REMARK: whole-loop-instrument.cu:[[#@LINE-7]]:5: remark: whole loop as one conditional graph: candidate ({{.*}}); instrumented: runs whole once its executions were checked
 // CHECK-LABEL: define {{.*}} @_Z6nestedPfS_P6Statusii(
-// CHECK-NOT: __pygraph_whole_loop_
-// CHECK: call {{.*}} @cudaMemcpy(
+// CHECK: call void @__pygraph_whole_loop_enter(
+// CHECK: call i32 @__pygraph_whole_loop_try(
+// CHECK: call {{.*}} @__pygraph_cudaMemcpy(
+// CHECK: call void @__pygraph_whole_loop_exit(
+
+// CG's shape: a test right after the status copy, an operation after it
+// (the WHILE graph's body would run it in the iteration the test leaves).
+void cg_shape(float *a, float *b, Status *d_st, int n, int maxit) {
+  Status st;
+  int k = 0;
+  while (k < maxit) {
+    ++k;
+    relax<<<64, 256>>>(b, a, n);
+    check<<<64, 256>>>(b, d_st, n);
+    cudaMemcpy(&st, d_st, sizeof st, cudaMemcpyDeviceToHost);
+    if (!st.notconv) break;
+    relax<<<64, 256>>>(a, b, n);
+  }
+}
+// REMARK: whole-loop-instrument.cu:[[#@LINE-9]]:3: remark: whole loop as one conditional graph: candidate ({{.*}}); not run whole: an exit test right after the status copy, with operations after it
+// CHECK-LABEL: define {{.*}} @_Z8cg_shapePfS_P6Statusii(
 // CHECK-NOT: __pygraph_whole_loop_
 // CHECK: ret void

@@ -316,6 +316,115 @@ static void test_runs_whole(void)
   CHECK(same(r, as_written(1, 100, 0)) && summary_of(p).graph_runs == 9);
 }
 
+/* A loop inside its region's loop: the region's segment begun before the
+ * loop is open at the entry, and the one begun after the status copy
+ * (op 3) is open at the top of the next iteration with op 3 deferred.  The
+ * nested loop's descriptor has 4 operations: op 0, op 1, the copy, op 3
+ * (adds 2 to y); both tests at the end (a test right after the copy would
+ * have the body run op 3 in the iteration it leaves: graphs/while_graph.c
+ * refuses that body). */
+static const pygraph_exit_node kEndTests[] = {
+    NODE(FIELD, I32, 0, 0, 0),          NODE(CONST, I32, 0, 0, 0),
+    NODE(CMP, I1, PYGRAPH_CMP_I_EQ, 0, 0), NODE(LEAVE, I1, PYGRAPH_EXIT_AT_END, 0, 0),
+    NODE(COUNTER, I32, NONE, 1, 1),     NODE(INVARIANT, I32, 1, 0, 0),
+    NODE(CMP, I1, PYGRAPH_CMP_I_SGE, 0, 0), NODE(LEAVE, I1, PYGRAPH_EXIT_AT_END, 0, 0)};
+static const pygraph_loop_value kNestedValues[] = {
+    {0, 0, PYGRAPH_EVOLVE_INVARIANT, PYGRAPH_TYPE_I32, NONE, NONE, 0, 0, 0},
+    {0, 1, PYGRAPH_EVOLVE_ROTATION, PYGRAPH_TYPE_PTR, 0, NONE, 2, 0, 0},
+    {1, 0, PYGRAPH_EVOLVE_INVARIANT, PYGRAPH_TYPE_I32, NONE, NONE, 0, 0, 0},
+    {1, 1, PYGRAPH_EVOLVE_INVARIANT, PYGRAPH_TYPE_PTR, NONE, NONE, 0, 0, 0},
+    {2, 1, PYGRAPH_EVOLVE_INVARIANT, PYGRAPH_TYPE_PTR, NONE, NONE, 0, 0, 0},
+    {3, 0, PYGRAPH_EVOLVE_INVARIANT, PYGRAPH_TYPE_I32, NONE, NONE, 0, 0, 0},
+    {3, 1, PYGRAPH_EVOLVE_ROTATION, PYGRAPH_TYPE_PTR, 0, NONE, 2, 1, 0}};
+
+static struct result run_nested(struct prog *p, int start, int maxit)
+{
+  *p->status = start;
+  *p->a = *p->b = 0;
+  *p->dest = -1;
+  unsigned long long inv[4] = {(uintptr_t)p->dest, (unsigned)maxit, (uintptr_t)p->a,
+                               (uintptr_t)p->b};
+  int *x = p->a, *y = p->b;
+  int it = 0, k;
+  begin(p->region, 0);                  /* the enclosing loop's segment, open */
+  pygraph_whole_loop_enter_with(&fake_backend, p->region, &p->wl, inv);
+  for (;;) {
+    unsigned long long left;
+    if ((k = pygraph_whole_loop_try_with(&fake_backend, p->region, &p->wl, &left)) >= 0) {
+      it = (int)left + 1;
+      x = (int *)(uintptr_t)inv[kMembers[left % 2]];
+      pygraph_whole_loop_exit_impl(p->region, &p->wl, 1ull << k);
+      break;
+    }
+    launch(&p->site0, 1, p->add, x);
+    launch(&p->site1, 2, p->sub, p->status);
+    end(p->region);                     /* the status copy is a barrier */
+    status_copy(p);
+    begin(p->region, 1);                /* after the copy: open across the back edge */
+    launch(&p->site0, 3, 2, y);
+    if (*p->dest == p->stop) {
+      k = 0;
+      it++;
+      pygraph_whole_loop_exit_impl(p->region, &p->wl, 1ull << 0);
+      break;
+    }
+    if (++it >= maxit) {
+      k = 1;
+      pygraph_whole_loop_exit_impl(p->region, &p->wl, 1ull << 1);
+      break;
+    }
+    int *t = x;
+    x = y;
+    y = t;
+  }
+  end(p->region);
+  return (struct result){(uint64_t)it, *p->dest, *p->a, *p->b, x == p->a, k};
+}
+
+static struct prog *nested_prog(void)
+{
+  struct prog *p = prog_new();
+  p->wl.nested = 1;
+  p->wl.n_ops = 4;
+  p->wl.n_values = 7;
+  p->wl.values = kNestedValues;
+  p->wl.nodes = kEndTests;
+  p->region->n_segments = 2;
+  return p;
+}
+
+static void test_nested_loop(void)
+{
+  fake_reset();
+  whole_loops(0);
+  struct result want[3];
+  for (int k = 0; k < 3; k++)
+    want[k] = run_nested(nested_prog(), 5 + k, 100);
+  whole_loops(1);
+  struct prog *p = nested_prog();
+  for (int k = 0; k < 3; k++) {
+    fake_log_clear();
+    struct result r = run_nested(p, 5 + k, 100);
+    CHECK(same(r, want[k]));
+    /* the region's deferred op 3 ran before the WHILE graph, nothing after */
+    const char *loop = strstr(fake_log(), "wloop(");
+    CHECK(k == 0 || (loop && strcmp(strchr(loop, ')'), ") cp sync") == 0));
+  }
+  struct pygraph_whole_loop_summary s = summary_of(p);
+  CHECK_STR(s.why, "-");
+  CHECK_STR(s.state, "ready");
+  CHECK(s.graph_runs == 2 && s.builds == 1 && s.fallbacks == 0);
+  CHECK(pygraph_open_region_depth() == 0);
+  /* entered inside another region: runs as written, nothing kept */
+  struct prog *q = nested_prog();
+  pygraph_region *other = harness_region("other", 1);
+  begin(other, 0);
+  struct result r = run_nested(q, 5, 100);
+  end(other);
+  CHECK(same(r, want[0]));
+  CHECK_STR(summary_of(q).state, "none");
+}
+
 /* The program's own cap (++it >= maxit) ends the graph's loop: test 1 at
  * the end of the iteration. */
 static void test_counter_cap(void)
@@ -640,6 +749,7 @@ int main(void)
   test_copy_elsewhere();
   test_changed_buffers();
   test_invariant_operand_per_execution();
+  test_nested_loop();
   test_report_json();
   test_faults();
   test_off();

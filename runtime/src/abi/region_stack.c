@@ -47,6 +47,11 @@ unsigned pygraph_open_region_depth(void)
   return tls_regions.depth;
 }
 
+pygraph_region *pygraph_live_region(void)
+{
+  return tls_regions.depth ? tls_regions.stack[0].region : NULL;
+}
+
 /* Ends the live iteration and forgets every nested entry above it. */
 static void close_bottom(struct thread_regions *t)
 {
@@ -58,6 +63,12 @@ static void close_bottom(struct thread_regions *t)
     pygraph_segment_end_iteration(seg);
     pygraph_segment_release(seg);
   }
+}
+
+void pygraph_region_close_live(void)
+{
+  if (tls_regions.depth)
+    close_bottom(&tls_regions);
 }
 
 void pygraph_region_begin_with(const struct pygraph_backend *backend, pygraph_region *region,

@@ -34,5 +34,11 @@ void pygraph_stop_recording(void);
 
 /* How many regions (live + nested) the thread has open; for tests. */
 unsigned pygraph_open_region_depth(void);
+/* The live (outermost open) region, or NULL. */
+pygraph_region *pygraph_live_region(void);
+/* Ends the live iteration (what it deferred runs) and forgets every open
+ * region: the rest of the iteration passes through until the next begin.
+ * For a whole loop inside its region's loop, before its WHILE graph. */
+void pygraph_region_close_live(void);
 
 #endif /* PYGRAPH_REGION_STACK_H */

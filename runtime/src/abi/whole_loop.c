@@ -54,7 +54,11 @@ static int wanted(const pygraph_region *r, const pygraph_whole_loop *wl)
 {
   const struct pygraph_settings *s = pygraph_settings();
   if (!s->whole_loops || s->mode == PYGRAPH_MODE_EAGER || !r || !wl ||
-      r->abi_version != PYGRAPH_ABI_VERSION || wl->nested || pygraph_open_region_depth())
+      r->abi_version != PYGRAPH_ABI_VERSION)
+    return 0;
+  /* its own region's loop: entered with no region open; a loop inside its
+   * region's loop: entered inside that region, or with none open */
+  if (pygraph_open_region_depth() && (!wl->nested || pygraph_live_region() != r))
     return 0;
   unsigned n = 0;
   for (const pygraph_whole_loop *w = r->whole_loop; w && n < MAX_LISTED; w = w->next, n++)
@@ -145,6 +149,11 @@ int pygraph_whole_loop_try_with(const struct pygraph_backend *backend, pygraph_r
     return -1;
   if (st->phase != PYGRAPH_WL_READY || i == 0 || !st->observing || !st->matches_ref)
     return -1;
+  /* a loop inside its region's loop: what the region deferred (the last
+   * iteration's operations after the status copy) runs before the graph,
+   * and the rest of the region's iteration passes through */
+  if (wl->nested)
+    pygraph_region_close_live();
   int k = pygraph_wl_run(st, backend, i, left_in);
   if (k >= 0)
     leave_execution(st);
