@@ -116,8 +116,23 @@ static void define_marker(LLVMModuleRef m, LLVMValueRef fn) {
   free(name);
 }
 
+/* Does m call CUDA at all (a launch is a CUDA call too)?  A file that does
+ * not (plain C++ the driver compiles with the plugin) gets no barrier
+ * points, so its indirect and external calls cost nothing, and no markers:
+ * a region calling into it splits there, as at any file built without the
+ * plugin. */
+static int module_uses_cuda(LLVMModuleRef m) {
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
+    size_t n;
+    const char *name = LLVMGetValueName2(fn, &n);
+    if (LLVMIsDeclaration(fn) && (pg_api_looks_like_cuda(name) || strncmp(name, "__cuda", 6) == 0))
+      return 1;
+  }
+  return 0;
+}
+
 int pg_external_protocol(LLVMModuleRef m, const pg_call_map *calls) {
-  if (!pg_opts()->across_files)
+  if (!pg_opts()->across_files || !module_uses_cuda(m))
     return 0;
   for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
     if (LLVMIsDeclaration(fn) || runtime_glue(fn) || pg_is_stub(calls->cls, fn))

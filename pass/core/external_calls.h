@@ -37,8 +37,8 @@ void pg_external_hook(LLVMModuleRef m, LLVMValueRef call, LLVMValueRef region, i
  * name the instructions): a hook with no region before every checked call
  * that has none, a barrier point right before every barrier of every host
  * function but the kernel stubs and CUDA's registration code, and a marker
- * for every function m defines with external linkage.  Returns 1 when it
- * changed m. */
+ * for every function m defines with external linkage; nothing in a module
+ * that makes no CUDA call.  Returns 1 when it changed m. */
 int pg_external_protocol(LLVMModuleRef m, const pg_call_map *calls);
 
 #endif

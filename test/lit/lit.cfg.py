@@ -8,7 +8,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "pygraph"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".cu", ".ll"]
+config.suffixes = [".cu", ".ll", ".cpp"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.pygraph_obj_root, "test", "lit")
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in"]
