@@ -277,9 +277,6 @@ MUTATIONS = [
      "  for (unsigned j = index == wl->status_op ? 1 : 0; j < 4; j++) {",
      "  for (unsigned j = 0; j < 4; j++) {", ["unit:test_whole_loop_run"]),
     # ---- the whole-loop protocol the pass emits (whole-loops=2)
-    ("whole loop instrument: a loop inside its region's loop instrumented",
-     "pass/core/whole_loop_instrument.c",
-     "  else if (wl->nested)\n", "  else if (0)\n", ["lit:whole-loop-instrument.cu"]),
     ("whole loop instrument: rotation members swapped", "pass/core/whole_loop_instrument.c",
      "    v = LLVMBuildSelect(e->b, is, before(e, lo->members[j]), v, \"\");",
      "    v = LLVMBuildSelect(e->b, is, v, before(e, lo->members[j]), \"\");",
