@@ -120,6 +120,22 @@ static void test_capture_leaves_the_handle(void)
   CHECK(x[0] == 32.0f);                       /* 5 runs of x *= 2, two graphs' (none twice) */
 }
 
+/* A stream set where pygraph does not see it (a file without regions):
+ * cuBLAS reset the workspace there, and the program may have freed it, so
+ * it is not given back after a capture. */
+static void test_unobserved_stream_drops_the_workspace(void)
+{
+  pygraph_region *r = graph_region("lib_unobserved");
+  static struct cublasContext ctx;
+  ctx = (struct cublasContext){.stream = S1, .mode = CUBLAS_POINTER_MODE_HOST};
+  float x[4] = {1, 1, 1, 1}, program_ws[16];
+  CHECK(__pygraph_cublasSetWorkspace_v2(&kSite, &ctx, program_ws, sizeof program_ws) == 0);
+  CHECK(cublasSetStream_v2(&ctx, S2) == 0);   /* the real call, not routed */
+  iteration(r, &ctx, x, 2.0f);
+  iteration(r, &ctx, x, 2.0f);                /* captured */
+  CHECK(fake_cublas.captures == 1 && ctx.stream == S2 && ctx.workspace == NULL);
+}
+
 /* PYGRAPH_CUBLAS_WORKSPACE_MB=0: captures get no workspace of pygraph's;
  * before compute capability 9.0 the default is 4 MiB. */
 static void test_workspace_setting(void)
@@ -259,6 +275,7 @@ int main(void)
 {
   test_recorded_in_order();
   test_capture_leaves_the_handle();
+  test_unobserved_stream_drops_the_workspace();
   test_workspace_setting();
   test_signature_holds_the_arguments();
   test_host_result_flushes();

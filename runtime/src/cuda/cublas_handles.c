@@ -72,6 +72,7 @@ struct workspace {
                                         (handle, 0, 1) */
   void *ptr;                         /* NULL: none (the program's, forgotten) */
   size_t bytes;
+  cudaStream_t stream;               /* the program's: the handle's stream when it was set */
 };
 
 static pthread_mutex_t workspaces_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -114,7 +115,7 @@ static int own_workspace(const struct pygraph_cublas_head *head, void **ptr, siz
       (void)cudaFree(p);
       failed = 1;
     } else {
-      *w = (struct workspace){key, p, *bytes};
+      *w = (struct workspace){key, p, *bytes, NULL};
       pygraph_library_add_workspace(*bytes);
     }
   }
@@ -126,13 +127,16 @@ static int own_workspace(const struct pygraph_cublas_head *head, void **ptr, siz
 
 void pygraph_cublas_note_workspace(cublasHandle_t handle, void *workspace, size_t bytes)
 {
+  cudaStream_t stream = NULL;
+  int known = cublasGetStream_v2(handle, &stream) == CUBLAS_STATUS_SUCCESS;
   pthread_mutex_lock(&workspaces_lock);
   struct workspace *w = pygraph_key_table_find(&workspaces, program_key(handle));
   if (!w)
     w = pygraph_key_table_insert(&workspaces, program_key(handle));
   if (w) {                              /* out of memory: not re-applied, cuBLAS's pool then */
-    w->ptr = workspace;
+    w->ptr = known ? workspace : NULL;
     w->bytes = bytes;
+    w->stream = stream;
   }
   pthread_mutex_unlock(&workspaces_lock);
 }
@@ -146,12 +150,15 @@ void pygraph_cublas_forget_workspace(cublasHandle_t handle)
   pthread_mutex_unlock(&workspaces_lock);
 }
 
-/* The program's workspace of handle (NULL: none it set). */
-static void *program_workspace(cublasHandle_t handle, size_t *bytes)
+/* The program's workspace of handle (NULL: none it set).  Only while the
+ * handle is on the stream it had then: a cublasSetStream the pass did not
+ * route (a file without regions) reset the workspace, and the program may
+ * have freed it since; on another stream it is known to have. */
+static void *program_workspace(cublasHandle_t handle, cudaStream_t stream, size_t *bytes)
 {
   pthread_mutex_lock(&workspaces_lock);
   struct workspace *w = pygraph_key_table_find(&workspaces, program_key(handle));
-  void *ptr = w ? w->ptr : NULL;
+  void *ptr = w && w->stream == stream ? w->ptr : NULL;
   *bytes = w ? w->bytes : 0;
   pthread_mutex_unlock(&workspaces_lock);
   return ptr;
@@ -181,7 +188,7 @@ static cublasStatus_t restore(cublasHandle_t handle, cudaStream_t stream)
 {
   size_t bytes;
   cublasStatus_t st = cublasSetStream_v2(handle, stream);
-  void *ws = st == CUBLAS_STATUS_SUCCESS ? program_workspace(handle, &bytes) : NULL;
+  void *ws = st == CUBLAS_STATUS_SUCCESS ? program_workspace(handle, stream, &bytes) : NULL;
   if (ws)
     st = cublasSetWorkspace_v2(handle, ws, bytes);
   return st;

@@ -66,8 +66,9 @@ int pygraph_cublas_run(const struct pygraph_cublas_head *head, cudaStream_t capt
  * streams may run at once, and must not share one. */
 
 /* The program's own workspace of a handle (an observed cublasSetWorkspace
- * that succeeded), re-applied after captures; forgotten when the program
- * sets the handle's stream (cuBLAS then resets it) or destroys the handle. */
+ * that succeeded), re-applied after captures while the handle is on the
+ * stream it was on then; forgotten when the program sets the handle's
+ * stream (cuBLAS then resets it) or destroys the handle. */
 void pygraph_cublas_note_workspace(cublasHandle_t handle, void *workspace, size_t bytes);
 void pygraph_cublas_forget_workspace(cublasHandle_t handle);
 
