@@ -12,6 +12,7 @@
 // RUN: %cuda_host -O0 -fplugin=%plugin %remarks -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=O0
 // RUN: %cuda_host -O2 -fplugin=%plugin -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IR
 // RUN: %cuda_host -O0 -fplugin=%plugin -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IR
+// RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-batch=0 -Rpass=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=B0
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
@@ -56,9 +57,24 @@ void dot_loop(cublasHandle_t h, float *x, float *result, int n, int iters) {
     // CHECK-DAG: library-cublas.cu:[[@LINE-1]]:5: remark: cublasSdot_v2 inside a loop: a cuBLAS call recorded in a region as one graph node (a graph captured from the library), not a barrier; in host pointer mode its result goes to host memory: a real synchronization, which ends the region at run time [-Rpass-analysis=pygraph]
   }
 }
+// Without batching a loop needs 2 launch sites (min-launches): the dot
+// counts as one.
+// B0: library-cublas.cu:[[#@LINE-9]]:5: remark: formed graph region in 'dot_loop(cublasContext*, float*, float*, int, int)': loop iteration (lines [[#@LINE-10]]-[[#@LINE-4]]), 1 launch site, 1 library call
 // IR-LABEL: define {{.*}}@_Z8dot_loopP13cublasContextPfS1_ii(
 // IR: call {{.*}}i32 @__pygraph_cublasSdot_v2(ptr @.pygraph.site{{[.0-9]*}}, ptr
 // IR-NOT: call {{.*}}@cublasSdot_v2(
+
+// An alpha the host computes every iteration: cuBLAS reads it at the call
+// (host pointer mode), and so does the runtime, so the local holding it is
+// private to the host and the loop batches.
+void scalar_loop(cublasHandle_t h, float *x, float *y, int n, int iters) {
+  for (int i = 0; i < iters; ++i) {
+    float a = 0.5f * (float)(i & 3);
+    cublasSaxpy(h, n, &a, x, 1, y, 1);
+    k1<<<1, 32>>>(y, n);
+    // CHECK-DAG: library-cublas.cu:[[@LINE-1]]:5: remark: batchable loop (lines [[#@LINE-4]]-[[#@LINE+1]]): up to 32 iterations per graph
+  }
+}
 
 // A cuBLAS call pygraph does not record ends the region: the launches on
 // either side of it stay eager, the barrier named.  cublasSetStream is
