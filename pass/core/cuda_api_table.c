@@ -5,7 +5,9 @@
  * that CUDA could capture but the runtime does not route yet must still end
  * a region: executing it immediately while the launches before it are
  * deferred would reorder the stream.  Any cuda... or cu... symbol missing
- * from this table is treated as a barrier.
+ * from this table is treated as a barrier.  Calls of the libraries pygraph
+ * knows (cuBLAS) have their own table, library_api_table.c, which
+ * pg_api_lookup consults last: one lookup answers for both.
  * _ptsz variants are what -fgpu-default-stream=per-thread (or
  * CUDA_API_PER_THREAD_DEFAULT_STREAM) calls; for the synchronous memset and
  * copy it calls _ptds variants instead (cuda_runtime_api.h).
