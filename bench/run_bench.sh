@@ -99,6 +99,16 @@ fi
 
 # ---- helpers -----------------------------------------------------------------
 
+# cublas_ready (cublas_path.sh, beside this script in a bundle): an example
+# linking the shared cuBLAS finds libcublas.so.N (a pip wheel's too), or is
+# skipped.
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+for f in "$here/cublas_path.sh" "$here/../test/gpu/cublas_path.sh"; do
+  # shellcheck disable=SC1090
+  [[ -f $f ]] && { source "$f"; break; }
+done
+declare -F cublas_ready >/dev/null || cublas_ready() { return 0; }
+
 field() { awk -v k="$2:" '$1 == k { v = $2 } END { print v }' "$1" 2>/dev/null; }
 # median of the numbers on stdin (one per line), "-" when there are none
 median() {
@@ -197,6 +207,10 @@ for l in "${lines[@]}"; do
     echo "run_bench.sh: missing $bin/${name}_plain" >&2
     table+=$'\n'"| $name | - | - | - | - | - | - | - | - | - | - | - | FAIL (no plain binary) |"
     status=1
+    continue
+  fi
+  if ! cublas_ready "$bin/${name}_plain"; then
+    table+=$'\n'"| $name | - | - | - | - | - | - | - | - | - | - | - | SKIP (no libcublas) |"
     continue
   fi
   echo "== $name${args:+ $args}" >&2

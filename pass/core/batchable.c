@@ -95,12 +95,16 @@ static int is_lifetime(LLVMValueRef f) {
  * copy reads or writes its host memory later, and a deferred one when the
  * graph runs; nor the synchronous memset and copy the runtime may defer
  * (PG_API_MAYBE_DEFERRED), which are judged exactly as their asynchronous
- * forms. */
+ * forms.  A library call the runtime records is done with host memory at
+ * the call too: cuBLAS reads host scalars (host pointer mode) before it
+ * returns, and so does the runtime, into the recording; a result written
+ * to host memory is a real call, made at once; device pointer mode passes
+ * device pointers only. */
 static int done_at_return(LLVMValueRef f) {
   const pg_api_entry *api = pg_api_lookup(name_of(f));
   return api && (api->cls == PG_API_LAUNCH || api->cls == PG_API_SYNC ||
                  api->cls == PG_API_POOLED || api->cls == PG_API_FUNC_SETTING ||
-                 api->cls == PG_API_UNCAPTURABLE ||
+                 api->cls == PG_API_UNCAPTURABLE || api->cls == PG_API_LIBRARY ||
                  api->cls == PG_API_HARMLESS);
 }
 

@@ -101,6 +101,12 @@ static void classify_api(const pg_classifier *c, LLVMValueRef inst, LLVMValueRef
     else
       out->kind = PG_CALL_ROUTED_OP;
     return;
+  case PG_API_LIBRARY:
+    out->kind = PG_CALL_ROUTED_OP;
+    return;
+  case PG_API_LIBRARY_OTHER:
+    set_barrier(out, PG_WHY_LIBRARY_CALL);
+    return;
   case PG_API_SYNC:
   case PG_API_OWN_CAPTURE:
   case PG_API_UNCAPTURABLE:
@@ -221,6 +227,9 @@ static char *barrier_what(const pg_classifier *c, const pg_call_info *ci) {
     what = pg_strf("call of '%s', which ends the program's own stream capture", dn);
     break;
   case PG_WHY_UNKNOWN_CUDA: what = pg_strf("CUDA call '%s' that pygraph does not know", dn); break;
+  case PG_WHY_LIBRARY_CALL:
+    what = pg_strf("%s '%s' that pygraph does not record", ci->api->why, dn);
+    break;
   case PG_WHY_UNKNOWN_EXTERNAL: /* has its own shape: external_call_why */
     what = pg_strf("%s", "");
     break;

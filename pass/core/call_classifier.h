@@ -14,7 +14,8 @@ typedef enum pg_call_kind {
   PG_CALL_HARMLESS,         /* not a call (nor a wait), or a call that cannot touch the device */
   PG_CALL_LAUNCH,           /* a launch site (<<<>>> stub call or launch API) */
   PG_CALL_STUB_INTERNAL,    /* the launch API call inside a -O0 stub body */
-  PG_CALL_ROUTED_OP,        /* a stream operation the runtime defers */
+  PG_CALL_ROUTED_OP,        /* a stream operation the runtime defers (a library call the
+                               runtime records too) */
   PG_CALL_LAUNCHING_CALLEE, /* a module function that launches and never syncs */
   PG_CALL_EXTERNAL_CHECKED, /* an external function that may be pygraph-compiled code in
                                another file: the region goes on through it, and the
@@ -42,6 +43,8 @@ typedef enum pg_barrier_reason {
   PG_WHY_CLOSES_CAPTURE,    /* a callee that ends it */
   PG_WHY_CALLEE_MAY_SYNC,   /* a module function that may synchronize */
   PG_WHY_UNKNOWN_CUDA,      /* a cuda* / cu* symbol missing from the API table */
+  PG_WHY_LIBRARY_CALL,      /* a call of a library pygraph knows that it does not record
+                               (library_api_table.h: cuBLAS handle management, ...) */
   PG_WHY_UNKNOWN_EXTERNAL   /* any other external function */
 } pg_barrier_reason;
 

@@ -5,12 +5,15 @@
  * that CUDA could capture but the runtime does not route yet must still end
  * a region: executing it immediately while the launches before it are
  * deferred would reorder the stream.  Any cuda... or cu... symbol missing
- * from this table is treated as a barrier.
+ * from this table is treated as a barrier.  Calls of the libraries pygraph
+ * knows (cuBLAS) have their own table, library_api_table.c, which
+ * pg_api_lookup consults last: one lookup answers for both.
  * _ptsz variants are what -fgpu-default-stream=per-thread (or
  * CUDA_API_PER_THREAD_DEFAULT_STREAM) calls; for the synchronous memset and
  * copy it calls _ptds variants instead (cuda_runtime_api.h).
  */
 #include "cuda_api_table.h"
+#include "library_api_table.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -182,7 +185,7 @@ const pg_api_entry *pg_api_lookup(const char *name) {
   for (size_t i = 0; i < sizeof kPrefixes / sizeof kPrefixes[0]; ++i)
     if (strncmp(kPrefixes[i].name, name, strlen(kPrefixes[i].name)) == 0)
       return &kPrefixes[i];
-  return NULL;
+  return pg_library_lookup(name);
 }
 
 /* Does the runtime provide __pygraph_<name>? */
@@ -193,7 +196,11 @@ static int has_entry_point(const char *name) {
   return 0;
 }
 
+/* A library row is routed by being one: the runtime implements every
+ * PG_API_LIBRARY row from the list the table is made of. */
 int pg_api_routed(const pg_api_entry *e) {
+  if (e->cls == PG_API_LIBRARY)
+    return 1;
   return (e->cls == PG_API_LAUNCH || e->cls == PG_API_STREAM_OP ||
           e->cls == PG_API_MAYBE_DEFERRED || e->cls == PG_API_POOLED ||
           e->cls == PG_API_FUNC_SETTING) &&
@@ -201,6 +208,8 @@ int pg_api_routed(const pg_api_entry *e) {
 }
 
 int pg_api_observed(const pg_api_entry *e) {
+  if (e->cls == PG_API_LIBRARY_OTHER)
+    return pg_library_observed(e->name);
   return e->cls == PG_API_UNCAPTURABLE && has_entry_point(e->name);
 }
 
@@ -218,6 +227,8 @@ const char *pg_api_class_name(pg_api_class c) {
   case PG_API_MAYBE_DEFERRED: return "deferred on device memory";
   case PG_API_POOLED: return "served from a pool in a region";
   case PG_API_FUNC_SETTING: return "made at once in a region";
+  case PG_API_LIBRARY: return "library call recorded in a region";
+  case PG_API_LIBRARY_OTHER: return "library call not recorded";
   case PG_API_UNCAPTURABLE: return "not capturable";
   case PG_API_OWN_CAPTURE: return "program's own stream capture";
   case PG_API_HARMLESS: return "harmless";

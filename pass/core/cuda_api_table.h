@@ -16,6 +16,10 @@ typedef enum pg_api_class {
                             made at once; the runtime flushes first only when
                             a launch of the kernel deferred before it would
                             see a changed setting (runtime abi/record.h) */
+  PG_API_LIBRARY,        /* a library call the runtime records (cuBLAS: one graph node, a
+                            graph captured from the library; library_api_table.h) */
+  PG_API_LIBRARY_OTHER,  /* any other call of that library: a barrier (handle, stream and
+                            mode management, copies, results the host reads) */
   PG_API_UNCAPTURABLE,   /* allocation, stream/event/device management, ... */
   PG_API_OWN_CAPTURE,    /* the program's own stream capture or graphs */
   PG_API_HARMLESS        /* touches no stream: error queries, launch protocol */
@@ -36,14 +40,16 @@ typedef struct pg_api_entry {
 } pg_api_entry;
 
 /* NULL when `name` is not a CUDA API call pygraph knows (exact names first,
- * then the API families known by prefix). */
+ * then the API families known by prefix) nor a call of a library it knows
+ * (library_api_table.h). */
 const pg_api_entry *pg_api_lookup(const char *name);
 /* 1 when the runtime defers the call: __pygraph_<name> exists
  * (runtime/include/pygraph_abi.def). */
 int pg_api_routed(const pg_api_entry *e);
 /* 1 when the call stays a barrier but the runtime observes it:
  * __pygraph_<name> exists for an UNCAPTURABLE row (event creation, which
- * tells the runtime which events cannot time). */
+ * tells the runtime which events cannot time) or a LIBRARY_OTHER one (a
+ * cuBLAS handle's workspace, stream and end). */
 int pg_api_observed(const pg_api_entry *e);
 /* 1 for symbols that look like CUDA API (cuda*, cu[A-Z]*, __cuda*). */
 int pg_api_looks_like_cuda(const char *name);

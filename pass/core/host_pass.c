@@ -12,6 +12,7 @@
 #include "ir_util.h"
 #include "launch_describe.h"
 #include "launch_sites.h"
+#include "library_api_table.h"
 #include "options.h"
 #include "region_builder.h"
 #include "twin_registration.h"
@@ -48,12 +49,38 @@ static int is_sync_like(const pg_api_entry *api) {
                  api->cls == PG_API_OWN_CAPTURE);
 }
 
+/* The -Rpass-analysis text of a library call inside a loop (cuBLAS): one
+ * the runtime records (PG_API_LIBRARY), or one it does not, a barrier;
+ * NULL for any other call.  malloc'd. */
+static char *library_in_loop_text(const pg_call_info *ci, const char **name) {
+  size_t n;
+  if (ci->kind == PG_CALL_ROUTED_OP && ci->api->cls == PG_API_LIBRARY) {
+    *name = "LibraryRecorded";
+    return pg_strf("%s inside a loop: a %s recorded in a region as one graph node (a graph "
+                   "captured from the library), not a barrier%s",
+                   ci->api->name, ci->api->why,
+                   pg_library_writes_result(ci->api->name)
+                       ? "; in host pointer mode its result goes to host memory: a real "
+                         "synchronization, which ends the region at run time"
+                       : "");
+  }
+  if (ci->kind != PG_CALL_BARRIER || ci->why != PG_WHY_LIBRARY_CALL)
+    return NULL;
+  *name = "LibraryBarrier";
+  return pg_strf("%s inside a loop: a %s that pygraph does not record, a barrier",
+                 LLVMGetValueName2(ci->callee, &n), ci->api->why);
+}
+
 /* The -Rpass-analysis text of a CUDA call inside a loop that synchronizes,
  * that is synchronous in name but deferred (cuda_api_table.h,
  * PG_API_MAYBE_DEFERRED; a host-to-device copy with the bytes read at the
  * call, sync_copies.h), or an allocation the runtime's pool serves
- * (PG_API_POOLED); NULL for any other call.  malloc'd. */
+ * (PG_API_POOLED); of a library call (library_in_loop_text); NULL for any
+ * other call.  malloc'd. */
 static char *sync_in_loop_text(const host_ctx *h, const pg_call_info *ci, const char **name) {
+  char *library = library_in_loop_text(ci, name);
+  if (library)
+    return library;
   char *copy = ci->kind == PG_CALL_BARRIER ? pg_sync_copy_detail(&h->cls, ci) : NULL;
   *name = "SyncInLoop";
   if (copy) {
@@ -196,9 +223,14 @@ static void region_remarks(host_ctx *h, unsigned p, const char *fname) {
         continue;
       LLVMValueRef at = seg->first_launch ? seg->first_launch : seg->begin_before;
       char *part = part_text(h, s, seg);
-      char *msg = pg_strf("%s graph region in '%s': %s%s%s, %u launch site%s", verb, fname,
+      char *library = seg->library_calls
+                          ? pg_strf(", %u library call%s", seg->library_calls,
+                                    seg->library_calls == 1 ? "" : "s")
+                          : pg_strf("%s", "");
+      char *msg = pg_strf("%s graph region in '%s': %s%s%s, %u launch site%s%s", verb, fname,
                           s->loop ? "loop iteration" : "straight-line run", where, part,
-                          seg->sites, seg->sites == 1 ? "" : "s");
+                          seg->sites, seg->sites == 1 ? "" : "s", library);
+      free(library);
       pg_remark(PG_REMARK_PASSED, "Region", at, msg);
       free(msg);
       free(part);

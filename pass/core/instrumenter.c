@@ -263,16 +263,69 @@ void pg_reroute_call(LLVMModuleRef m, const pg_call_info *ci) {
   LLVMDisposeBuilder(b);
 }
 
+/* @llvm.compiler.used gains `g` (the optimizer then keeps it; the
+ * variable is made again with one more element). */
+static void keep_global(LLVMModuleRef m, LLVMValueRef g) {
+  LLVMValueRef old = LLVMGetNamedGlobal(m, "llvm.compiler.used");
+  LLVMValueRef init = old ? LLVMGetInitializer(old) : NULL;
+  unsigned n = init ? (unsigned)LLVMGetNumOperands(init) : 0;
+  LLVMValueRef *elems = calloc(n + 1, sizeof *elems);
+  if (!elems)
+    pg_out_of_memory();
+  for (unsigned i = 0; i < n; ++i)
+    elems[i] = LLVMGetOperand(init, i);
+  elems[n] = g;
+  LLVMValueRef arr = LLVMConstArray2(ptr_ty(m), elems, n + 1);
+  if (old)
+    LLVMDeleteGlobal(old);
+  LLVMValueRef used = LLVMAddGlobal(m, LLVMTypeOf(arr), "llvm.compiler.used");
+  LLVMSetInitializer(used, arr);
+  LLVMSetLinkage(used, LLVMAppendingLinkage);
+  LLVMSetSection(used, "llvm.metadata");
+  free(elems);
+}
+
+/* The library functions whose calls were routed stay referenced by the
+ * program (a constant table of their addresses, kept): the runtime's
+ * adapter refers to them only weakly (a program without the library links
+ * it), so without this a link with --as-needed could drop the library the
+ * program called. */
+static void keep_library_refs(LLVMModuleRef m, LLVMValueRef *fns, unsigned n) {
+  if (!n)
+    return;
+  LLVMValueRef arr = LLVMConstArray2(ptr_ty(m), fns, n);
+  LLVMValueRef g = LLVMAddGlobal(m, LLVMTypeOf(arr), ".pygraph.library_refs");
+  LLVMSetInitializer(g, arr);
+  LLVMSetGlobalConstant(g, 1);
+  LLVMSetLinkage(g, LLVMPrivateLinkage);
+  keep_global(m, g);
+}
+
+/* Adds ci's callee to fns when it is a library function not there yet. */
+static void note_library_callee(const pg_call_info *ci, LLVMValueRef **fns, unsigned *n,
+                                unsigned *cap) {
+  if (ci->api->cls != PG_API_LIBRARY)
+    return;
+  for (unsigned k = 0; k < *n; ++k)
+    if ((*fns)[k] == ci->callee)
+      return;
+  PG_PUSH(*fns, *n, *cap, ci->callee);
+}
+
 unsigned pg_reroute_calls(LLVMModuleRef m, const pg_call_map *calls) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
-  unsigned n = 0;
+  LLVMValueRef *library = NULL;
+  unsigned n = 0, nlibrary = 0, caplibrary = 0;
   /* In module order, as the map holds them; each call is erased here and
    * read nowhere after. */
   for (unsigned i = 0; i < calls->n; ++i)
     if (is_routed(&calls->calls[i])) {
+      note_library_callee(&calls->calls[i], &library, &nlibrary, &caplibrary);
       reroute(m, b, &calls->calls[i], calls->calls[i].inst);
       ++n;
     }
+  keep_library_refs(m, library, nlibrary);
+  free(library);
   LLVMDisposeBuilder(b);
   return n;
 }

@@ -11,7 +11,8 @@
 /* Inserts begin/end calls for every instrumented scope of the plan, then
  * the whole-loop protocol of its candidates (whole_loop_instrument.h). */
 void pg_instrument_function(LLVMModuleRef m, pg_function_plan *plan, const char *fn_name);
-/* Replaces every routed CUDA call in m; returns how many. */
+/* Replaces every routed CUDA (and library) call in m; returns how many.  The
+ * library functions whose calls it replaced stay referenced by m. */
 unsigned pg_reroute_calls(LLVMModuleRef m, const pg_call_map *calls);
 /* Replaces one CUDA call by its runtime entry point (a whole loop's status
  * copy: a barrier the runtime must see). */

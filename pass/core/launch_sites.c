@@ -163,6 +163,7 @@ static const char *barrier_keyword(const pg_classifier *c, const pg_call_info *c
   case PG_WHY_OPENS_CAPTURE:
   case PG_WHY_CLOSES_CAPTURE: return "capture-call";
   case PG_WHY_UNKNOWN_CUDA: return "unknown-cuda";
+  case PG_WHY_LIBRARY_CALL: return "library-call";
   case PG_WHY_UNKNOWN_EXTERNAL: return "external-call";
   case PG_WHY_NONE:
   case PG_WHY_CALLEE_MAY_SYNC: break;

@@ -88,6 +88,12 @@ static void count_launch(walk_ctx *w, pg_segment *seg, const pg_call_info *ci, u
     seg->first_launch = ci->inst; /* earliest in the source, whatever the CFG order */
 }
 
+/* A library call the runtime records (cuBLAS): it launches work like a
+ * launch site, so a loop of one kernel and one such call is a region. */
+static int is_library_call(const pg_call_info *ci) {
+  return ci->kind == PG_CALL_ROUTED_OP && ci->api && ci->api->cls == PG_API_LIBRARY;
+}
+
 /* Launch sites reachable from `start` without crossing a barrier or leaving
  * the iteration (back edge) or the scope.  Fills seg->weight/first_launch. */
 static void walk_segment(walk_ctx *w, pg_segment *seg, const pg_call_info ***reached,
@@ -110,6 +116,10 @@ static void walk_segment(walk_ctx *w, pg_segment *seg, const pg_call_info ***rea
       }
       if (ci->kind == PG_CALL_EXTERNAL_CHECKED)
         PG_PUSH(*reached, *nreached, *capreached, ci); /* plan_scope reserves its split */
+      if (is_library_call(ci) && !pg_capture_begun_at(&w->c->captures, i)) {
+        seg->weight += repeated(w, bb) ? 2 : 1;
+        seg->library_calls++;
+      }
       if (ci->kind != PG_CALL_LAUNCH && ci->kind != PG_CALL_LAUNCHING_CALLEE)
         continue;
       if (!pg_capture_begun_at(&w->c->captures, i)) /* else it stays eager: plan_scope */

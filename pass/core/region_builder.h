@@ -21,8 +21,11 @@ typedef struct pg_segment {
   LLVMValueRef after;        /* barrier that starts it; NULL at scope entry */
   pg_loop *after_loop;       /* function scope: the region loop it starts after, or NULL */
   LLVMValueRef before;       /* first barrier the segment runs into, NULL if none */
-  unsigned weight;           /* launch sites reached; repeated ones count twice */
+  unsigned weight;           /* launch sites and library calls reached; repeated ones
+                                count twice */
   unsigned sites;            /* launch sites reached, each once (a callee's: its own) */
+  unsigned library_calls;    /* library calls the runtime records reached, each once: each
+                                launches work too, so they count in the weight */
   LLVMValueRef first_launch; /* for remarks */
   int index;                 /* runtime segment number, -1 if left eager */
 } pg_segment;

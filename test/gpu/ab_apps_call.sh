@@ -22,7 +22,7 @@ for ((r = 1; r <= ${ROUNDS:-3}; r++)); do for s in $SIDES; do
       log=$out/$s.$app.$v.$r.log
       (cd $B/$dir && env PYGRAPH_MODE=$v PYGRAPH_REPORT=1 timeout 30 ./$bin $args < /dev/null) > $log 2>&1
       t=$(sed -E -n "s/.*$tre.*/\1/p" $log | awk '{s+=$1} END {print s}')
-      sh=$(sed -n -E 's/^pygraph: total launches=.* \(([0-9.]+)%\)/\1/p' $log | tail -1)
+      sh=$(sed -n -E 's/^pygraph: total launches=.* \(([0-9.]+)%\).*/\1/p' $log | tail -1)
       cs=$(grep -v -E "^pygraph|$tre" $log | md5sum | cut -c1-8)
       printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' $s $app $v $r "$t" "${sh:--}" "$cs" >> $out/runs.tsv
     done
@@ -32,7 +32,7 @@ for ((r = 1; r <= ${ROUNDS:-3}; r++)); do for s in $SIDES; do
     log=$out/$s.$e.$v.$r.log
     env PYGRAPH_MODE=$v PYGRAPH_REPORT=1 timeout 30 /tmp/ab/$s/bin/$bin > $log 2>&1
     t=$(sed -n -E 's/.*loop_ms:[ ]*([0-9.]+).*/\1/p' $log | tail -1)
-    sh=$(sed -n -E 's/^pygraph: total launches=.* \(([0-9.]+)%\)/\1/p' $log | tail -1)
+    sh=$(sed -n -E 's/^pygraph: total launches=.* \(([0-9.]+)%\).*/\1/p' $log | tail -1)
     cs=$(grep -i -m1 "checksum" $log | tr -d '\t')
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' $s $e $v $r "$t" "${sh:--}" "$cs" >> $out/runs.tsv
   done; done

@@ -106,7 +106,7 @@ compile() {
 # The order here is the order the GPU scripts run them in.
 order=(jacobi2d cg_solver default_stream tiny_chain multistream transformer
        mlp_train md_step bfs long_kernel tiny_loop pingpong big_loop early_exit sync_copies alloc_loop
-       h2d_params converge launch_forms across_files)
+       h2d_params converge launch_forms across_files cublas_loop)
 # Also built as <name>_pygraph_b0 (plugin arg batch=0: per-iteration regions).
 b0_examples=(tiny_loop pingpong big_loop early_exit tiny_chain jacobi2d big_grid)
 examples=()
@@ -162,19 +162,23 @@ for n in "${examples[@]}"; do
   # to its pygraph builds (before PYGRAPH_PLUGIN_ARGS, which therefore win).
   own=()
   for a in $(sed -n 's|^// pygraph-plugin-args: ||p' "$src"); do own+=("-fplugin-arg-pygraph-$a"); done
+  # A source line "// example-libs: cublas" links those toolkit libraries
+  # (shared: a static cuBLAS is ~500 MB) into every build of it.
+  xlibs=()
+  for a in $(sed -n 's|^// example-libs: ||p' "$src"); do xlibs+=("-l$a"); done
   echo "$n" >>"$gpu/examples.txt"
-  launch "$src" "$gpu/bin/${n}_plain" -- "${more[@]}"
+  launch "$src" "$gpu/bin/${n}_plain" -- "${more[@]}" "${xlibs[@]}"
   if [[ $with_pygraph -eq 1 ]]; then
     # -x none: the runtime archive must not be read as CUDA source.
     launch "$src" "$gpu/bin/${n}_pygraph" "-fplugin=$plugin" "${own[@]}" "${plugin_args[@]}" -- \
-      "${more[@]}" -x none "$rtlib"
+      "${more[@]}" -x none "$rtlib" "${xlibs[@]}"
     if [[ $b0 -eq 1 && " ${b0_examples[*]} " == *" $n "* ]]; then
       launch "$src" "$gpu/bin/${n}_pygraph_b0" "-fplugin=$plugin" "${own[@]}" "${plugin_args[@]}" \
-        -fplugin-arg-pygraph-batch=0 -- "${more[@]}" -x none "$rtlib"
+        -fplugin-arg-pygraph-batch=0 -- "${more[@]}" -x none "$rtlib" "${xlibs[@]}"
     fi
   fi
   if grep -q 'HAND_GRAPH' "$src"; then
-    launch "$src" "$gpu/bin/${n}_hand" -DHAND_GRAPH -- "${more[@]}"
+    launch "$src" "$gpu/bin/${n}_hand" -DHAND_GRAPH -- "${more[@]}" "${xlibs[@]}"
   fi
 done
 
@@ -189,6 +193,7 @@ if [[ -f $repo/bench/tiny_chain_bench.cu ]]; then
 fi
 
 cp "$here/run_gpu.sh" "$gpu/run_gpu.sh"
+cp "$here/cublas_path.sh" "$gpu/cublas_path.sh"
 cp "$repo/bench/run_bench.sh" "$gpu/run_bench.sh"
 cp "$repo/utils/pygraph-report" "$gpu/pygraph-report"
 cp "$repo/bench/indirection_bench.sh" "$gpu/indirection_bench.sh"

@@ -3,7 +3,10 @@
 #
 #   bash run_gpu.sh <bundle-dir> [outdir]
 #
-# Needs only bash, coreutils and the prebuilt binaries (no compiler).  For
+# Needs only bash, coreutils and the prebuilt binaries (no compiler); an
+# example linking the shared cuBLAS also its libcublas.so.N, looked up by
+# cublas_path.sh (a pip wheel's too) and skipped, said on stderr and in the
+# table, when it is nowhere.  For
 # every example: runs <name>_plain, <name>_pygraph (PYGRAPH_REPORT=1, stderr
 # kept in the log), and <name>_pygraph_b0 (built with the plugin's batch=0:
 # one-iteration regions; same environment as pygraph) and <name>_hand when
@@ -46,6 +49,12 @@ if [[ -f $dir/examples.txt ]]; then
 else
   for f in "$bin"/*_plain; do lines+=("$(basename "$f" _plain)"); done
 fi
+
+# cublas_ready: an example that links the shared cuBLAS (cublas_loop) finds
+# libcublas.so.N, in a pip wheel (nvidia-cublas) too; else it is skipped.
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=cublas_path.sh
+source "$here/cublas_path.sh"
 
 field() {  # field <file> <key>: value of the last "key: value" line
   awk -v k="$2:" '$1 == k { v = $2 } END { print v }' "$1" 2>/dev/null
@@ -97,6 +106,10 @@ for l in "${lines[@]}"; do
   read -r name args <<<"$l"
   if [[ -n ${ONLY:-} && " $ONLY " != *" $name "* ]]; then continue; fi
   [[ -x $bin/${name}_plain ]] || { echo "run_gpu.sh: missing $bin/${name}_plain" >&2; status=1; continue; }
+  if ! cublas_ready "$bin/${name}_plain"; then
+    rows+=("$name|-|-|-|-|-|SKIP(no libcublas)|(not run: see stderr)")
+    continue
+  fi
   echo "== $name" >&2
   # shellcheck disable=SC2086
   run_one "$name" plain $args

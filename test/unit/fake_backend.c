@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi/library_calls.h"
 #include "selection/capture_cost.h"
 #include "graphs/graph_plan.h"
 #include "graphs/indirect.h"
@@ -129,6 +130,9 @@ static void log_op(const struct pygraph_op *op)
   case PYGRAPH_OP_HOST_BYTES:
     fake_log_append("hb(%u) ", (unsigned)*(const unsigned char *)op->src);
     break;
+  case PYGRAPH_OP_LIBRARY:
+    fake_log_append("lib(%s) ", op->library->name);
+    break;
   }
 }
 
@@ -138,9 +142,23 @@ static double next_cost(const double *costs, unsigned n, unsigned *used, double 
   return costs && n ? costs[(*used)++ % n] : fixed;
 }
 
+/* A library op run eagerly, as cuda/library_capture.c runs it: a failing
+ * call is reported (abi/library_calls.h). */
+static cudaError_t execute_library(const struct pygraph_op *op)
+{
+  int status = op->library->run(op->library_args, NULL);
+  if (status)
+    pygraph_library_failed(op, status);
+  fake_gpu_us += next_cost(fake.eager_costs, fake.n_eager_costs, &eager_costs_used,
+                           fake.eager_op_us);
+  return status ? cudaErrorUnknown : cudaSuccess;
+}
+
 static cudaError_t fake_execute(const struct pygraph_op *op)
 {
   log_op(op);
+  if (op->kind == PYGRAPH_OP_LIBRARY)
+    return execute_library(op);
   struct fake_node node = fake_node_of(op);
   fake_memory_apply(&node);
   fake_node_release(&node);
@@ -276,6 +294,8 @@ static void log_plan(const struct pygraph_op_list *ops, const struct pygraph_gra
     }
     if (pn->form == PYGRAPH_PLAN_EMPTY)
       fake_log_append(":e");
+    if (ops->ops[i].kind == PYGRAPH_OP_LIBRARY)
+      fake_log_append("L");
     for (unsigned d = 0; d < pn->n_deps; d++)
       fake_log_append("%s%zu", d ? "," : "<", pn->deps[d]);
   }
@@ -315,7 +335,27 @@ static struct fake_graph *fake_graph_of(const struct pygraph_op_list *ops,
   return g;
 }
 
-/* Logs the plan as build(<plan>) (log_plan). */
+/* Each library op's call captured, as graph_realise.c captures it: its
+ * run into FAKE_CAPTURE_STREAM.  0, or the status of the one that failed
+ * (logged lib!(<name>)). */
+static int capture_library_ops(const struct pygraph_op_list *ops)
+{
+  for (size_t i = 0; i < ops->n_ops; i++) {
+    const struct pygraph_op *op = &ops->ops[i];
+    int status = op->kind == PYGRAPH_OP_LIBRARY
+                     ? op->library->run(op->library_args, FAKE_CAPTURE_STREAM)
+                     : 0;
+    if (status) {
+      fake_log_append("lib!(%s) ", op->library->name);
+      return status;
+    }
+  }
+  return 0;
+}
+
+/* Logs the plan as build(<plan>) (log_plan); a library op's node is
+ * captured from its call first (capture_library_ops), and a failed one
+ * fails the build. */
 static cudaError_t fake_build(const struct pygraph_op_list *ops,
                               const struct pygraph_graph_plan *plan,
                               const struct pygraph_indirect_graph *ind, void **graph)
@@ -323,6 +363,10 @@ static cudaError_t fake_build(const struct pygraph_op_list *ops,
   if (fake.fail_build) {
     fake_log_append("build! ");
     return cudaErrorInvalidValue;
+  }
+  if (capture_library_ops(ops)) {
+    fake_log_append("build! ");
+    return cudaErrorUnknown;
   }
   fake_host_us += fake.capture_host_us;
   fake_log_append("build(");
@@ -405,6 +449,10 @@ static cudaError_t fake_instantiate(void *graph, void *previous)
 static cudaError_t fake_update_node(void *graph, size_t index, const struct pygraph_op *op)
 {
   struct fake_graph *g = graph;
+  if (op->kind == PYGRAPH_OP_LIBRARY) {      /* refused, as graph_realise.c refuses it */
+    fake_log_append("upd%zu! ", index);
+    return cudaErrorNotSupported;
+  }
   if (++update_calls == fake.fail_update_at) {
     fake_log_append("upd%zu! ", index);
     return cudaErrorInvalidValue;

@@ -2,9 +2,14 @@
  * fails on request, so tests can assert exactly what the runtime did.
  *
  * Tokens: k<func>(<arg0>) eager kernel, ms(<value>) memset, mc(<dst>)
- * memcpy, hb(<first byte>) host bytes (PYGRAPH_OP_HOST_BYTES), er<event> /
+ * memcpy, hb(<first byte>) host bytes (PYGRAPH_OP_HOST_BYTES), lib(<name>)
+ * a library call (PYGRAPH_OP_LIBRARY: its run made, eagerly), er<event> /
  * ew<event> event record / wait, build(<plan>) (the
- * plan graph_build is given, as graph_plan.h describes it),
+ * plan graph_build is given, as graph_plan.h describes it, a library op's
+ * node marked L: its call is captured first, its run given
+ * FAKE_CAPTURE_STREAM, and a failing one logs lib!(<name>) build! and
+ * fails the build; a launch makes the captured call, its run eagerly;
+ * updating a library node is refused, upd<node>!),
  * inst, xupd (in-place exec update), upd<node>, launch, destroy, clear.
  * Parameter indirection: a graph with indirect nodes logs as
  * build(<plan>; ind <op>@<offset>[w]... <bytes>B/<loaders>L), w marking a
@@ -132,6 +137,8 @@ extern char fake_programmatic[1024];
 #define FAKE_FUNC(id) ((const void *)(unsigned long)(id))
 #define FAKE_STREAM(id) ((cudaStream_t)(unsigned long)(0x100 + (id)))
 #define FAKE_EVENT(id) ((cudaEvent_t)(unsigned long)(0x200 + (id)))
+/* The stream graph_build captures library calls on (graph_realise.c's own). */
+#define FAKE_CAPTURE_STREAM FAKE_STREAM(30)
 #define FAKE_TWIN(id) ((const void *)(unsigned long)(0x300 + (id)))
 /* Twins FAKE_TWIN(FAKE_WAITING_TWINS) and up were "built for sm_90+": they
  * wait for their predecessors (fixed per id: the runtime caches twin facts). */

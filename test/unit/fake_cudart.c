@@ -25,12 +25,22 @@ struct CUevent_st {
   int unused;
 };
 
+int fcuda_streams_made, fcuda_captures_begun, fcuda_captures_ended;
+cudaStream_t fcuda_capturing;
+enum cudaStreamCaptureMode fcuda_capture_mode;
+int fcuda_capture_invalidated;
+struct CUgraph_st *fcuda_last_captured;
+
 void fcuda_reset(void)
 {
   fcuda_calls = fcuda_fail_at = 0;
   fcuda_failed = NULL;
   fcuda_n_handles = 0;
   fcuda_last_graph = NULL;
+  fcuda_captures_begun = fcuda_captures_ended = 0;
+  fcuda_capture_invalidated = 0;
+  fcuda_last_captured = NULL;
+  fcuda_capturing = NULL;
   memset(trace, 0, sizeof trace);
 }
 
@@ -293,6 +303,62 @@ cudaError_t cudaLibraryGetKernel(cudaKernel_t *kernel, cudaLibrary_t library, co
 
 cudaError_t cudaGetLastError(void)
 {
+  return cudaSuccess;
+}
+
+/* ---- stream capture (a library op's child graph, library_capture.c) ---- */
+
+cudaError_t cudaGetDevice(int *device)
+{
+  FAIL_IF("cudaGetDevice");
+  *device = 0;
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned int flags)
+{
+  FAIL_IF("cudaStreamCreateWithFlags");
+  if (flags != cudaStreamNonBlocking)
+    return cudaErrorNotSupported;      /* all the runtime makes */
+  *stream = (cudaStream_t)(unsigned long)(0x5700 + ++fcuda_streams_made);
+  return cudaSuccess;
+}
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode)
+{
+  FAIL_IF("cudaStreamBeginCapture");
+  if (fcuda_capturing)
+    return cudaErrorIllegalState;      /* one capture at a time here */
+  fcuda_capturing = stream;
+  fcuda_capture_mode = mode;
+  fcuda_captures_begun++;
+  return cudaSuccess;
+}
+
+/* Hands out a new graph (the captured work: empty here), counted live. */
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *graph)
+{
+  *graph = NULL;
+  if (stream != fcuda_capturing)
+    return cudaErrorIllegalState;
+  fcuda_capturing = NULL;
+  fcuda_captures_ended++;
+  FAIL_IF("cudaStreamEndCapture");
+  if (fcuda_capture_invalidated)
+    return cudaErrorStreamCaptureInvalidated;
+  *graph = fcuda_last_captured = new_graph(NULL);
+  fcuda_live_graphs++;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *node, cudaGraph_t graph,
+                                       const cudaGraphNode_t *deps, size_t n_deps,
+                                       cudaGraph_t child)
+{
+  FAIL_IF("cudaGraphAddChildGraphNode");
+  struct CUgraphNode_st *n = add(graph, FC_CHILD, deps, n_deps);
+  n->child = child;
+  *node = n;
   return cudaSuccess;
 }
 

@@ -1,7 +1,8 @@
 /* fake_cudart.h - a stand-in for the CUDA runtime's graph API, linked in
  * place of cudart into the test of the CUDA layer's graph building
  * (test_while_realise.c: cuda/while_graph.c and cuda/graph_realise.c run
- * as they are, on the CPU).  Graphs and nodes are kept as built so the
+ * as they are, on the CPU; test_library_realise.c: a library op's child
+ * graph node, cuda/library_capture.c).  Graphs and nodes are kept as built so the
  * test can read their structure; every call is counted and any one can
  * be made to fail; live objects (top-level graphs, executables, events,
  * conditional handles) are counted so a failing build can be shown to
@@ -14,7 +15,8 @@
 #include <cuda_runtime_api.h>
 
 /* The kinds of node the fake records. */
-enum fcuda_kind { FC_KERNEL, FC_MEMCPY, FC_MEMSET, FC_EMPTY, FC_RECORD, FC_WAIT, FC_CONDITIONAL };
+enum fcuda_kind { FC_KERNEL, FC_MEMCPY, FC_MEMSET, FC_EMPTY, FC_RECORD, FC_WAIT, FC_CONDITIONAL,
+                  FC_CHILD };
 
 struct CUgraphNode_st {
   enum fcuda_kind kind;
@@ -41,6 +43,9 @@ struct CUgraphNode_st {
   enum cudaGraphConditionalNodeType cond_type;
   unsigned cond_size;
   struct CUgraph_st *body;           /* owned by the node */
+  /* child-graph nodes: the graph given (cloned by CUDA: the caller may
+   * destroy it at once; only its address is kept, never read) */
+  const struct CUgraph_st *child;
 };
 
 struct CUgraph_st {
@@ -78,6 +83,16 @@ extern int fcuda_library_loads;
 extern struct CUgraph_st *fcuda_last_graph;
 extern struct fcuda_handle fcuda_last_handle;
 extern unsigned fcuda_n_handles;
+
+/* Stream capture (library_capture.c): streams made; the stream being
+ * captured (NULL: none) and its mode; captures begun and ended; the graph
+ * the last end handed out.  With fcuda_capture_invalidated the end fails
+ * (cudaErrorStreamCaptureInvalidated) and hands out none. */
+extern int fcuda_streams_made, fcuda_captures_begun, fcuda_captures_ended;
+extern cudaStream_t fcuda_capturing;
+extern enum cudaStreamCaptureMode fcuda_capture_mode;
+extern int fcuda_capture_invalidated;
+extern struct CUgraph_st *fcuda_last_captured;
 
 void fcuda_reset(void);
 

@@ -108,6 +108,13 @@ struct fake_node fake_node_of(const struct pygraph_op *op)
     memcpy(n.bytes, op->src, op->count);
     n.src = n.bytes;
   }
+  if (op->kind == PYGRAPH_OP_LIBRARY) {
+    n.bytes = malloc(op->library_size ? op->library_size : 1);
+    if (!n.bytes)
+      abort();
+    memcpy(n.bytes, op->library_args, op->library_size);
+    n.library = op->library;
+  }
   return n;
 }
 
@@ -137,6 +144,9 @@ void fake_memory_apply(const struct fake_node *node)
   case PYGRAPH_OP_HOST_BYTES:
     if (find(node->dst, node->count))
       memcpy(node->dst, node->bytes, node->count);
+    break;
+  case PYGRAPH_OP_LIBRARY:
+    (void)node->library->run(node->bytes, NULL);   /* the call, as the graph makes it */
     break;
   default:
     break;

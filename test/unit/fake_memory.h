@@ -37,11 +37,16 @@ struct fake_node {
   const void *src;
   int value;
   size_t count;
-  unsigned char *bytes;                 /* a HOST_BYTES node's own copy of its bytes
+  unsigned char *bytes;                 /* a HOST_BYTES node's own copy of its bytes,
+                                           a LIBRARY node's of its arguments
                                            (malloc'd: fake_node_release frees it) */
+  const struct pygraph_library_fn *library;   /* a LIBRARY node: running it runs
+                                                 the call (its thunk, eagerly) */
 };
 /* For a PYGRAPH_OP_HOST_BYTES op the node copies the bytes at op->src, as
- * the real node takes its parameters. */
+ * the real node takes its parameters; for a PYGRAPH_OP_LIBRARY op, the
+ * arguments at op->library_args (what the real node's captured graph
+ * holds). */
 struct fake_node fake_node_of(const struct pygraph_op *op);
 void fake_node_release(struct fake_node *node);
 /* Runs the node's effect on registered memory. */

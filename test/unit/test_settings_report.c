@@ -2,6 +2,7 @@
  * exact report text. */
 #include "check.h"
 #include "selection/decide.h"
+#include "abi/library_calls.h"
 #include "abi/report.h"
 #include "harness.h"
 #include "segment/segment_internal.h"
@@ -158,9 +159,10 @@ static void test_flag_words_and_warnings(void)
                            "PYGRAPH_MEASURE_ITERS", "x", "PYGRAPH_MARGIN", "x",
                            "PYGRAPH_EAGER_BEFORE_CAPTURE", "x", "PYGRAPH_MIN_OPS", "x",
                            "PYGRAPH_BATCH", "x", "PYGRAPH_NVTX", "x", "PYGRAPH_VERIFY", "x",
-                           "PYGRAPH_FAULT", "x", "PYGRAPH_WHOLE_LOOPS", "x", NULL};
+                           "PYGRAPH_FAULT", "x", "PYGRAPH_WHOLE_LOOPS", "x",
+                           "PYGRAPH_POOL_MB", "x", "PYGRAPH_CUBLAS_WORKSPACE_MB", "x", NULL};
   s = parse(all_bad);                     /* every setting at once: each warned about */
-  CHECK(s.n_problems == 17 && s.n_problems <= PYGRAPH_SETTINGS_COUNT);
+  CHECK(s.n_problems == 19 && s.n_problems <= PYGRAPH_SETTINGS_COUNT);
   const char *junk_debug[] = {"PYGRAPH_DEBUG", "maybe", NULL};
   s = parse(junk_debug);                  /* a flag word not understood is off */
   CHECK(!s.debug && s.n_problems == 1);
@@ -224,6 +226,26 @@ static void test_whole_loops_setting(void)
   CHECK_STR(s.problems[0].used, "1 (on)");
 }
 
+/* PYGRAPH_CUBLAS_WORKSPACE_MB: not given, the adapter's default by compute
+ * capability; 0 (no workspace of pygraph's) up to 4096 MiB; junk warns and
+ * keeps the default. */
+static void test_cublas_workspace_setting(void)
+{
+  CHECK(parse(NULL).cublas_workspace_mb == PYGRAPH_CUBLAS_WORKSPACE_AUTO);
+  const char *some[] = {"PYGRAPH_CUBLAS_WORKSPACE_MB", "8", NULL};
+  CHECK(parse(some).cublas_workspace_mb == 8);
+  const char *none[] = {"PYGRAPH_CUBLAS_WORKSPACE_MB", "0", NULL};
+  CHECK(parse(none).cublas_workspace_mb == 0);
+  const char *big[] = {"PYGRAPH_CUBLAS_WORKSPACE_MB", "4097", NULL};
+  struct pygraph_settings s = parse(big);
+  CHECK(s.cublas_workspace_mb == PYGRAPH_CUBLAS_WORKSPACE_AUTO && s.n_problems == 1);
+  char line[256];
+  pygraph_settings_format_problem(line, sizeof line, &s.problems[0]);
+  CHECK_STR(line, "pygraph: warning: PYGRAPH_CUBLAS_WORKSPACE_MB=\"4097\" is not a number of "
+                  "MiB from 0 to 4096 (0: no workspace of pygraph's); using 32 on compute "
+                  "capability 9.0 and newer, else 4\n");
+}
+
 static void test_decide(void)
 {
   struct pygraph_settings s = parse(NULL);
@@ -282,6 +304,18 @@ static void test_report_lines(void)
   CHECK_STR(buf, "pygraph: total launches=0 in_graphs=0 (0.0%)\n");
   pygraph_report_format_total(buf, sizeof buf, 3, 1);
   CHECK_STR(buf, "pygraph: total launches=3 in_graphs=1 (33.3%)\n");
+
+  /* Library calls: the segment's recorded ones after the pool's fields;
+   * the adapters' workspaces and failed calls on the total line. */
+  seg.phase = PYGRAPH_PHASE_REPLAY;
+  seg.stats.flushes = 0;
+  seg.fallback[0] = '\0';
+  seg.stats.library_calls = 300;
+  pygraph_report_format_segment(buf, sizeof buf, &seg);
+  CHECK(strstr(buf, " timed=5 library_calls=300\n") != NULL);
+  pygraph_library_add_workspace(32u << 20);
+  pygraph_report_format_total(buf, sizeof buf, 3, 1);
+  CHECK_STR(buf, "pygraph: total launches=3 in_graphs=1 (33.3%) library_ws_bytes=33554432\n");
 }
 
 int main(void)
@@ -293,6 +327,7 @@ int main(void)
   test_report_setting();
   test_nvtx_setting();
   test_whole_loops_setting();
+  test_cublas_workspace_setting();
   test_selective_settings();
   test_decide();
   test_report_lines();

@@ -357,3 +357,18 @@ enum pygraph_record_result pygraph_record_free(struct pygraph_segment *seg, void
   /* Deferred ops may still use the memory: they run before it is freed. */
   return pygraph_record_undeferrable(seg, "cudaFree of memory not allocated in the iteration");
 }
+
+enum pygraph_record_result pygraph_record_library(struct pygraph_segment *seg,
+                                                  const pygraph_site *site,
+                                                  const struct pygraph_library_fn *fn,
+                                                  const void *args, size_t size,
+                                                  cudaStream_t stream)
+{
+  if (goes_to_cuda(seg, stream))
+    return PYGRAPH_RUN_NOW;
+  struct pygraph_op op = {
+      .kind = PYGRAPH_OP_LIBRARY, .stream = stream, .site = site, .library = fn,
+      .library_args = args, .library_size = size, .wait_link = -1,
+  };
+  return append(seg, &op, NULL);
+}

@@ -99,6 +99,21 @@ enum pygraph_record_result pygraph_record_event_wait(struct pygraph_segment *seg
                                                      cudaStream_t stream, cudaEvent_t event,
                                                      unsigned flags);
 
+/* A library call (PYGRAPH_OP_LIBRARY, recording/op.h) made by its adapter
+ * (cuda/cublas_entry_points.c) on `stream`, the library handle's stream
+ * (normalised): fn's thunk and the call's arguments, `size` bytes at
+ * `args`, which the recording copies.  The adapter has read what the
+ * library reads at the call (host scalars) into `args`, and refused the
+ * calls that write host memory (a result in host pointer mode); the run
+ * makes the call later, in stream order with the ops around it, eagerly
+ * or as one node of a graph captured from it.  `site` names the call in
+ * messages. */
+enum pygraph_record_result pygraph_record_library(struct pygraph_segment *seg,
+                                                  const pygraph_site *site,
+                                                  const struct pygraph_library_fn *fn,
+                                                  const void *args, size_t size,
+                                                  cudaStream_t stream);
+
 /* For ops the runtime never defers (driver launches, launch attributes). */
 enum pygraph_record_result pygraph_record_undeferrable(struct pygraph_segment *seg,
                                                        const char *reason);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "abi/launch_counter.h"
+#include "abi/library_calls.h"
 #include "abi/report_json.h"
 #include "abi/region_state.h"
 #include "abi/whole_loop.h"
@@ -33,8 +34,8 @@ static int format_pool(char *buf, size_t cap, const struct pygraph_segment_summa
 }
 
 /* Appends to buf[n..cap) what the fixed fields leave: a flush's reason,
- * the program's own captures, the batch, the pool, verify mode's result,
- * the thread, the newline. */
+ * the program's own captures, the batch, the pool, the library calls it
+ * recorded, verify mode's result, the thread, the newline. */
 static int format_tail(char *buf, size_t cap, int n, const struct pygraph_segment_summary *s,
                        int thread)
 {
@@ -48,6 +49,8 @@ static int format_tail(char *buf, size_t cap, int n, const struct pygraph_segmen
     n += format_pool(buf + n, cap - (size_t)n, s);
   if (n >= 0 && (size_t)n < cap && s->pool_allocated > 0 && s->pool_off)
     n += snprintf(buf + n, cap - (size_t)n, " pool_off=\"%s\"", s->pool_off);
+  if (n >= 0 && (size_t)n < cap && s->library_calls > 0)
+    n += snprintf(buf + n, cap - (size_t)n, " library_calls=%llu", s->library_calls);
   if (n >= 0 && (size_t)n < cap && s->verify)
     n += snprintf(buf + n, cap - (size_t)n, " verify=\"%s\"", s->verify);
   if (n >= 0 && (size_t)n < cap && thread >= 0)
@@ -79,8 +82,18 @@ int pygraph_report_format_total(char *buf, size_t cap, unsigned long long launch
                                 unsigned long long in_graphs)
 {
   double share = launches ? 100.0 * (double)in_graphs / (double)launches : 0.0;
-  return snprintf(buf, cap, "pygraph: total launches=%llu in_graphs=%llu (%.1f%%)\n", launches,
-                  in_graphs, share);
+  unsigned long long ws = pygraph_library_workspace_bytes();
+  unsigned long long failed = pygraph_library_failures();
+  int n = snprintf(buf, cap, "pygraph: total launches=%llu in_graphs=%llu (%.1f%%)", launches,
+                   in_graphs, share);
+  /* The library adapters' workspaces and failed recorded calls (library_calls.h). */
+  if (n >= 0 && (size_t)n < cap && ws > 0)
+    n += snprintf(buf + n, cap - (size_t)n, " library_ws_bytes=%llu", ws);
+  if (n >= 0 && (size_t)n < cap && failed > 0)
+    n += snprintf(buf + n, cap - (size_t)n, " library_errors=%llu", failed);
+  if (n >= 0 && (size_t)n < cap)
+    n += snprintf(buf + n, cap - (size_t)n, "\n");
+  return n;
 }
 
 int pygraph_report_format_whole_loop(char *buf, size_t cap,

@@ -33,8 +33,10 @@ struct pygraph_whole_loop_summary;
 int pygraph_report_format_whole_loop(char *buf, size_t cap,
                                      const struct pygraph_whole_loop_summary *s);
 
-/* The closing line: total routed launches (and the kernels whole loops'
- * WHILE graphs ran for calls never made) and how many ran in graphs. */
+/* The closing line: total routed launches (library calls included, and
+ * the kernels whole loops' WHILE graphs ran for calls never made) and how
+ * many ran in graphs; then, when there are any, the library adapters'
+ * workspace bytes and failed recorded calls (library_calls.h). */
 int pygraph_report_format_total(char *buf, size_t cap, unsigned long long launches,
                                 unsigned long long in_graphs);
 

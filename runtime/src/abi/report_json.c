@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "abi/launch_counter.h"
+#include "abi/library_calls.h"
 #include "abi/region_state.h"
 #include "abi/whole_loop.h"
 #include "common/json_write.h"
@@ -82,6 +83,7 @@ static void write_counts(struct pygraph_json *j, const struct pygraph_segment_su
   pygraph_json_uint(j, "variants", s->variants);
   pygraph_json_uint(j, "indirect_nodes", s->indirect_nodes);
   pygraph_json_uint(j, "indirect_bytes", s->indirect_bytes);
+  pygraph_json_uint(j, "library_calls", s->library_calls);
 }
 
 static void write_batch(struct pygraph_json *j, const struct pygraph_segment_summary *s)
@@ -196,6 +198,8 @@ static void write_totals(struct pygraph_json *j, const struct walk *w,
                       launches ? 100.0 * (double)w->in_graphs / (double)launches : 0.0);
   pygraph_json_uint(j, "segments", w->segments);
   pygraph_json_uint(j, "graphed_segments", w->graphed);
+  pygraph_json_uint(j, "library_ws_bytes", pygraph_library_workspace_bytes());
+  pygraph_json_uint(j, "library_errors", pygraph_library_failures());
   pygraph_json_end_object(j);
 }
 

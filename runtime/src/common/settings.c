@@ -82,6 +82,7 @@ void pygraph_settings_defaults(struct pygraph_settings *out)
   out->eager_before_capture = PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE;
   out->min_ops = PYGRAPH_DEFAULT_MIN_OPS;
   out->pool_mb = PYGRAPH_DEFAULT_POOL_MB;
+  out->cublas_workspace_mb = PYGRAPH_CUBLAS_WORKSPACE_AUTO;
   out->nvtx = 1;
   out->whole_loops = 1;
 }
@@ -264,6 +265,10 @@ void pygraph_settings_parse(struct pygraph_settings *out, const char *(*lookup)(
                               "1024");
   out->batch = parse_number(out, lookup, "PYGRAPH_BATCH", 1, 1000000ul, 0,
                             "a number of at least 1", "the plugin's batch=");
+  out->cublas_workspace_mb = parse_number(
+      out, lookup, "PYGRAPH_CUBLAS_WORKSPACE_MB", 0, PYGRAPH_CUBLAS_WORKSPACE_MAX_MB,
+      PYGRAPH_CUBLAS_WORKSPACE_AUTO, "a number of MiB from 0 to 4096 (0: no workspace of pygraph's)",
+      "32 on compute capability 9.0 and newer, else 4");
   parse_verify(out, lookup);
   parse_fault(out, lookup);
   out->whole_loops = parse_flag_on(out, lookup, "PYGRAPH_WHOLE_LOOPS");

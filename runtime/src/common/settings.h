@@ -21,7 +21,7 @@ enum pygraph_indirect_mode {
 };
 
 /* PYGRAPH_* variables the runtime reads (settings.c's table). */
-#define PYGRAPH_SETTINGS_COUNT 18u
+#define PYGRAPH_SETTINGS_COUNT 19u
 
 /* pygraph's own graph steps that PYGRAPH_FAULT can make fail (port/fault_inject.h). */
 enum pygraph_fault_step {
@@ -82,6 +82,12 @@ struct pygraph_settings {
   int whole_loops;              /* PYGRAPH_WHOLE_LOOPS (default 1): loops the pass
                                    described run as one WHILE graph once verified
                                    (abi/whole_loop.h); 0: they run as written */
+  unsigned cublas_workspace_mb; /* PYGRAPH_CUBLAS_WORKSPACE_MB (default
+                                   PYGRAPH_CUBLAS_WORKSPACE_AUTO): MiB of the
+                                   workspace pygraph gives a cuBLAS handle for
+                                   each stream its calls are captured from
+                                   (cuda/cublas_entry_points.c); 0: none, cuBLAS
+                                   allocates one per captured graph */
   unsigned verify;              /* PYGRAPH_VERIFY (0: off): each graph variant's
                                    capture and first this many replays are also
                                    run eagerly and compared bit for bit
@@ -111,6 +117,11 @@ struct pygraph_settings {
 #define PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE 3u
 #define PYGRAPH_DEFAULT_MIN_OPS 2u
 #define PYGRAPH_DEFAULT_POOL_MB 1024u
+/* PYGRAPH_CUBLAS_WORKSPACE_MB not given: 32 MiB on devices of compute
+ * capability 9.0 and newer, 4 MiB before (what cuBLAS's documentation
+ * recommends for cublasSetWorkspace on those architectures). */
+#define PYGRAPH_CUBLAS_WORKSPACE_AUTO 0xffffffffu
+#define PYGRAPH_CUBLAS_WORKSPACE_MAX_MB 4096u
 /* PYGRAPH_VERIFY=1 (or on): replays verified per graph variant. */
 #define PYGRAPH_DEFAULT_VERIFY_REPLAYS 2u
 

@@ -6,6 +6,7 @@
 
 #include "cuda/driver_api.h"
 #include "cuda/host_bytes.h"
+#include "cuda/library_capture.h"
 #include "recording/event_kinds.h"
 #include "cuda/loader_module.h"
 #include "recording/op.h"
@@ -53,6 +54,8 @@ cudaError_t pygraph_cuda_execute(const struct pygraph_op *op)
     return cudaStreamWaitEvent(op->stream, op->event, op->wait_flags);
   case PYGRAPH_OP_HOST_BYTES:
     return pygraph_cuda_host_bytes_launch(op);
+  case PYGRAPH_OP_LIBRARY:
+    return pygraph_cuda_library_execute(op);
   }
   return cudaErrorInvalidValue;
 }

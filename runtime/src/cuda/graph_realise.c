@@ -13,6 +13,7 @@
 #include "cuda/backend_cuda.h"
 #include "cuda/cuda_ops.h"
 #include "cuda/host_bytes_module.h"
+#include "cuda/library_capture.h"
 #include "cuda/loader_module.h"
 #include "graphs/arg_loader.h"
 #include "graphs/graph_plan.h"
@@ -136,6 +137,8 @@ static cudaError_t add_node(struct cuda_graph *g, const struct pygraph_op *op,
     return p.func ? cudaGraphAddKernelNode(node, g->body, deps, n_deps, &p)
                   : cudaErrorInvalidDeviceFunction;
   }
+  case PYGRAPH_OP_LIBRARY:                 /* a graph captured from the call */
+    return pygraph_cuda_library_node(node, g->body, deps, n_deps, op);
   }
   return cudaErrorInvalidValue;
 }
@@ -407,6 +410,11 @@ cudaError_t pygraph_cuda_graph_update_node(void *graph, size_t index, const stru
     return p.func ? cudaGraphExecKernelNodeSetParams(g->exec, node, &p)
                   : cudaErrorInvalidDeviceFunction;
   }
+  case PYGRAPH_OP_LIBRARY:
+    /* Never asked: its arguments are signature (recording/op.h), so a node
+     * of the same signature already holds them.  Refused all the same:
+     * what the library captured cannot be told other arguments. */
+    return cudaErrorNotSupported;
   }
   return cudaErrorInvalidValue;
 }

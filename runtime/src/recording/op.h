@@ -16,8 +16,23 @@ enum pygraph_op_kind {
   PYGRAPH_OP_MEMCPY,
   PYGRAPH_OP_EVENT_RECORD,
   PYGRAPH_OP_EVENT_WAIT,
-  PYGRAPH_OP_HOST_BYTES                  /* bytes taken from the host at the call,
+  PYGRAPH_OP_HOST_BYTES,                 /* bytes taken from the host at the call,
                                             written to device memory (host_bytes.h) */
+  PYGRAPH_OP_LIBRARY                     /* a library call (cuBLAS): its adapter's thunk
+                                            and the call's arguments (below) */
+};
+
+/* A library call's adapter (cuda/cublas_entry_points.c): what the op runs.
+ * `run` makes the call from `args` (the adapter's argument struct, as the
+ * op list holds it): with capture_stream NULL on the library's handle as
+ * it is (eager), else into that stream, which the caller is capturing (the
+ * handle set to it for the call and restored after).  It returns the
+ * library's status, 0 for success.  One per library function: the pointer
+ * is the function's identity in signatures. */
+struct pygraph_library_fn {
+  const char *name;                      /* "cublasSgemm_v2" */
+  int (*run)(const void *args, cudaStream_t capture_stream);
+  const char *(*status_name)(int status);   /* "CUBLAS_STATUS_INVALID_VALUE" */
 };
 
 /* Where each kernel parameter lives in the kernel's parameter buffer.
@@ -61,6 +76,18 @@ struct pygraph_op {
   int value;
   size_t count;
   enum cudaMemcpyKind memcpy_kind;
+
+  /* PYGRAPH_OP_LIBRARY: the call's arguments, library_size bytes, are
+   * copied into the list's arena at args_offset (op_list.h) and hashed
+   * into library_hash.  The arguments are signature, all of them: a graph
+   * captured from the library holds them as it chose to (kernels,
+   * parameters, splits), so a call with other arguments is another graph,
+   * never a node update.  Its stream is the handle's at the call. */
+  const struct pygraph_library_fn *library;
+  size_t library_size;
+  unsigned long long library_hash;
+  const void *library_args;              /* valid after pygraph_op_list_materialize
+                                            (before: the adapter's struct) */
 
   /* PYGRAPH_OP_EVENT_RECORD / PYGRAPH_OP_EVENT_WAIT */
   cudaEvent_t event;

@@ -16,6 +16,7 @@ void pygraph_op_list_reset(struct pygraph_op_list *list)
   list->n_arg_bytes = 0;
   list->n_arg_ptrs = 0;
   list->n_kernels = 0;
+  list->n_library = 0;
 }
 
 void pygraph_op_list_free(struct pygraph_op_list *list)
@@ -34,8 +35,11 @@ struct pygraph_op *pygraph_op_list_append(struct pygraph_op_list *list,
   struct pygraph_op *slot = &list->ops[list->n_ops++];
   *slot = *op;
   slot->arg_ptrs = NULL;
+  slot->library_args = NULL;             /* the caller's struct: set by materialize */
   if (op->kind == PYGRAPH_OP_KERNEL)
     list->n_kernels++;
+  if (op->kind == PYGRAPH_OP_LIBRARY)
+    list->n_library++;
   return slot;
 }
 
@@ -60,6 +64,28 @@ int pygraph_op_list_copy_bytes(struct pygraph_op_list *list, struct pygraph_op *
   memset(block + op->count, 0, padded - op->count);
   op->args_offset = start;
   list->n_arg_bytes = start + padded;
+  return 0;
+}
+
+/* FNV-1a: the arguments' stand-in in signature hashes (signature.c
+ * compares the bytes themselves to confirm a match). */
+static unsigned long long bytes_hash(const unsigned char *b, size_t n)
+{
+  unsigned long long h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < n; i++)
+    h = (h ^ b[i]) * 0x100000001b3ull;
+  return h;
+}
+
+int pygraph_op_list_copy_library(struct pygraph_op_list *list, struct pygraph_op *op)
+{
+  size_t start = reserve_block(list, op->library_size);
+  if (start == (size_t)-1)
+    return -1;
+  memcpy(list->arg_bytes + start, op->library_args, op->library_size);
+  op->args_offset = start;
+  op->library_hash = bytes_hash(list->arg_bytes + start, op->library_size);
+  list->n_arg_bytes = start + op->library_size;
   return 0;
 }
 
@@ -110,6 +136,8 @@ void pygraph_op_list_materialize(struct pygraph_op_list *list)
     struct pygraph_op *op = &list->ops[i];
     if (op->kind == PYGRAPH_OP_HOST_BYTES)
       op->src = list->arg_bytes + op->args_offset;
+    if (op->kind == PYGRAPH_OP_LIBRARY)
+      op->library_args = list->arg_bytes + op->args_offset;
     if (op->kind != PYGRAPH_OP_KERNEL)
       continue;
     op->attrs = op->n_attrs

@@ -14,6 +14,7 @@ struct pygraph_op_list {
   void **arg_ptrs;                       /* per-parameter pointers into arg_bytes */
   size_t n_arg_ptrs, cap_arg_ptrs;       /* reserved at copy time, filled later */
   size_t n_kernels;
+  size_t n_library;                      /* PYGRAPH_OP_LIBRARY ops */
 };
 
 void pygraph_op_list_reset(struct pygraph_op_list *list);
@@ -38,13 +39,19 @@ int pygraph_op_list_copy_attrs(struct pygraph_op_list *list, struct pygraph_op *
  * Returns 0, or -1 when out of memory. */
 int pygraph_op_list_copy_bytes(struct pygraph_op_list *list, struct pygraph_op *op);
 
-/* The argument block of a kernel op (layout->total_size bytes), or the
- * bytes of a PYGRAPH_OP_HOST_BYTES op. */
+/* Copies a PYGRAPH_OP_LIBRARY op's arguments (op->library_size bytes at
+ * op->library_args) into the arena, sets op->args_offset and hashes them
+ * into op->library_hash.  Returns 0, or -1 when out of memory. */
+int pygraph_op_list_copy_library(struct pygraph_op_list *list, struct pygraph_op *op);
+
+/* The argument block of a kernel op (layout->total_size bytes), the bytes
+ * of a PYGRAPH_OP_HOST_BYTES op, or a PYGRAPH_OP_LIBRARY op's arguments. */
 const unsigned char *pygraph_op_args(const struct pygraph_op_list *list,
                                      const struct pygraph_op *op);
 
-/* Fills op->arg_ptrs (and op->attrs) of every kernel op and points op->src
- * of every PYGRAPH_OP_HOST_BYTES op at its bytes.  Must run after the last append
+/* Fills op->arg_ptrs (and op->attrs) of every kernel op, points op->src
+ * of every PYGRAPH_OP_HOST_BYTES op at its bytes and op->library_args of
+ * every PYGRAPH_OP_LIBRARY op at its arguments.  Must run after the last append
  * and before ops are executed, because the arena may move while growing.
  * Cannot fail: copy_args reserved the room. */
 void pygraph_op_list_materialize(struct pygraph_op_list *list);

@@ -8,7 +8,18 @@ static int same_dim3(dim3 a, dim3 b)
   return a.x == b.x && a.y == b.y && a.z == b.z;
 }
 
-static int same_op_signature(const struct pygraph_op *a, const struct pygraph_op *b)
+/* The same library function with the same arguments (their bytes, the
+ * hash only as a quick no). */
+static int same_library_call(const struct pygraph_op_list *la, const struct pygraph_op *a,
+                             const struct pygraph_op_list *lb, const struct pygraph_op *b)
+{
+  return a->library == b->library && a->library_size == b->library_size &&
+         a->library_hash == b->library_hash &&
+         memcmp(pygraph_op_args(la, a), pygraph_op_args(lb, b), a->library_size) == 0;
+}
+
+static int same_op_signature(const struct pygraph_op_list *la, const struct pygraph_op *a,
+                             const struct pygraph_op_list *lb, const struct pygraph_op *b)
 {
   if (a->kind != b->kind || a->stream != b->stream)
     return 0;
@@ -23,6 +34,8 @@ static int same_op_signature(const struct pygraph_op *a, const struct pygraph_op
     return a->count == b->count && a->memcpy_kind == b->memcpy_kind;
   case PYGRAPH_OP_HOST_BYTES:
     return a->count == b->count;             /* the copy kernel's class and work */
+  case PYGRAPH_OP_LIBRARY:
+    return same_library_call(la, a, lb, b);  /* a graph captured from these arguments */
   case PYGRAPH_OP_EVENT_RECORD:
     return a->wait_link == b->wait_link;     /* the earlier record it follows */
   case PYGRAPH_OP_EVENT_WAIT:
@@ -65,6 +78,10 @@ unsigned long long pygraph_signature_hash(const struct pygraph_op_list *list)
     case PYGRAPH_OP_HOST_BYTES:
       h = mix(h, op->count);
       break;
+    case PYGRAPH_OP_LIBRARY:
+      h = mix(h, (unsigned long long)(unsigned long)op->library);
+      h = mix(h, op->library_hash ^ op->library_size);
+      break;
     case PYGRAPH_OP_EVENT_RECORD:
       h = mix(h, (unsigned long long)op->wait_link);
       break;
@@ -82,7 +99,7 @@ int pygraph_same_signature(const struct pygraph_op_list *a, const struct pygraph
   if (a->n_ops != b->n_ops)
     return 0;
   for (size_t i = 0; i < a->n_ops; i++)
-    if (!same_op_signature(&a->ops[i], &b->ops[i]))
+    if (!same_op_signature(a, &a->ops[i], b, &b->ops[i]))
       return 0;
   return 1;
 }
@@ -103,6 +120,10 @@ int pygraph_op_params_differ(const struct pygraph_op_list *a, const struct pygra
     /* The bytes, not where the host held them: same count, same class. */
     return op_a->dst != op_b->dst ||
            memcmp(pygraph_op_args(a, op_a), pygraph_op_args(b, op_b), op_a->count) != 0;
+  case PYGRAPH_OP_LIBRARY:
+    /* Its arguments are signature (op.h): equal under the same signature,
+     * so a library node is never updated; ops of two signatures differ. */
+    return !same_library_call(a, op_a, b, op_b);
   case PYGRAPH_OP_EVENT_RECORD:
     return op_a->event != op_b->event;
   case PYGRAPH_OP_EVENT_WAIT:

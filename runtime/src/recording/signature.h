@@ -3,7 +3,9 @@
  * The signature of an iteration is everything that fixes a graph's
  * topology and node types: op kinds and count, kernel, grid, block, shared
  * memory, stream, memset/memcpy sizes and kinds, the size of bytes copied
- * from the host, event linkage.  Argument values, pointers, memset values,
+ * from the host, event linkage, and a library call's function and every
+ * argument (op.h: its graph is captured from the library, which no node
+ * update can change).  Kernel argument values, pointers, memset values,
  * the bytes copied from the host and event handles are *parameters*: a
  * change there is applied to an existing graph as a node update. */
 #ifndef PYGRAPH_SIGNATURE_H

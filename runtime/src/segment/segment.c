@@ -163,8 +163,11 @@ static void run_shadowed(struct pygraph_segment *seg, const struct pygraph_op *o
   struct pygraph_op now = *op;
   if (now.kind == PYGRAPH_OP_KERNEL)
     now.arg_ptrs = args;
+  const struct pygraph_op *recorded = &seg->current->ops[seg->current->n_ops - 1];
   if (now.kind == PYGRAPH_OP_HOST_BYTES)       /* the recorded copy, padded to its class */
-    now.src = pygraph_op_args(seg->current, &seg->current->ops[seg->current->n_ops - 1]);
+    now.src = pygraph_op_args(seg->current, recorded);
+  if (now.kind == PYGRAPH_OP_LIBRARY)          /* the recorded arguments */
+    now.library_args = pygraph_op_args(seg->current, recorded);
   (void)seg->backend->execute(&now);   /* errors stay CUDA's, as in execute_all */
 }
 
@@ -308,7 +311,7 @@ static int launch_variant(struct pygraph_segment *seg, struct pygraph_variant *v
   }
   if (check == PYGRAPH_VERIFY_ARMED)
     pygraph_verify_after(&seg->verify, 1);
-  seg->stats.launches_in_graphs += list->n_kernels;
+  seg->stats.launches_in_graphs += list->n_kernels + list->n_library;
   seg->stats.graph_iters += pygraph_batch_unit_iterations(&seg->batch);
   return 1;
 }
@@ -818,8 +821,11 @@ const char *pygraph_segment_append(struct pygraph_segment *seg, const struct pyg
     return "out of memory";
   if (op->kind == PYGRAPH_OP_HOST_BYTES && pygraph_op_list_copy_bytes(seg->current, &copy))
     return "out of memory";
+  if (op->kind == PYGRAPH_OP_LIBRARY && pygraph_op_list_copy_library(seg->current, &copy))
+    return "out of memory";
   if (!pygraph_op_list_append(seg->current, &copy))
     return "out of memory";
+  seg->stats.library_calls += op->kind == PYGRAPH_OP_LIBRARY;
   if (seg->shadowed)
     run_shadowed(seg, op, args);
   return NULL;

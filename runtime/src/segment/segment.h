@@ -133,6 +133,7 @@ struct pygraph_segment_summary {
   unsigned long long pool_allocated;         /* blocks the pool allocated */
   unsigned long long pool_bytes;             /* bytes it holds now */
   const char *pool_off;                      /* why it serves nothing (NULL: it does) */
+  unsigned long long library_calls;          /* library calls recorded (cuBLAS) */
   const char *verify;                        /* PYGRAPH_VERIFY: "ok <n>", "mismatch <kernel>
                                                 arg <i> buffer <base>+<offset>" or
                                                 "off: <why>" (verify.h); NULL when off */

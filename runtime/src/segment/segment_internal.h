@@ -36,7 +36,7 @@ enum pygraph_probe_state {
 struct pygraph_segment_stats {
   unsigned long long iters, replays, captures, updates, flushes, mismatches;
   unsigned long long rivals;                 /* captures of direct rivals (among captures) */
-  unsigned long long launches_in_graphs;     /* kernel ops run through graphs */
+  unsigned long long launches_in_graphs;     /* kernel and library ops run through graphs */
   unsigned long long refreshes;              /* argument block (loader node) updates */
   unsigned long long indirect_nodes;         /* of the last graph captured */
   unsigned long long indirect_bytes;         /* its device block: bytes per refresh */
@@ -48,6 +48,7 @@ struct pygraph_segment_stats {
                                                 of a batchable loop holds several) */
   unsigned long long tail_iters;             /* loop iterations of partial units, run
                                                 eagerly (batch.h) */
+  unsigned long long library_calls;          /* library calls recorded (PYGRAPH_OP_LIBRARY) */
 };
 
 struct pygraph_segment {

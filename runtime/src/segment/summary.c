@@ -73,5 +73,6 @@ void pygraph_segment_summarize(const struct pygraph_segment *seg,
   out->pool_allocated = seg->pool.allocated;
   out->pool_bytes = seg->pool.bytes;
   out->pool_off = seg->pool.off;
+  out->library_calls = s->library_calls;
   out->verify = pygraph_verify_status(&seg->verify);
 }

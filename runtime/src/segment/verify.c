@@ -139,6 +139,12 @@ static int choose_memory(struct pygraph_verify *vf)
     stop(vf, "out of memory");
     return 0;
   }
+  if (vf->library_op < vf->ops->n_ops) {
+    stop(vf, "graph #%llu: op %zu is a library call (%s), whose buffers are not known: both "
+             "runs would write them", vf->variant, vf->library_op,
+         vf->ops->ops[vf->library_op].library->name);
+    return 0;
+  }
   if (vf->host_memory) {
     stop(vf, "graph #%llu: op %zu (%s) arg %zu points into host memory, which both runs "
              "would write", vf->variant, vf->host_op,

@@ -94,6 +94,8 @@ struct pygraph_verify {
   size_t total;                              /* bytes of all ranges */
   int host_memory;                           /* an op is given host memory CUDA knows: */
   size_t host_op, host_arg;                  /* the first one, and which argument */
+  size_t library_op;                         /* the first library call (its buffers are
+                                                the library's business), or n_ops */
   void *shadow;                              /* device: the inputs */
   unsigned char *saved;                      /* host: the eager results */
   unsigned char *chunk;                      /* host: the graph's, a chunk at a time */

@@ -134,9 +134,12 @@ int pygraph_verify_collect(struct pygraph_verify *vf)
   const struct pygraph_op_list *ops = vf->ops;
   vf->n_ranges = vf->n_streams = 0;
   vf->host_memory = 0;
+  vf->library_op = ops->n_ops;
   vf->copy_stream = ops->n_ops ? ops->ops[0].stream : NULL;
   for (size_t i = 0; i < ops->n_ops; i++) {
     const struct pygraph_op *op = &ops->ops[i];
+    if (op->kind == PYGRAPH_OP_LIBRARY && vf->library_op == ops->n_ops)
+      vf->library_op = i;
     int failed = note_stream(vf, op->stream);
     if (op->kind == PYGRAPH_OP_KERNEL)
       failed = failed || note_kernel(vf, i);
@@ -160,6 +163,8 @@ const char *pygraph_verify_op_name(const struct pygraph_verify *vf, size_t i, ch
     return "cudaMemcpyAsync";
   if (op->kind == PYGRAPH_OP_HOST_BYTES)
     return "cudaMemcpy (host-to-device)";
+  if (op->kind == PYGRAPH_OP_LIBRARY)
+    return op->library->name;
   if (op->site && op->site->kernel)
     return op->site->kernel;
   snprintf(buf, cap, "kernel@%p", op->func);

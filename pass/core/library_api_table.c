@@ -1,0 +1,64 @@
+/* library_api_table.c - the cuBLAS calls pygraph knows, from the one list
+ * the runtime implements them from (runtime/include/pygraph_library.def).
+ *
+ * A listed call (PG_API_LIBRARY) enqueues its work on the handle's stream
+ * and returns: the runtime records it inside a region and, in a graph,
+ * makes it one node, a graph captured from cuBLAS (runtime/README.md,
+ * Library calls).  Every other cublas* symbol is a barrier: handle and
+ * stream management, the pointer and math modes, copies between host and
+ * device (cublasSetMatrix, ...), calls whose results the host reads, and
+ * everything pygraph has not looked at (cublasLt*, the legacy API without
+ * a handle, batched solvers).  Executing one while calls before it are
+ * deferred could reorder them, or read a handle state they change. */
+#include "library_api_table.h"
+
+#include <string.h>
+
+#define LIBRARY_WHY "cuBLAS call"
+
+/* The calls the runtime records, then those it only observes. */
+static const pg_api_entry kLibrary[] = {
+#define PYGRAPH_LIBRARY_CALL(ret, symbol, n, ...) {#symbol, PG_API_LIBRARY, 0, LIBRARY_WHY, 0},
+#include "pygraph_library.def"
+#define PYGRAPH_LIBRARY_OBSERVED(ret, symbol, ...)                                               \
+  {#symbol, PG_API_LIBRARY_OTHER, 0, LIBRARY_WHY, 0},
+#include "pygraph_library.def"
+};
+
+/* Every other cuBLAS symbol. */
+static const pg_api_entry kLibraryFamily = {"cublas", PG_API_LIBRARY_OTHER, 0, LIBRARY_WHY, 0};
+
+/* The recorded calls' parameters as the list writes them, row by row with
+ * kLibrary: (kind, C type, name, bytes) each. */
+static const char *const kParameters[] = {
+#define PYGRAPH_LIBRARY_CALL(ret, symbol, n, ...) #__VA_ARGS__,
+#include "pygraph_library.def"
+};
+
+static const char *const kObserved[] = {
+#define PYGRAPH_LIBRARY_OBSERVED(ret, symbol, ...) #symbol,
+#include "pygraph_library.def"
+};
+
+const pg_api_entry *pg_library_lookup(const char *name) {
+  for (size_t i = 0; i < sizeof kLibrary / sizeof kLibrary[0]; ++i)
+    if (strcmp(kLibrary[i].name, name) == 0)
+      return &kLibrary[i];
+  if (strncmp(name, kLibraryFamily.name, strlen(kLibraryFamily.name)) == 0)
+    return &kLibraryFamily;
+  return NULL;
+}
+
+int pg_library_observed(const char *name) {
+  for (size_t i = 0; i < sizeof kObserved / sizeof kObserved[0]; ++i)
+    if (strcmp(kObserved[i], name) == 0)
+      return 1;
+  return 0;
+}
+
+int pg_library_writes_result(const char *name) {
+  for (size_t i = 0; i < sizeof kParameters / sizeof kParameters[0]; ++i)
+    if (strcmp(kLibrary[i].name, name) == 0)
+      return strstr(kParameters[i], "(RESULT,") != NULL;
+  return 0;
+}
