@@ -157,6 +157,9 @@ class Failures(unittest.TestCase):
         self.assertEqual(fk({"rc": 1}, "PLEASE submit a bug report to ..."), "crash")
         self.assertEqual(fk({"rc": -11}, ""), "crash")
         self.assertEqual(fk({"rc": 1}, "a.cu:1:10: fatal error: 'mpi.h' file not found"), "error")
+        # a plugin copied without its clang half compiles but does nothing
+        self.assertEqual(fk({"rc": 0}, "pygraph: cannot load /x/libpygraph_clang.so (...): "
+                                       "-fplugin=libpygraph.so does nothing"), "error")
 
 
 class Makefiles(unittest.TestCase):
