@@ -62,7 +62,8 @@ PYGRAPH_EXPORT void __pygraph_region_exit(pygraph_region *r)
 PYGRAPH_EXPORT void __pygraph_external_call(pygraph_region *r, unsigned segment,
                                             const void *aware)
 {
-  pygraph_external_call_impl(process_backend(), r, segment, aware);
+  if (UNLIKELY(pygraph_open_region_depth() != 0))   /* before every such call: keep it cheap */
+    pygraph_external_call_impl(process_backend(), r, segment, aware);
 }
 
 PYGRAPH_EXPORT void __pygraph_barrier_point(void)
