@@ -126,8 +126,11 @@ static void classify_defined_callee(const pg_classifier *c, LLVMValueRef callee,
     set_barrier(out, PG_WHY_OPENS_CAPTURE);
   else if (pg_capture_call_closes(&c->captures, callee))
     set_barrier(out, PG_WHY_CLOSES_CAPTURE);
-  else if (s && s->may_sync)
+  else if (s && s->may_sync) {
     set_barrier(out, PG_WHY_CALLEE_MAY_SYNC);
+    if (s->checked_only)
+      out->kind = PG_CALL_EXTERNAL_CHECKED;   /* its checked calls split where needed */
+  }
   else if (s && s->launches)
     out->kind = PG_CALL_LAUNCHING_CALLEE;
 }
@@ -283,7 +286,7 @@ char *pg_call_why(const pg_classifier *c, const pg_call_info *ci) {
 
 /* One pass over f with the current summaries; returns 1 if s changed. */
 static int summarise(const pg_classifier *c, pg_function_summary *s) {
-  int may_sync = 0;
+  int may_sync = 0, hard = 0;
   unsigned launches = 0;
   pg_call_info cause;
   memset(&cause, 0, sizeof cause);
@@ -295,21 +298,24 @@ static int summarise(const pg_classifier *c, pg_function_summary *s) {
         ++launches;
       } else if (ci.kind == PG_CALL_LAUNCHING_CALLEE) {
         launches += pg_summary_of(c, ci.callee)->launches;
-      } else if ((ci.kind == PG_CALL_BARRIER || ci.kind == PG_CALL_EXTERNAL_CHECKED) &&
-                 !may_sync) {
-        /* a checked external call splits only its own function's region
-         * (the runtime needs that region's segment to go on in): in a
-         * callee it is a barrier of the callee, as before */
-        /* keep the root cause, not the chain of calls leading to it */
-        const pg_function_summary *cs = ci.callee ? pg_summary_of(c, ci.callee) : NULL;
+      } else if (ci.kind == PG_CALL_BARRIER || ci.kind == PG_CALL_EXTERNAL_CHECKED) {
+        /* keep the root cause, not the chain of calls leading to it; a real
+         * barrier's over a checked call's */
+        int is_hard = ci.kind == PG_CALL_BARRIER;
+        if (!may_sync || (is_hard && !hard)) {
+          const pg_function_summary *cs = ci.callee ? pg_summary_of(c, ci.callee) : NULL;
+          cause = cs && cs->may_sync ? cs->cause : ci;
+        }
         may_sync = 1;
-        cause = cs && cs->may_sync ? cs->cause : ci;
+        hard |= is_hard;
       }
     }
   if (launches > kLaunchCap)
     launches = kLaunchCap;
-  if (may_sync == s->may_sync && launches == s->launches)
+  int checked_only = may_sync && !hard;
+  if (may_sync == s->may_sync && launches == s->launches && checked_only == s->checked_only)
     return 0;
+  s->checked_only = checked_only;
   s->may_sync = may_sync;
   s->launches = launches;
   s->cause = cause;

@@ -18,9 +18,11 @@ typedef enum pg_call_kind {
                                runtime records too) */
   PG_CALL_LAUNCHING_CALLEE, /* a module function that launches and never syncs */
   PG_CALL_EXTERNAL_CHECKED, /* an external function that may be pygraph-compiled code in
-                               another file: the region goes on through it, and the
-                               runtime splits it there unless the callee is such code
-                               (external_calls.h); why says PG_WHY_UNKNOWN_EXTERNAL */
+                               another file, or a module function whose only barriers are
+                               such calls: the region goes on through it, and the runtime
+                               splits it where the code called is not pygraph code
+                               (external_calls.h); why says PG_WHY_UNKNOWN_EXTERNAL or
+                               PG_WHY_CALLEE_MAY_SYNC */
   PG_CALL_BARRIER           /* may synchronize or observe the device: ends a region */
 } pg_call_kind;
 
@@ -60,6 +62,9 @@ typedef struct pg_call_info {
 typedef struct pg_function_summary {
   LLVMValueRef fn;
   int may_sync;             /* some path calls a barrier */
+  int checked_only;         /* may_sync only through external calls the runtime checks
+                               (PG_CALL_EXTERNAL_CHECKED, here or in callees): a call of
+                               the function is checked like them */
   unsigned launches;        /* launch sites inside, callees included (capped) */
   int loop_launches;        /* some launch repeats in a loop (here or below) */
   pg_call_info cause;       /* first barrier, its root cause ("cudaMemcpy at x.cu:12") */

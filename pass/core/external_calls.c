@@ -66,10 +66,14 @@ static void call_before(LLVMModuleRef m, LLVMValueRef before, pg_protocol_call w
 }
 
 void pg_external_hook(LLVMModuleRef m, LLVMValueRef call, LLVMValueRef region, int index) {
+  /* A function of this module whose only barriers are checked calls is
+   * pygraph code by construction: the function itself stands for its
+   * marker (not NULL), and its own hooks split where needed. */
+  LLVMValueRef callee = pg_called_function(call);
   LLVMValueRef args[3] = {
       region ? region : LLVMConstNull(pg_abi_ir_type(m, PG_IR_PTR)),
       LLVMConstInt(pg_abi_ir_type(m, PG_IR_U32), region ? (unsigned)index : 0, 0),
-      marker_ref(m, pg_called_function(call))};
+      LLVMIsDeclaration(callee) ? marker_ref(m, callee) : callee};
   call_before(m, call, PG_PROTOCOL_external_call, args, 3);
 }
 

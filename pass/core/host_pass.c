@@ -270,8 +270,14 @@ static void soft_call_remarks(host_ctx *h, unsigned p) {
       size_t len;
       LLVMValueRef callee = pg_called_function(s->softs[i].call);
       char *name = pg_demangle(LLVMGetValueName2(callee, &len));
-      char *msg = pg_strf("call of '%s' stays inside the region: if no file compiled with "
-                          "pygraph defines it, the runtime splits the region there", name);
+      char *msg = LLVMIsDeclaration(callee)
+                      ? pg_strf("call of '%s' stays inside the region: if no file compiled "
+                                "with pygraph defines it, the runtime splits the region there",
+                                name)
+                      : pg_strf("call of '%s' stays inside the region: the runtime splits the "
+                                "region inside it where an external function it calls is not "
+                                "pygraph code",
+                                name);
       pg_remark(PG_REMARK_ANALYSIS, "ExternalChecked", s->softs[i].call, msg);
       free(msg);
       free(name);

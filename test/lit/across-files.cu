@@ -7,6 +7,7 @@
 // marker, and a function without a region still has its launches routed.
 // across-files=0 keeps the external call a barrier.
 // RUN: %cuda_host -O2 -fplugin=%plugin -Rpass=pygraph -Rpass-missed=pygraph -Rpass-analysis=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: %cuda_host -O2 -fplugin=%plugin -Rpass=pygraph -Rpass-missed=pygraph -Rpass-analysis=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=WRAP
 // RUN: %cuda_host -O2 -fplugin=%plugin -S -emit-llvm %s -o - | FileCheck %s
 // RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -Rpass=pygraph -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
 // RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 -S -emit-llvm %s -o - | FileCheck %s --check-prefix=OFFIR
@@ -66,14 +67,30 @@ void helper(float *x) {
 static void local_helper(float *x) { k<<<1, 32>>>(x); }
 void (*keep)(float *) = local_helper;
 
-// A checked call inside a module function makes that function a barrier
-// for its callers (only the region's own function has a reserved segment).
-// REMARK: across-files.cu:[[@LINE+4]]:5: remark: launch of 'k(float*)' stays eager: {{.*}}call of 'wrap(float*)' at across-files.cu:[[@LINE+5]], which may synchronize (external call 'step(float*)'
+// A module function whose only barriers are checked calls is checked like
+// them (the hook passes the function itself: pygraph code by construction,
+// its own hook splits the caller's region where needed); one with a real
+// barrier stays a barrier.
+// WRAP: across-files.cu:[[@LINE+8]]:5: remark: formed graph region in 'run_wrapped(float*, int)': loop iteration
+// WRAP: across-files.cu:[[@LINE+8]]:5: remark: call of 'wrap(float*)' stays inside the region: the runtime splits the region inside it where an external function it calls is not pygraph code
+// CHECK-LABEL: define {{.*}}void @_Z11run_wrappedPfi(
+// CHECK: call void @__pygraph_external_call(ptr @.pygraph.region.{{[0-9]+}}, i32 1, ptr @_ZL4wrapPf)
+// CHECK-NEXT: call {{.*}}void @_ZL4wrapPf(
 __attribute__((noinline)) static void wrap(float *x) { step(x); }
 void run_wrapped(float *x, int n) {
   for (int i = 0; i < n; ++i) {
     k<<<1, 32>>>(x);
     wrap(x);
+    k<<<1, 32>>>(x);
+  }
+}
+
+// WRAP: across-files.cu:[[@LINE+4]]:5: remark: launch of 'k(float*)' stays eager: {{.*}}call of 'sync_wrap(float*)' at across-files.cu:[[@LINE+5]], which may synchronize (cudaDeviceSynchronize
+__attribute__((noinline)) static void sync_wrap(float *x) { step(x); cudaDeviceSynchronize(); }
+void run_sync_wrapped(float *x, int n) {
+  for (int i = 0; i < n; ++i) {
+    k<<<1, 32>>>(x);
+    sync_wrap(x);
     k<<<1, 32>>>(x);
   }
 }
