@@ -32,7 +32,12 @@ static int library_symbol(const char *name) {
 int pg_external_checked(LLVMValueRef callee, LLVMValueRef call) {
   size_t n;
   const char *name = LLVMGetValueName2(callee, &n);
-  return pg_opts()->across_files && !pg_call_no_return(call) && !library_symbol(name);
+  /* A call that never returns nor unwinds (exit, abort, a failed assert)
+   * needs only what was deferred to run first, which its hook's split
+   * does: no marker names it, so the split always happens. */
+  int ends_here = pg_call_no_return(call) && !pg_call_may_unwind(call);
+  return pg_opts()->across_files && (!pg_call_no_return(call) || ends_here) &&
+         !library_symbol(name);
 }
 
 /* "__pygraph_aware.<symbol>", malloc'd. */

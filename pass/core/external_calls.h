@@ -21,8 +21,9 @@
 
 /* 1 when `call` of external `callee` (a declaration that is neither CUDA
  * nor harmless) is checked at run time instead of ending the region:
- * across-files is on, the call returns (a noreturn call ends the program or
- * throws: it stays a barrier, so what was deferred runs first), and the
+ * across-files is on, the call returns or ends the program without
+ * unwinding (exit, abort, a failed assert: its hook's split runs what was
+ * deferred first; a noreturn call that may throw stays a barrier), and the
  * name is no library's that is never compiled with pygraph (CUDA's
  * libraries, NCCL, MPI, the C++ runtime). */
 int pg_external_checked(LLVMValueRef callee, LLVMValueRef call);

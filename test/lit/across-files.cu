@@ -1,8 +1,10 @@
 // Across files (external_calls.h): a call of an external function that
 // another file compiled with pygraph may define stays inside the loop's
 // region, after a hook naming the region, the segment reserved for a split
-// there, and the callee's marker (a weak reference).  A noreturn call and a
-// library's call stay barriers.  Every barrier of every host function gets
+// there, and the callee's marker (a weak reference).  exit (noreturn,
+// nounwind) is checked too: no marker, so the runtime always splits (runs
+// what was deferred) there; a noreturn call that may throw and a library's
+// call stay barriers.  Every barrier of every host function gets
 // a barrier point (after the region's end), every external function a
 // marker, and a function without a region still has its launches routed.
 // across-files=0 keeps the external call a barrier.
@@ -16,6 +18,7 @@
 
 __global__ void k(float *x) { x[threadIdx.x] += 1; }
 void step(float *x);                    // defined in another file
+[[noreturn]] void fail_hard(const char *why); // may throw
 extern "C" int MPI_Barrier(void *comm); // a library's
 
 // CHECK-DAG: @__pygraph_aware._Z4stepPf = extern_weak global i8
@@ -25,20 +28,23 @@ extern "C" int MPI_Barrier(void *comm); // a library's
 // OFFIR-NOT: __pygraph_aware
 // OFFIR-NOT: __pygraph_barrier_point
 
-// REMARK: across-files.cu:[[@LINE+16]]:5: remark: formed graph region in 'run(float*, int)': loop iteration (lines [[@LINE+15]]-[[@LINE+21]]), 2 launch sites
-// REMARK: across-files.cu:[[@LINE+16]]:5: remark: call of 'step(float*)' stays inside the region: if no file compiled with pygraph defines it, the runtime splits the region there
-// OFF: across-files.cu:[[@LINE+14]]:5: remark: launch of 'k(float*)' stays eager: only 1 launch site at the start of the loop iteration before the next barrier (external call 'step(float*)'
+// REMARK: across-files.cu:[[@LINE+19]]:5: remark: formed graph region in 'run(float*, int)': loop iteration (lines [[@LINE+18]]-[[@LINE+25]]), 2 launch sites
+// REMARK: across-files.cu:[[@LINE+19]]:5: remark: call of 'step(float*)' stays inside the region: if no file compiled with pygraph defines it, the runtime splits the region there
+// OFF: across-files.cu:[[@LINE+17]]:5: remark: launch of 'k(float*)' stays eager: only 1 launch site at the start of the loop iteration before the next barrier (external call 'step(float*)'
 // CHECK-LABEL: define {{.*}}void @_Z3runPfi(
 // CHECK: call {{.*}}@__pygraph_cudaLaunchKernel(
 // CHECK: call void @__pygraph_external_call(ptr @.pygraph.region, i32 1, ptr @__pygraph_aware._Z4stepPf)
 // CHECK-NEXT: call void @_Z4stepPf(
 // CHECK: call {{.*}}@__pygraph_cudaLaunchKernel(
 // CHECK: call void @__pygraph_region_end(ptr @.pygraph.region)
-// CHECK-NEXT: call void @__pygraph_barrier_point()
+// CHECK-NEXT: call void @__pygraph_external_call(ptr null, i32 0, ptr @__pygraph_aware.exit)
 // CHECK-NEXT: call void @exit(
 // CHECK: call void @__pygraph_region_end(ptr @.pygraph.region)
 // CHECK-NEXT: call void @__pygraph_barrier_point()
 // CHECK-NEXT: call {{.*}}@MPI_Barrier(
+// CHECK: call void @__pygraph_region_end(ptr @.pygraph.region)
+// CHECK-NEXT: call void @__pygraph_barrier_point()
+// CHECK-NEXT: call void @_Z9fail_hardPKc(
 void run(float *x, int n) {
   for (int i = 0; i < n; ++i) {
     k<<<1, 32>>>(x);
@@ -46,6 +52,7 @@ void run(float *x, int n) {
     k<<<1, 32>>>(x);
     if (x == nullptr) exit(1);
     MPI_Barrier(nullptr);
+    if (i == 7) fail_hard("i");
   }
 }
 
