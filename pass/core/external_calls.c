@@ -7,8 +7,6 @@
 #include "pygraph_abi.h"
 #include "../shim/pygraph_shim.h"
 
-#include <llvm-c/DebugInfo.h>
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,12 +59,7 @@ static LLVMValueRef marker_ref(LLVMModuleRef m, LLVMValueRef callee) {
 static void call_before(LLVMModuleRef m, LLVMValueRef before, pg_protocol_call which,
                         LLVMValueRef *args, unsigned nargs) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
-  LLVMPositionBuilderBefore(b, before);
-  LLVMValueRef call =
-      LLVMBuildCall2(b, pg_protocol_type(m, which), pg_protocol_fn(m, which), args, nargs, "");
-  LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(before);
-  if (loc)
-    LLVMInstructionSetDebugLoc(call, loc);
+  pg_call_before(b, before, pg_protocol_type(m, which), pg_protocol_fn(m, which), args, nargs);
   LLVMDisposeBuilder(b);
 }
 

@@ -102,16 +102,6 @@ static LLVMValueRef region_desc(LLVMModuleRef m, const pg_scope *s, const char *
   return g;
 }
 
-static void call_before(LLVMBuilderRef b, LLVMValueRef before, LLVMTypeRef ty, LLVMValueRef fn,
-                        LLVMValueRef *args, unsigned nargs) {
-  LLVMPositionBuilderBefore(b, before);
-  LLVMValueRef call = LLVMBuildCall2(b, ty, fn, args, nargs, "");
-  /* Keep the neighbour's line so debuggers and remarks stay sensible. */
-  LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(before);
-  if (loc)
-    LLVMInstructionSetDebugLoc(call, loc);
-}
-
 /* The region descriptor of an instrumented scope. */
 static LLVMValueRef scope_desc(LLVMModuleRef m, const pg_scope *s, const char *fn_name) {
   unsigned lb = s->line_begin, le = s->line_end, nl = 0, line;
@@ -140,7 +130,7 @@ static void loop_enter(LLVMModuleRef m, LLVMBuilderRef b, pg_loop_info *li, cons
   LLVMValueRef trips = pg_loop_expand_trip_count(li, s->loop, term);
   LLVMValueRef none = LLVMConstInt(pg_abi_ir_type(m, PG_IR_I64), -1, 1);
   LLVMValueRef args[2] = {desc, trips ? trips : none};
-  call_before(b, term, pg_protocol_type(m, PG_PROTOCOL_region_loop_enter),
+  pg_call_before(b, term, pg_protocol_type(m, PG_PROTOCOL_region_loop_enter),
               pg_protocol_fn(m, PG_PROTOCOL_region_loop_enter), args, 2);
 }
 
@@ -163,7 +153,7 @@ void pg_instrument_function(LLVMModuleRef m, pg_function_plan *plan, const char 
     int batch = plan->scopes[k].batch.ok;
     pg_protocol_call leave = batch ? PG_PROTOCOL_region_exit : PG_PROTOCOL_region_end;
     for (unsigned i = 0; descs[k] && i < plan->scopes[k].nentry_ends; ++i)
-      call_before(b, plan->scopes[k].entry_ends[i], pg_protocol_type(m, leave),
+      pg_call_before(b, plan->scopes[k].entry_ends[i], pg_protocol_type(m, leave),
                   pg_protocol_fn(m, leave), &descs[k], 1);
   }
   for (unsigned k = 0; k < plan->nscopes; ++k)
@@ -172,11 +162,11 @@ void pg_instrument_function(LLVMModuleRef m, pg_function_plan *plan, const char 
       if (seg->index < 0)
         continue;
       LLVMValueRef args[2] = {descs[k], LLVMConstInt(i32_ty(m), (unsigned)seg->index, 0)};
-      call_before(b, seg->begin_before, begin_ty, beginf, args, 2);
+      pg_call_before(b, seg->begin_before, begin_ty, beginf, args, 2);
     }
   for (unsigned k = 0; k < plan->nscopes; ++k)
     for (unsigned i = 0; descs[k] && i < plan->scopes[k].nends; ++i)
-      call_before(b, plan->scopes[k].ends[i], end_ty, endf, &descs[k], 1);
+      pg_call_before(b, plan->scopes[k].ends[i], end_ty, endf, &descs[k], 1);
   for (unsigned k = 0; k < plan->nscopes; ++k)
     if (descs[k] && plan->scopes[k].batch.ok)
       loop_enter(m, b, plan->loops, &plan->scopes[k], descs[k]);

@@ -149,3 +149,13 @@ unsigned pg_count_definitions(LLVMModuleRef m) {
     n += !LLVMIsDeclaration(f);
   return n;
 }
+
+LLVMValueRef pg_call_before(LLVMBuilderRef b, LLVMValueRef before, LLVMTypeRef ty, LLVMValueRef fn,
+                            LLVMValueRef *args, unsigned nargs) {
+  LLVMPositionBuilderBefore(b, before);
+  LLVMValueRef call = LLVMBuildCall2(b, ty, fn, args, nargs, "");
+  LLVMMetadataRef loc = LLVMInstructionGetDebugLoc(before);
+  if (loc)
+    LLVMInstructionSetDebugLoc(call, loc);
+  return call;
+}

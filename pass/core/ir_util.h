@@ -46,6 +46,10 @@ unsigned pg_block_preds(LLVMBasicBlockRef bb, LLVMBasicBlockRef *out, unsigned m
 int pg_module_is_device(LLVMModuleRef m);
 /* A new private, unnamed_addr constant global holding the C string s. */
 LLVMValueRef pg_private_cstring(LLVMModuleRef m, const char *s, const char *name);
+/* A call of fn (type ty) right before `before`, with before's debug location
+ * (debuggers and remarks keep the neighbour's line); b is left there. */
+LLVMValueRef pg_call_before(LLVMBuilderRef b, LLVMValueRef before, LLVMTypeRef ty, LLVMValueRef fn,
+                            LLVMValueRef *args, unsigned nargs);
 /* Constant integer value of v; returns 0 when v isn't one. */
 int pg_const_int(LLVMValueRef v, long long *out);
 
