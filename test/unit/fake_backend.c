@@ -490,6 +490,7 @@ static void run_while(const struct fake_graph *g)
     run_nodes(g);
     n++;
   } while (pygraph_while_step(g->while_state) && n < FAKE_WHILE_GUARD);
+  fake_host_us += (double)n * fake.while_iteration_host_us;
   fake_log_append("wloop(%lu%s) ", n, n == FAKE_WHILE_GUARD ? "!" : "");
 }
 

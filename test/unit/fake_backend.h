@@ -77,6 +77,8 @@ struct fake_config {
   double update_us;               /* GPU time per node update / argument refresh */
   double loader_us;               /* extra GPU time per launch of a graph with loaders */
   double capture_host_us;         /* host time per graph_build (capture cost) */
+  double while_iteration_host_us; /* host time per body iteration of a WHILE graph
+                                     launch (the runtime waits for it) */
   /* Noisy timings: when set, the n-th eager op (graph launch) costs
    * eager_costs[n % n_eager_costs] (graph_costs[...]) instead of
    * eager_op_us (graph_launch_us); the counts restart at fake_reset. */

@@ -129,6 +129,9 @@ static void launch(const pygraph_site *site, int func, int v, int *target)
   *target += v;
 }
 
+/* Host time each status copy waits (the auto-mode tests' clock). */
+static double g_written_us;
+
 /* The routed synchronous status copy (a barrier: no region open). */
 static void status_copy(struct prog *p)
 {
@@ -140,6 +143,7 @@ static void status_copy(struct prog *p)
     pygraph_whole_loop_observe(&fake_backend, &op, NULL);
   }
   *dst = *p->status;
+  fake_host_us += g_written_us;
   if (p->elsewhere)
     *p->dest = p->other;         /* the program's own code: the test still reads *dest */
 }
@@ -697,6 +701,76 @@ static void test_off(void)
   CHECK_STR(summary_of(r).state, "none");
 }
 
+/* Auto mode: whole loops on, regions left to their own choice; each
+ * iteration run as written costs the host `written_us` (its synchronous
+ * status copy waits for the GPU), each WHILE body iteration `whole_us`. */
+static void auto_whole_loops(double written_us, double whole_us)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, 1, 16);
+  struct pygraph_settings s = *pygraph_settings();
+  s.indirect = PYGRAPH_INDIRECT_OFF;
+  s.whole_loops = 1;
+  pygraph_settings_override(&s);
+  g_written_us = written_us;
+  fake.while_iteration_host_us = whole_us;
+}
+
+/* The choice: the WHILE graph and the loop as written take turns by
+ * execution, whole first, two timed executions each; then the faster one
+ * for good.  Every execution's results are the loop's as written. */
+static void test_auto_keeps_faster_whole(void)
+{
+  fake_reset();
+  struct result want = as_written(9, 100, 0);
+  auto_whole_loops(20.0, 5.0);
+  struct prog *p = prog_new();
+  const char *kinds = "WAWAWW";  /* after the warming execution */
+  CHECK(same(run(p, 9, 100), want));
+  for (const char *k = kinds; *k; k++) {
+    unsigned long long runs = summary_of(p).graph_runs;
+    CHECK(same(run(p, 9, 100), want));
+    CHECK(summary_of(p).graph_runs == runs + (*k == 'W'));
+  }
+  struct pygraph_whole_loop_summary s = summary_of(p);
+  CHECK_STR(s.state, "ready");
+  CHECK_STR(s.choice, "whole");
+  CHECK(s.whole_us == 5.0 && s.written_us == 20.0);
+  CHECK(s.graph_runs == 4 && s.executions == 7);
+}
+
+static void test_auto_turns_off_slower_whole(void)
+{
+  fake_reset();
+  struct result want = as_written(9, 100, 0);
+  auto_whole_loops(20.0, 30.0);
+  struct prog *p = prog_new();
+  for (int e = 0; e < 7; e++)
+    CHECK(same(run(p, 9, 100), want));
+  struct pygraph_whole_loop_summary s = summary_of(p);
+  CHECK_STR(s.state, "off");
+  CHECK_STR(s.choice, "as written");
+  CHECK_STR(s.why, "the WHILE graph is slower than the loop as written");
+  CHECK(s.whole_us == 30.0 && s.written_us == 20.0);
+  CHECK(s.graph_runs == 2 && s.executions == 5);   /* off: not entered any more */
+  /* a tie goes to the loop as written too */
+  fake_reset();
+  auto_whole_loops(20.0, 20.0);
+  p = prog_new();
+  for (int e = 0; e < 6; e++)
+    CHECK(same(run(p, 9, 100), want));
+  CHECK_STR(summary_of(p).state, "off");
+  /* PYGRAPH_MODE=graph runs whole, slower or not */
+  fake_reset();
+  whole_loops(1);
+  fake.while_iteration_host_us = 30.0;
+  p = prog_new();
+  for (int e = 0; e < 6; e++)
+    CHECK(same(run(p, 9, 100), want));
+  CHECK(summary_of(p).graph_runs == 5);
+  CHECK_STR(summary_of(p).choice, "undecided");
+  g_written_us = 0.0;
+}
+
 /* The JSON report lists the loop with the text line's fields, and its
  * WHILE graphs' kernels count in the totals. */
 static void test_report_json(void)
@@ -730,12 +804,12 @@ static void test_report_line(void)
 {
   struct prog *p = prog_new();
   struct pygraph_whole_loop_summary s = {p->region, &p->wl, "ready", "-", 3, 7, 2, 9, 18, 2, 1,
-                                         0, 1};
+                                         0, 1, "whole", 4.5, 12.25};
   char line[512];
   pygraph_report_format_whole_loop(line, sizeof line, &s);
   CHECK_STR(line, "pygraph: whole loop converge test.cu:30-40: state=ready executions=3 "
                   "observed=7 graph_runs=2 graph_iters=9 launches=2 builds=1 fallbacks=0 busy=1 "
-                  "why=\"-\"\n");
+                  "choice=\"whole\" whole_us=4.50 written_us=12.25 why=\"-\"\n");
 }
 
 int main(void)
@@ -751,6 +825,8 @@ int main(void)
   test_invariant_operand_per_execution();
   test_nested_loop();
   test_report_json();
+  test_auto_keeps_faster_whole();
+  test_auto_turns_off_slower_whole();
   test_faults();
   test_off();
   test_report_line();

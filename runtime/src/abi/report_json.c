@@ -184,6 +184,9 @@ static void write_whole_loop(const struct pygraph_whole_loop_summary *s, void *c
   pygraph_json_uint(j, "builds", s->builds);
   pygraph_json_uint(j, "fallbacks", s->fallbacks);
   pygraph_json_uint(j, "busy", s->busy);
+  pygraph_json_string(j, "choice", s->choice);
+  pygraph_json_double(j, "whole_us", s->whole_us);
+  pygraph_json_double(j, "written_us", s->written_us);
   pygraph_json_end_object(j);
   w->loop_kernels += s->graph_kernels;
 }

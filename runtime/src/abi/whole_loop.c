@@ -108,6 +108,7 @@ void pygraph_whole_loop_enter_with(const struct pygraph_backend *backend, pygrap
   st->tries = 0;
   st->observing = 1;
   st->matches_ref = st->phase == PYGRAPH_WL_READY;
+  st->choice.timing_written = 0;
   pygraph_op_list_reset(st->cur);
   pygraph_op_list_reset(st->first);
   tls_current = st;
@@ -148,6 +149,8 @@ int pygraph_whole_loop_try_with(const struct pygraph_backend *backend, pygraph_r
   if (i > 0 && st->observing && !finish_iteration(st, i - 1))
     return -1;
   if (st->phase != PYGRAPH_WL_READY || i == 0 || !st->observing || !st->matches_ref)
+    return -1;
+  if (!pygraph_wl_choose_whole(st, backend))
     return -1;
   /* a loop inside its region's loop: what the region deferred (the last
    * iteration's operations after the status copy) runs before the graph,
@@ -330,5 +333,6 @@ void pygraph_whole_loop_exit_impl(pygraph_region *r, const pygraph_whole_loop *w
     return;
   if (st->observing)
     check_leave(st, tests);
+  pygraph_wl_note_leave(st);
   leave_execution(st);
 }

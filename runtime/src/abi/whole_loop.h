@@ -59,6 +59,9 @@ struct pygraph_whole_loop_summary {
   unsigned long long builds;       /* WHILE graphs built */
   unsigned long long fallbacks;    /* executions that ran as written although ready */
   unsigned long long busy;         /* entries while another thread held it */
+  const char *choice;              /* auto's choice: "undecided", "whole", "as written" */
+  double whole_us;                 /* host time per iteration of its timed WHILE launches */
+  double written_us;               /* ... and of its timed executions as written (0: none) */
 };
 
 /* Visits every loop entered so far, in order of first entry (the report;

@@ -19,6 +19,35 @@ enum pygraph_wl_phase {
   PYGRAPH_WL_OFF = 2        /* for good: the loop runs as written, unchecked */
 };
 
+/* The choice between the WHILE graph and the loop as written (auto mode,
+ * whole_loop_choice.c). */
+enum pygraph_wl_verdict {
+  PYGRAPH_WL_UNDECIDED = 0,
+  PYGRAPH_WL_WHOLE = 1,       /* the WHILE graph was faster: it runs, untimed */
+  PYGRAPH_WL_WRITTEN = 2      /* it was not: the loop is off */
+};
+
+/* One side's timed executions: host time from iteration 1's top to the
+ * exit, and the iterations run in it. */
+struct pygraph_wl_side {
+  double us;
+  uint64_t iterations;
+  unsigned samples;
+};
+
+/* A side's host time per iteration (0: none timed). */
+static inline double pygraph_wl_side_us(const struct pygraph_wl_side *side)
+{
+  return side->iterations ? side->us / (double)side->iterations : 0.0;
+}
+
+struct pygraph_wl_choice {
+  enum pygraph_wl_verdict verdict;
+  struct pygraph_wl_side whole, written;
+  int timing_written;         /* this execution runs as written for a sample ... */
+  double written_since;       /* ... from this host time on */
+};
+
 struct pygraph_wl_state {
   const pygraph_whole_loop *wl;
   const pygraph_region *region;
@@ -43,6 +72,7 @@ struct pygraph_wl_state {
                                            is number tries - 1 */
   int observing;                        /* its operations are checked */
   int matches_ref;                      /* READY: its iteration 0 is ref's so far */
+  struct pygraph_wl_choice choice;      /* the owner's */
   struct pygraph_whole_loop_summary counts;   /* the report's numbers */
 };
 
@@ -75,5 +105,20 @@ void pygraph_wl_turn_off(struct pygraph_wl_state *st, const char *why,
  * turns the state off). */
 int pygraph_wl_run(struct pygraph_wl_state *st, const struct pygraph_backend *backend,
                    uint64_t first, unsigned long long *left_in);
+
+/* whole_loop_choice.c.  At the top of iteration 1 of a ready loop whose
+ * iteration 0 matched: 1 to run the rest whole, 0 to run this execution
+ * as written (it is then timed, and no more checked). */
+int pygraph_wl_choose_whole(struct pygraph_wl_state *st, const struct pygraph_backend *backend);
+/* The host clock before a WHILE launch that is timed, else -1; after the
+ * launch left by an exit test, note_whole takes it and the iterations it
+ * ran (the loop may be off when it returns: the graph freed). */
+double pygraph_wl_whole_clock(const struct pygraph_wl_state *st,
+                              const struct pygraph_backend *backend);
+void pygraph_wl_note_whole(struct pygraph_wl_state *st, const struct pygraph_backend *backend,
+                           double since, uint64_t iterations);
+/* The loop's exit, before leaving the execution: a timed execution as
+ * written is a sample (the loop may be off when it returns). */
+void pygraph_wl_note_leave(struct pygraph_wl_state *st);
 
 #endif /* PYGRAPH_ABI_WHOLE_LOOP_INTERNAL_H */

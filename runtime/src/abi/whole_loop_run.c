@@ -76,11 +76,15 @@ int pygraph_wl_run(struct pygraph_wl_state *st, const struct pygraph_backend *ba
   const char *step = NULL;
   int ran = 0;
   pygraph_op_list_materialize(st->first);   /* this execution's iteration 0 */
+  double since = pygraph_wl_whole_clock(st, backend);
   cudaError_t err = pygraph_while_variant_launch(&st->var, backend, st->wl, st->inv, st->first,
                                                  dest, first, &ran, &state, &step);
   st->counts.launches += ran != 0;
-  if (err == cudaSuccess && state->outcome == PYGRAPH_WHILE_LEFT)
-    return left(st, state, first, left_in);
+  if (err == cudaSuccess && state->outcome == PYGRAPH_WHILE_LEFT) {
+    int k = left(st, state, first, left_in);   /* reads the block: before a verdict frees it */
+    pygraph_wl_note_whole(st, backend, since, state->iteration - first);
+    return k;
+  }
   st->counts.fallbacks++;
   if (err != cudaSuccess && !ran && backend->clear_error)
     backend->clear_error();           /* nothing ran: pygraph's own failure */

@@ -109,6 +109,11 @@ void pygraph_wl_turn_off(struct pygraph_wl_state *st, const char *why,
                     st->wl->line_begin, st->wl->line_end, why);
 }
 
+static const char *verdict_name(enum pygraph_wl_verdict v)
+{
+  return v == PYGRAPH_WL_WHOLE ? "whole" : v == PYGRAPH_WL_WRITTEN ? "as written" : "undecided";
+}
+
 static const char *phase_name(enum pygraph_wl_phase phase)
 {
   return phase == PYGRAPH_WL_READY ? "ready" : phase == PYGRAPH_WL_OFF ? "off" : "warming";
@@ -125,6 +130,9 @@ void pygraph_whole_loops_foreach(void (*visit)(const struct pygraph_whole_loop_s
     s.state = phase_name(st->phase);
     s.why = st->why ? st->why : "-";
     s.busy = __atomic_load_n(&st->counts.busy, __ATOMIC_RELAXED);
+    s.choice = verdict_name(st->choice.verdict);
+    s.whole_us = pygraph_wl_side_us(&st->choice.whole);
+    s.written_us = pygraph_wl_side_us(&st->choice.written);
     visit(&s, ctx);
   }
   pthread_mutex_unlock(&registry_lock);

@@ -123,5 +123,10 @@
  * buffers, another launch configuration: the graph is made again from a
  * checked execution) before the loop runs as written for good. */
 #define PYGRAPH_WL_MAX_REBUILDS 4u
+/* Executions of each side (the WHILE graph, the loop as written) timed
+ * before auto keeps the faster for good (abi/whole_loop_choice.c): two,
+ * so that the first WHILE launch's one-time costs (the graph's upload)
+ * and one disturbed execution do not decide alone. */
+#define PYGRAPH_WL_CHOICE_SAMPLES 2u
 
 #endif /* PYGRAPH_POLICY_H */

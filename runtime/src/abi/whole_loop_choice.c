@@ -1,0 +1,106 @@
+/* whole_loop_choice.c - in auto mode, a ready loop's WHILE graph against
+ * the loop as written (whole_loop_internal.h, "the choice").
+ *
+ * A WHILE graph takes the host out of the loop but is not always faster:
+ * its body (the iteration's nodes, the status copy, the condition kernel,
+ * twins reading their arguments) can cost the GPU more per iteration than
+ * the host-bound loop it replaces.  So the two take turns by execution,
+ * whole first, until each has PYGRAPH_WL_CHOICE_SAMPLES executions timed;
+ * the loop then runs whole for good if its time per iteration is lower,
+ * else as written for good (off).  Both are timed on the host clock from
+ * the top of iteration 1 to the loop's exit (the WHILE graph's launch is
+ * waited for there; its build is not counted): what the program waits
+ * for.  An execution run as written for a sample is not checked (the
+ * checks would slow it); a ready loop needs no more checking.
+ * PYGRAPH_MODE=graph runs whole without a choice, and so does a backend
+ * without a clock. */
+#include "abi/whole_loop_internal.h"
+
+#include "common/debug_log.h"
+#include "common/policy.h"
+#include "common/settings.h"
+
+static int choosing(const struct pygraph_wl_state *st, const struct pygraph_backend *backend)
+{
+  return pygraph_settings()->mode == PYGRAPH_MODE_AUTO && backend->now_us &&
+         st->choice.verdict == PYGRAPH_WL_UNDECIDED;
+}
+
+static void log_choice(const struct pygraph_wl_state *st, const char *what)
+{
+  const pygraph_region *r = st->region;
+  pygraph_debug_log(pygraph_settings(),
+                    "whole loop %s %s:%u-%u: %s (whole %.2f us vs as written %.2f us per "
+                    "iteration, %u and %u executions)",
+                    r->function ? r->function : "?", r->file ? r->file : "?",
+                    st->wl->line_begin, st->wl->line_end, what,
+                    pygraph_wl_side_us(&st->choice.whole), pygraph_wl_side_us(&st->choice.written),
+                    st->choice.whole.samples, st->choice.written.samples);
+}
+
+/* Both sides timed often enough: the faster one for good (a tie goes to
+ * the loop as written: the WHILE graph must earn its place). */
+static void decide(struct pygraph_wl_state *st)
+{
+  const struct pygraph_wl_choice *c = &st->choice;
+  if (c->whole.samples < PYGRAPH_WL_CHOICE_SAMPLES ||
+      c->written.samples < PYGRAPH_WL_CHOICE_SAMPLES)
+    return;
+  if (pygraph_wl_side_us(&c->whole) < pygraph_wl_side_us(&c->written)) {
+    st->choice.verdict = PYGRAPH_WL_WHOLE;
+    log_choice(st, "runs whole: faster");
+    return;
+  }
+  st->choice.verdict = PYGRAPH_WL_WRITTEN;
+  log_choice(st, "slower whole");
+  pygraph_wl_turn_off(st, "the WHILE graph is slower than the loop as written", NULL);
+}
+
+static void add_sample(struct pygraph_wl_side *side, double us, uint64_t iterations)
+{
+  if (iterations == 0 || us < 0.0)
+    return;
+  side->us += us;
+  side->iterations += iterations;
+  side->samples++;
+}
+
+int pygraph_wl_choose_whole(struct pygraph_wl_state *st, const struct pygraph_backend *backend)
+{
+  if (!choosing(st, backend) || st->choice.whole.samples <= st->choice.written.samples)
+    return 1;
+  st->choice.written_since = backend->now_us();
+  st->choice.timing_written = 1;
+  pygraph_wl_stop_observing(st);
+  return 0;
+}
+
+double pygraph_wl_whole_clock(const struct pygraph_wl_state *st,
+                              const struct pygraph_backend *backend)
+{
+  return choosing(st, backend) ? backend->now_us() : -1.0;
+}
+
+void pygraph_wl_note_whole(struct pygraph_wl_state *st, const struct pygraph_backend *backend,
+                           double since, uint64_t iterations)
+{
+  if (since < 0.0 || !choosing(st, backend))
+    return;
+  add_sample(&st->choice.whole, backend->now_us() - since, iterations);
+  decide(st);
+}
+
+void pygraph_wl_note_leave(struct pygraph_wl_state *st)
+{
+  if (!st->choice.timing_written)
+    return;
+  st->choice.timing_written = 0;
+  const struct pygraph_backend *backend = st->backend;
+  if (!backend || !choosing(st, backend))
+    return;
+  /* iterations 1 .. tries - 1 ran (the last maybe in part, as the WHILE
+   * graph's last does) */
+  add_sample(&st->choice.written, backend->now_us() - st->choice.written_since,
+             st->tries ? st->tries - 1 : 0);
+  decide(st);
+}
