@@ -77,6 +77,10 @@ struct fake_config {
   double update_us;               /* GPU time per node update / argument refresh */
   double loader_us;               /* extra GPU time per launch of a graph with loaders */
   double capture_host_us;         /* host time per graph_build (capture cost) */
+  /* GPU time of fake kernel func id (< 64) itself, 0 for none: an eager
+   * launch of it costs eager_op_us (the gap an eager launch leaves) plus
+   * this, a graph launch graph_launch_us plus this for each of its kernels. */
+  double kernel_us[64];
   /* Noisy timings: when set, the n-th eager op (graph launch) costs
    * eager_costs[n % n_eager_costs] (graph_costs[...]) instead of
    * eager_op_us (graph_launch_us); the counts restart at fake_reset. */
