@@ -31,6 +31,7 @@ struct fake_graph {
   int updated_from_previous;
   struct fake_node *nodes;              /* what each op's node does (fake_memory.h) */
   size_t n_nodes;
+  double kernels_us;                    /* GPU time of its kernels (fake.kernel_us) */
   /* indirect part */
   unsigned char *block;                 /* the device block */
   unsigned char *params;                /* the loaders' parameters (a copy) */
@@ -142,6 +143,13 @@ static double next_cost(const double *costs, unsigned n, unsigned *used, double 
   return costs && n ? costs[(*used)++ % n] : fixed;
 }
 
+/* The GPU time of a kernel op's kernel itself (fake.kernel_us), 0 for others. */
+static double kernel_cost(const struct pygraph_op *op)
+{
+  unsigned long id = (unsigned long)op->func;
+  return op->kind == PYGRAPH_OP_KERNEL && id < 64 ? fake.kernel_us[id] : 0.0;
+}
+
 /* A library op run eagerly, as cuda/library_capture.c runs it: a failing
  * call is reported (abi/library_calls.h). */
 static cudaError_t execute_library(const struct pygraph_op *op)
@@ -163,7 +171,7 @@ static cudaError_t fake_execute(const struct pygraph_op *op)
   fake_memory_apply(&node);
   fake_node_release(&node);
   fake_gpu_us += next_cost(fake.eager_costs, fake.n_eager_costs, &eager_costs_used,
-                           fake.eager_op_us);
+                           fake.eager_op_us) + kernel_cost(op);
   return cudaSuccess;
 }
 
@@ -310,8 +318,10 @@ static struct fake_graph *fake_graph_of(const struct pygraph_op_list *ops,
   struct fake_graph *g = calloc(1, sizeof *g);
   g->nodes = malloc((ops->n_ops ? ops->n_ops : 1) * sizeof *g->nodes);
   g->n_nodes = ops->n_ops;
-  for (size_t i = 0; i < ops->n_ops; i++)
+  for (size_t i = 0; i < ops->n_ops; i++) {
     g->nodes[i] = fake_node_of(&ops->ops[i]);
+    g->kernels_us += kernel_cost(&ops->ops[i]);
+  }
   if (ind && ind->ind->n_nodes) {
     const struct pygraph_indirect *in = ind->ind;
     fake_log_append("; ind");
@@ -506,7 +516,7 @@ static cudaError_t fake_launch(void *graph, int *ran)
   fake_log_append("launch ");
   fake_launch_calls++;
   fake_gpu_us += next_cost(fake.graph_costs, fake.n_graph_costs, &graph_costs_used,
-                           fake.graph_launch_us);
+                           fake.graph_launch_us) + g->kernels_us;
   if (g->size) {                        /* the loaders run first */
     memcpy(g->block, g->params, g->size);
     fake_gpu_us += fake.loader_us;

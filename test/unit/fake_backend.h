@@ -79,6 +79,10 @@ struct fake_config {
   double capture_host_us;         /* host time per graph_build (capture cost) */
   double while_iteration_host_us; /* host time per body iteration of a WHILE graph
                                      launch (the runtime waits for it) */
+  /* GPU time of fake kernel func id (< 64) itself, 0 for none: an eager
+   * launch of it costs eager_op_us (the gap an eager launch leaves) plus
+   * this, a graph launch graph_launch_us plus this for each of its kernels. */
+  double kernel_us[64];
   /* Noisy timings: when set, the n-th eager op (graph launch) costs
    * eager_costs[n % n_eager_costs] (graph_costs[...]) instead of
    * eager_op_us (graph_launch_us); the counts restart at fake_reset. */

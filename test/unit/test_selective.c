@@ -83,10 +83,13 @@ static void test_cost_table(void)
   CHECK(pygraph_decide_cost(&s, &in, why, sizeof why) == PYGRAPH_VERDICT_EAGER);
 }
 
-/* Captures timed so far scale the prior for the regions after them. */
+/* Captures timed so far scale the prior for the regions after them, all
+ * but the process's first (cold: one-time costs), which leaves the prior. */
 static void test_capture_cost_learned(void)
 {
   pygraph_capture_cost_reset();
+  CHECK(pygraph_capture_cost_us(2) == pygraph_capture_estimate_us(2));
+  pygraph_capture_cost_note(164, 23 * pygraph_capture_estimate_us(164));   /* the first */
   CHECK(pygraph_capture_cost_us(2) == pygraph_capture_estimate_us(2));
   pygraph_capture_cost_note(2, 2 * pygraph_capture_estimate_us(2));
   CHECK(pygraph_capture_cost_us(2) == 2 * pygraph_capture_estimate_us(2));
@@ -97,6 +100,9 @@ static void test_capture_cost_learned(void)
   CHECK(pygraph_capture_cost_us(2) == 16.0 * pygraph_capture_estimate_us(2));
   pygraph_capture_cost_reset();
   CHECK(pygraph_capture_cost_us(7) == pygraph_capture_estimate_us(7));
+  pygraph_capture_cost_note(7, 1e6);        /* after a reset the first is cold again */
+  CHECK(pygraph_capture_cost_us(7) == pygraph_capture_estimate_us(7));
+  pygraph_capture_cost_reset();
 }
 
 /* A GPU-bound loop (the GPU's period above the host's): a new launch
@@ -120,6 +126,31 @@ static void test_gpu_bound_sibling_gain(void)
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
   in.host_period_us = 3000;                                /* not GPU-bound: no change */
   in.sibling_gain_ratio = 0;
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
+}
+
+/* A GPU-bound segment with a graph already (captures > 0): the per-op gap
+ * prior no longer weighs another launch sequence's capture, only what a
+ * graph of the segment was shown to save; it waits while none was. */
+static void test_gpu_bound_first_graph_is_the_trial(void)
+{
+  struct pygraph_settings s = auto_settings();
+  const char *reason = NULL;
+  struct pygraph_decide_input in = {.stable_iterations = 2, .timing = 1,
+                                    .eager_samples = PYGRAPH_MEASURE_MIN, .n_ops = 163,
+                                    .eager_us = 1920, .host_period_us = 80,
+                                    .trip_count = 312, .iters_observed = 12,
+                                    .recent_sightings = 4, .recent_window = 16};
+  double hits = pygraph_expected_hits(&in);
+  CHECK(hits * PYGRAPH_GPU_GAP_PER_OP_US * 163 > pygraph_trial_cost_us(&in));
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);   /* the trial */
+  in.captures = 1;                                         /* unmeasured, or slower */
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_KEEP_WARMING);
+  CHECK(reason && strcmp(reason, "capture would not pay back yet") == 0);
+  in.sibling_gain_ratio = 0.06;                            /* shown 6% faster */
+  CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
+  in.sibling_gain_ratio = 0;
+  in.host_period_us = 3000;                                /* not GPU-bound: the prior */
   CHECK(pygraph_decide(&s, &in, &reason) == PYGRAPH_CAPTURE_NEXT);
 }
 
@@ -1490,6 +1521,7 @@ int main(void)
   test_cost_table();
   test_capture_policy();
   test_gpu_bound_sibling_gain();
+  test_gpu_bound_first_graph_is_the_trial();
   test_capture_cost_learned();
   test_short_loop_does_not_capture();
   test_clear_verdict_table();

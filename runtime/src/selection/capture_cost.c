@@ -12,13 +12,19 @@
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static double measured_sum, prior_sum;
 static _Atomic double scale = 1.0;
-
+static int cold_seen;                         /* the process's first capture was timed
+                                                 (left out: capture_cost.h) */
 
 void pygraph_capture_cost_note(unsigned long n_ops, double us)
 {
   if (!(us >= 0.0))
     return;                                   /* no clock (NaN) or a bad one */
   pthread_mutex_lock(&lock);
+  if (!cold_seen) {
+    cold_seen = 1;
+    pthread_mutex_unlock(&lock);
+    return;
+  }
   measured_sum += us;
   prior_sum += pygraph_capture_estimate_us(n_ops);
   double s = measured_sum / prior_sum;
@@ -35,6 +41,7 @@ void pygraph_capture_cost_reset(void)
 {
   pthread_mutex_lock(&lock);
   measured_sum = prior_sum = 0.0;
+  cold_seen = 0;
   atomic_store(&scale, 1.0);
   pthread_mutex_unlock(&lock);
 }

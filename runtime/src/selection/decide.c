@@ -18,15 +18,24 @@ static int gpu_bound_loop(const struct pygraph_settings *settings,
   "GPU-bound: the GPU takes longer than the host's eager launches, and the gaps a graph " \
   "would save cannot pay back its capture"
 
-/* The most a graph can save an iteration. */
+/* The most a graph can save an iteration.  In a GPU-bound loop only the
+ * GPU's gaps between kernels, which only a measurement shows: the
+ * segment's first graph is a trial weighed by the per-op gap prior (or by
+ * a measured share, should one be known); once it has one, the share of
+ * eager cost a graph of it was shown to save decides alone (none while it
+ * is unmeasured or slower: the capture waits), so a cycle of launch
+ * sequences is captured when its first graph wins and never when it
+ * loses. */
 static double capture_gain_us(const struct pygraph_decide_input *in, int gpu_bound)
 {
   double gain = pygraph_gain_bound_us(in->eager_us, in->n_ops);
-  double gaps = PYGRAPH_GPU_GAP_PER_OP_US * (double)in->n_ops;
-  double sibling = in->sibling_gain_ratio * in->eager_us;
-  if (sibling > gaps)
-    gaps = sibling;
-  return gpu_bound && gaps < gain ? gaps : gain;
+  if (!gpu_bound)
+    return gain;
+  double gaps = in->sibling_gain_ratio * in->eager_us;
+  double prior = PYGRAPH_GPU_GAP_PER_OP_US * (double)in->n_ops;
+  if (in->captures == 0 && prior > gaps)
+    gaps = prior;
+  return gaps < gain ? gaps : gain;
 }
 
 enum pygraph_decision pygraph_decide(const struct pygraph_settings *settings,

@@ -55,11 +55,13 @@ struct pygraph_decide_input {
    * measured; batchable loops only).  Beside eager_us, the GPU's period,
    * it tells a GPU-bound loop, which no graph speeds up. */
   double host_period_us;
-  /* A graph of another launch sequence of this segment measured faster
-   * than eager: (eager - graph) / eager of that verdict (0: none).  In a
-   * GPU-bound loop the gaps a graph saves are then known to be worth that
-   * share of this sequence's eager cost, not only the per-op prior (its
-   * units cycle through sequences of the same kernels: md_step). */
+  /* A graph of another launch sequence of this segment shown faster than
+   * eager (kept by a verdict, or undecided with settled samples faster by
+   * the margin): (eager - graph) / eager (0: none).  In a GPU-bound loop
+   * the gaps a graph saves are then known to be worth that share of this
+   * sequence's eager cost (its units cycle through sequences of the same
+   * kernels: md_step); once the segment has a graph (captures > 0), it
+   * alone weighs a capture there, the per-op prior only the first. */
   double sibling_gain_ratio;
 };
 
