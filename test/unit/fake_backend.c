@@ -406,11 +406,14 @@ static cudaError_t fake_while_build(const struct pygraph_op_list *ops,
   }
   fake_log_append("wbuild(");
   log_plan(ops, plan);
-  fake_log_append("; status %zu", spec->status_op);
+  fake_log_append("; status %zu%s", spec->status_op, spec->status_folded ? " folded" : "");
   struct fake_graph *g = fake_graph_of(ops, ind);
   fake_log_append(") ");
   g->while_state = spec->state;
-  g->nodes[spec->status_op].dst = spec->status;
+  if (spec->status_folded)       /* no node: the condition step copies the status */
+    g->nodes[spec->status_op] = (struct fake_node){0};
+  else
+    g->nodes[spec->status_op].dst = spec->status;
   fake_while_spec = *spec;
   *graph = g;
   fake_live_graphs++;

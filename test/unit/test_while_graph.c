@@ -173,15 +173,19 @@ static void test_structure_and_convergence(void)
   struct pygraph_while_graph wg;
   const char *step = NULL;
   CHECK(pygraph_while_graph_create(&wg, &fake_backend, &rq, &step) == cudaSuccess);
-  /* one body node per op in op order with the plan's edges, the status copy at 2 */
-  CHECK_STR(fake_log(), "wbuild(0 1<0 2<1; status 2) inst");
+  /* one body node per op in op order with the plan's edges, the status copy at 2 (last:
+   * folded into the condition step) */
+  CHECK_STR(fake_log(), "wbuild(0 1<0 2<1; status 2 folded) inst");
   CHECK(fake_live_graphs == 1 && fake_live_allocs == 1);
   /* the condition kernel's parameter is the block; the copy writes its status */
   CHECK(fake_while_spec.state == wg.block.device);
   CHECK((char *)fake_while_spec.status ==
         (char *)wg.block.device + offsetof(struct pygraph_while_state, status));
-  /* the block's descriptor copy points into the block itself */
+  /* the block's descriptor copy points into the block itself; the status
+   * copy, the iteration's last node, is the condition step's: from its
+   * device source */
   const struct pygraph_while_state *img = pygraph_while_block_state(&wg.block);
+  CHECK(fake_while_spec.status_folded && img->status_src == (const unsigned char *)lp.status);
   CHECK((const char *)img->loop > (const char *)wg.block.device &&
         (const char *)img->loop < (const char *)wg.block.device + wg.block.size);
   *lp.status = 5;
@@ -204,6 +208,51 @@ static void test_structure_and_convergence(void)
   CHECK(st->iteration == 3 && st->outcome == PYGRAPH_WHILE_LEFT && *lp.a == 8);
   pygraph_while_graph_free(&wg, &fake_backend);
   CHECK(fake_live_graphs == 0 && fake_live_allocs == 0);
+  loop_free(&lp);
+}
+
+/* st.remaining <= 0 at the end of the iteration. */
+static const pygraph_exit_node kEndLeq[] = {
+    NODE(FIELD, I32, 0, 0, 0), NODE(CONST, I32, 0, 0, 0), NODE(CMP, I1, PYGRAPH_CMP_I_SLE, 0, 0),
+    NODE(LEAVE, I1, PYGRAPH_EXIT_AT_END, 0, 0)};
+
+/* An operation after the status copy writes the copy's source (op 1
+ * takes 11, op 3 gives 10 back): the copy keeps its body node, so the test
+ * reads the status as the copy saw it, not as the condition kernel would
+ * after op 3. */
+static void test_copy_before_a_writer_keeps_its_node(void)
+{
+  fake_reset();
+  struct loop lp;
+  memset(&lp, 0, sizeof lp);
+  lp.status = fake_buffer(sizeof(int));
+  lp.a = fake_buffer(sizeof(int));
+  lp.b = fake_buffer(sizeof(int));
+  add_kernel(&lp.ops, 1, lp.a);
+  add_kernel(&lp.ops, -11, lp.status);
+  add_copy(&lp.ops, &lp.host_status, lp.status, sizeof(int), cudaMemcpyDeviceToHost);
+  add_kernel(&lp.ops, 10, lp.status);
+  pygraph_op_list_materialize(&lp.ops);
+  CHECK(pygraph_graph_plan_for_capture(&lp.ops, &fake_backend, &lp.plan) == 0);
+  lp.inv[0] = (uintptr_t)&lp.host_status;
+  lp.inv[2] = (uintptr_t)lp.a;
+  lp.inv[3] = (uintptr_t)lp.b;
+  pygraph_whole_loop wl = loop_of(kEndLeq, 4, 2);
+  wl.n_ops = 4;
+  struct pygraph_while_request rq = request_of(&lp, &wl);
+  struct pygraph_while_graph wg;
+  const char *step = NULL;
+  CHECK(pygraph_while_graph_create(&wg, &fake_backend, &rq, &step) == cudaSuccess);
+  CHECK(strstr(fake_log(), "; status 2)") != NULL && !fake_while_spec.status_folded);
+  *lp.status = 30;
+  lp.host_status = 30;
+  const struct pygraph_while_state *st = run(&wg, &lp, 0, 0);
+  /* iteration i copies 19 - i: the test at the end of iteration 19 leaves */
+  CHECK(st->outcome == PYGRAPH_WHILE_LEFT && st->iteration == 20);
+  int final_status;
+  memcpy(&final_status, st->status, sizeof final_status);
+  CHECK(final_status == 0 && *lp.status == 10 && *lp.a == 20);
+  pygraph_while_graph_free(&wg, &fake_backend);
   loop_free(&lp);
 }
 
@@ -484,7 +533,7 @@ static void test_failures_free_everything(void)
   fake.fail_instantiate = 1;
   CHECK(pygraph_while_graph_create(&wg, &fake_backend, &rq, &step) == cudaErrorInvalidValue);
   CHECK_STR(step, "while graph instantiate");
-  CHECK_STR(fake_log(), "wbuild(0 1<0 2<1; status 2) inst! destroy");
+  CHECK_STR(fake_log(), "wbuild(0 1<0 2<1; status 2 folded) inst! destroy");
   CHECK(fake_live_graphs == 0 && fake_live_allocs == 0);
   fake_reset();
   fake.fail_device_alloc = 1;
@@ -508,6 +557,7 @@ static void test_failures_free_everything(void)
 
 int main(void)
 {
+  test_copy_before_a_writer_keeps_its_node();
   test_structure_and_convergence();
   test_counter_cap_and_top();
   test_rotation_through_the_argument_block();

@@ -83,7 +83,7 @@ static void iteration_free(struct iteration *it)
 }
 
 static const struct pygraph_while_spec kSpec = {3, (void *)(uintptr_t)0x5000,
-                                                (void *)(uintptr_t)0x5100};
+                                                (void *)(uintptr_t)0x5100, 0};
 
 static int depends_on(const struct CUgraphNode_st *n, const struct CUgraphNode_st *dep)
 {
@@ -137,6 +137,34 @@ static void test_structure(void)
   CHECK(pygraph_cuda_graph_instantiate(graph, NULL) == cudaSuccess && fcuda_live_execs == 1);
   pygraph_cuda_graph_destroy(graph);
   CHECK(fcuda_live_graphs == 0 && fcuda_live_execs == 0 && fcuda_live_events == 0);
+  iteration_free(&it);
+}
+
+/* A folded status copy (the iteration's last node) has no body node: the
+ * condition kernel follows what the copy followed, and the other sinks. */
+static void test_folded_status_copy(void)
+{
+  fcuda_reset();
+  struct iteration it;
+  iteration_init(&it);
+  struct pygraph_while_spec spec = kSpec;
+  spec.status_folded = 1;
+  void *graph = NULL;
+  const char *step = NULL;
+  CHECK(pygraph_cuda_while_graph_build(&it.ops, &it.plan, NULL, &spec, &graph, &step) ==
+        cudaSuccess);
+  struct CUgraph_st *body = fcuda_last_graph->nodes[0]->body;
+  CHECK(body->n_nodes == 4);
+  if (body->n_nodes == 4) {
+    struct CUgraphNode_st **n = body->nodes;
+    for (size_t k = 0; k < 4; k++)
+      CHECK(n[k]->kind != FC_MEMCPY);
+    struct CUgraphNode_st *c = n[3];
+    CHECK(c->kind == FC_KERNEL && c->func == (const void *)FCUDA_CONDITION_KERNEL);
+    CHECK(c->n_deps == 2 && depends_on(c, n[1]) && depends_on(c, n[2]));
+  }
+  pygraph_cuda_graph_destroy(graph);
+  CHECK(fcuda_live_graphs == 0);
   iteration_free(&it);
 }
 
@@ -319,6 +347,7 @@ int main(int argc, char **argv)
   if (argc == 2 && !strcmp(argv[1], "load"))
     return test_load_failure();
   test_structure();
+  test_folded_status_copy();
   test_loaders_and_edges();
   test_launch_attributes();
   test_every_failure_frees_everything();

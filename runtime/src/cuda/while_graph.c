@@ -29,32 +29,42 @@ static cudaError_t add_while_node(struct cuda_graph *g, cudaGraphConditionalHand
   return err;
 }
 
+/* Does op i have a node in the body? */
+static int in_body(const struct pygraph_graph_plan *plan, const struct pygraph_while_spec *spec,
+                   size_t i)
+{
+  return plan->nodes[i].form != PYGRAPH_PLAN_NONE && !(spec->status_folded && i == spec->status_op);
+}
+
 /* The body's nodes no other body node depends on, into sinks (n_ops
- * entries); how many. */
+ * entries); how many.  A folded status copy has no node: what it
+ * depended on is what the condition kernel follows. */
 static size_t body_sinks(const struct cuda_graph *g, const struct pygraph_graph_plan *plan,
-                         size_t n_ops, unsigned char *used, cudaGraphNode_t *sinks)
+                         const struct pygraph_while_spec *spec, size_t n_ops,
+                         unsigned char *used, cudaGraphNode_t *sinks)
 {
   memset(used, 0, n_ops);
   for (size_t i = 0; i < n_ops; i++)
-    for (unsigned d = 0; plan->nodes[i].form != PYGRAPH_PLAN_NONE && d < plan->nodes[i].n_deps; d++)
+    for (unsigned d = 0; in_body(plan, spec, i) && d < plan->nodes[i].n_deps; d++)
       used[plan->nodes[i].deps[d]] = 1;
   size_t n = 0;
   for (size_t i = 0; i < n_ops; i++)
-    if (plan->nodes[i].form != PYGRAPH_PLAN_NONE && !used[i])
+    if (in_body(plan, spec, i) && !used[i])
       sinks[n++] = g->nodes[i];
   return n;
 }
 
 /* The condition kernel, one thread, (state, handle), after the sinks. */
 static cudaError_t add_condition_node(struct cuda_graph *g, const struct pygraph_graph_plan *plan,
-                                      size_t n_ops, cudaKernel_t kernel, void *state,
-                                      cudaGraphConditionalHandle handle)
+                                      const struct pygraph_while_spec *spec, size_t n_ops,
+                                      cudaKernel_t kernel, cudaGraphConditionalHandle handle)
 {
+  void *state = spec->state;
   unsigned char *used = malloc(n_ops ? n_ops : 1);
   cudaGraphNode_t *sinks = malloc((n_ops ? n_ops : 1) * sizeof *sinks);
   cudaError_t err = cudaErrorMemoryAllocation;
   if (used && sinks) {
-    size_t n = body_sinks(g, plan, n_ops, used, sinks);
+    size_t n = body_sinks(g, plan, spec, n_ops, used, sinks);
     void *params[2] = {&state, &handle};   /* copied by cudaGraphAddKernelNode */
     struct cudaKernelNodeParams p;
     memset(&p, 0, sizeof p);
@@ -71,7 +81,8 @@ static cudaError_t add_condition_node(struct cuda_graph *g, const struct pygraph
 }
 
 /* The plan's nodes in the body; the status copy reads its source into the
- * condition block instead of the host. */
+ * condition block instead of the host, or is left to the condition kernel
+ * (spec->status_folded). */
 static cudaError_t add_body(struct cuda_graph *g, const struct pygraph_op_list *ops,
                             const struct pygraph_graph_plan *plan,
                             const struct pygraph_indirect_graph *ind,
@@ -86,7 +97,7 @@ static cudaError_t add_body(struct cuda_graph *g, const struct pygraph_op_list *
       status_copy.memcpy_kind = cudaMemcpyDeviceToDevice;
       op = &status_copy;
     }
-    if (plan->nodes[i].form != PYGRAPH_PLAN_NONE) {
+    if (in_body(plan, spec, i)) {
       cudaError_t err = pygraph_cuda_graph_add_op(g, i, op, &plan->nodes[i], ind);
       if (err != cudaSuccess)
         return err;
@@ -126,7 +137,7 @@ static cudaError_t build(struct cuda_graph *g, const struct pygraph_op_list *ops
     return failed(step, "while node", err);
   if ((err = add_body(g, ops, plan, ind, spec)) != cudaSuccess)
     return failed(step, "body node", err);
-  err = add_condition_node(g, plan, ops->n_ops, kernel, spec->state, handle);
+  err = add_condition_node(g, plan, spec, ops->n_ops, kernel, handle);
   if (err != cudaSuccess)
     return failed(step, "condition node", err);
   if ((err = pygraph_cuda_graph_add_join(g)) != cudaSuccess)

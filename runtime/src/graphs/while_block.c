@@ -123,6 +123,14 @@ cudaError_t pygraph_while_block_create(struct pygraph_while_block *b,
   return cudaSuccess;
 }
 
+void pygraph_while_block_read_status_from(struct pygraph_while_block *b, const void *src)
+{
+  struct pygraph_while_state st;
+  memcpy(&st, b->image, sizeof st);
+  st.status_src = src;
+  memcpy(b->image, &st, sizeof st);
+}
+
 int pygraph_while_block_start(struct pygraph_while_block *b, const uint64_t *invariants,
                               const void *status, uint64_t first, uint64_t max_iterations)
 {

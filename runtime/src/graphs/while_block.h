@@ -43,6 +43,10 @@ cudaError_t pygraph_while_block_create(struct pygraph_while_block *b,
                                        const struct pygraph_while_slot *slots, size_t n_slots,
                                        void *args, size_t args_size, const char **step);
 
+/* The condition kernel makes the status copy itself, from `src` (a
+ * device address): the body holds no copy node (while_condition.h). */
+void pygraph_while_block_read_status_from(struct pygraph_while_block *b, const void *src);
+
 /* The image's state for the next launch: the loop's invariants as captured
  * at its entry (n_invariants of them), the status bytes its host
  * destination holds now (status_bytes of them), the number of the first

@@ -10,8 +10,10 @@
  * The loop's graph (graphs/while_graph.h) is: the argument loaders, then a
  * conditional WHILE node whose handle defaults to 1 at every launch (the
  * body runs at least once) and whose body is one iteration's nodes, the
- * status copy turned into a device-to-device copy into state->status, and
- * last this kernel, after every other body node. */
+ * status copy turned into a device-to-device copy into state->status (or,
+ * where it was the iteration's last node, made by this kernel from
+ * state->status_src: one node less an iteration), and last this kernel,
+ * after every other body node. */
 #ifndef PYGRAPH_WHILE_CONDITION_H
 #define PYGRAPH_WHILE_CONDITION_H
 
@@ -55,6 +57,10 @@ struct pygraph_while_state {
   const uint64_t *invariants;        /* loop->n_invariants, this launch's */
   const struct pygraph_while_slot *slots;
   unsigned char *args;               /* the argument block the slots are in (NULL: none) */
+  const unsigned char *status_src;   /* the status copy's device source when the body
+                                        holds no copy node (the copy was its last node):
+                                        the step reads the status from there itself;
+                                        NULL: the body's copy node writes `status` */
   uint64_t max_iterations;           /* stop (CAP) once `iteration` reaches it; 0: never */
   uint32_t n_slots;
   uint32_t reserved;
@@ -116,6 +122,11 @@ PYGRAPH_EVAL_FN unsigned pygraph_while_end(struct pygraph_while_state *s, uint32
  * the loop ends (s->outcome says why). */
 PYGRAPH_EVAL_FN unsigned pygraph_while_step(struct pygraph_while_state *s)
 {
+  if (s->status_src) {                 /* the status copy, made here (after every body node) */
+    if (s->loop->status_bytes > PYGRAPH_WL_MAX_STATUS_BYTES)
+      return pygraph_while_end(s, PYGRAPH_WHILE_MALFORMED, -1, 0);
+    PYGRAPH_EVAL_COPY(s->status, s->status_src, s->loop->status_bytes);
+  }
   uint64_t ran = s->iteration++;       /* the iteration that just ran */
   struct pygraph_eval_env e = {s->loop, s->status, ran, s->invariants};
   for (uint32_t k = 0; k < 3; ++k) {

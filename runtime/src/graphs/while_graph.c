@@ -73,6 +73,19 @@ const char *pygraph_while_refusal(const struct pygraph_backend *backend,
   return NULL;
 }
 
+/* Is the status copy a device-to-host copy with no node after it?  Then
+ * the condition kernel, which runs after every body node, can read its
+ * source itself. */
+static int status_copy_last(const struct pygraph_while_request *rq)
+{
+  if (rq->ops->ops[rq->status_op].memcpy_kind != cudaMemcpyDeviceToHost)
+    return 0;
+  for (size_t i = rq->status_op + 1; i < rq->ops->n_ops; i++)
+    if (rq->plan->nodes[i].form != PYGRAPH_PLAN_NONE)
+      return 0;
+  return 1;
+}
+
 cudaError_t pygraph_while_graph_create(struct pygraph_while_graph *wg,
                                        const struct pygraph_backend *backend,
                                        const struct pygraph_while_request *rq, const char **step)
@@ -88,7 +101,10 @@ cudaError_t pygraph_while_graph_create(struct pygraph_while_graph *wg,
     return err;
   struct pygraph_while_spec spec = {
       rq->status_op, wg->block.device,
-      (void *)((uintptr_t)wg->block.device + offsetof(struct pygraph_while_state, status))};
+      (void *)((uintptr_t)wg->block.device + offsetof(struct pygraph_while_state, status)),
+      status_copy_last(rq)};
+  if (spec.status_folded)
+    pygraph_while_block_read_status_from(&wg->block, rq->ops->ops[rq->status_op].src);
   *step = "while graph build";
   err = backend->while_graph_build(rq->ops, rq->plan, ind, &spec, &wg->graph, step);
   if (err == cudaSuccess) {

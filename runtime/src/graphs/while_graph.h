@@ -12,7 +12,7 @@
  *       the plan's nodes of every op, in op order, with the plan's
  *       dependencies (programmatic ones made full); the status copy
  *       (spec->status_op) a device-to-device copy of its source into
- *       spec->status;
+ *       spec->status, or no node where spec->status_folded;
  *       the condition kernel, (spec->state, handle), one thread, after
  *       every body node no other body node depends on }
  *
@@ -49,6 +49,9 @@ struct pygraph_while_spec {
                                     condition kernel's first parameter */
   void *status;                  /* device address of that state's status bytes: the
                                     body's status copy writes there */
+  int status_folded;             /* the body holds no node for the status copy: it was
+                                    the iteration's last node, and the condition kernel
+                                    makes it (state->status_src) */
 };
 
 /* One iteration to make a WHILE graph of. */
