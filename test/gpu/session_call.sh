@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# session_call.sh: this session's pending GPU checks in one device call (beside it gpu-head.tar.gz from
+# `test/gpu/build_gpu.sh build --tar`; $OUT set by the device tool): the suite bit for bit, converge
+# plain / auto / PYGRAPH_WHOLE_LOOPS=0 / graph (whole-loop choice), md_step, where a WHILE body's time
+# goes (bench/while_body_bench.cu built with nvcc there; ncu kernel durations of converge).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd); O=$OUT
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $O/card.txt
+mkdir -p /tmp/h && tar -xzf $here/gpu-head.tar.gz -C /tmp/h; B=/tmp/h/gpu/bin
+cat /tmp/h/gpu/BUILD_INFO | grep git
+RUN_TIMEOUT=20 timeout 150 bash /tmp/h/gpu/run_gpu.sh /tmp/h/gpu $O/suite > $O/suite.txt 2>&1; echo "suite rc=$?"; tail -30 $O/suite.txt | cut -c1-150
+for r in 1 2; do
+  for v in plain auto wl0 graph; do
+    bin=$B/converge_pygraph; e="PYGRAPH_REPORT=1"; [[ $v == plain ]] && bin=$B/converge_plain
+    [[ $v == wl0 ]] && e="$e PYGRAPH_WHOLE_LOOPS=0"; [[ $v == graph ]] && e="$e PYGRAPH_MODE=graph"
+    env $e timeout 60 $bin 16384 10 4000 > $O/converge.$v.$r.log 2>&1
+    echo "converge $v r$r $(grep -h loop_ms $O/converge.$v.$r.log) $(grep -h checksum $O/converge.$v.$r.log) $(grep -h 'whole loop' $O/converge.$v.$r.log | grep -o 'state=[a-z]*\|choice="[a-z ]*"\|whole_us=[0-9.]*\|written_us=[0-9.]*' | tr '\n' ' ')"
+  done
+done
+for r in 1 2; do for v in plain auto graph; do
+  bin=$B/md_step_pygraph; [[ $v == plain ]] && bin=$B/md_step_plain
+  echo "md_step $v r$r $(PYGRAPH_MODE=$v PYGRAPH_REPORT=1 timeout 30 $bin 2>&1 | grep -E 'loop_ms|checksum|total' | tr '\n' ' ')"
+done; done
+nvcc -O2 -arch=sm_90 bench/while_body_bench.cu -o /tmp/wbb 2>&1 | tail -3
+/tmp/wbb 16384 10000; /tmp/wbb 16384 10000; /tmp/wbb 1024 10000
+for v in pygraph plain; do
+  timeout 80 ncu --clock-control none --metrics gpu__time_duration.sum --launch-skip 6000 --launch-count 14 --csv $B/converge_$v 16384 2 4000 > $O/ncu_$v.csv 2>$O/ncu_$v.err
+  echo "ncu $v rc=$?"; grep -v '^==' $O/ncu_$v.csv | awk -F'","' '{print $5, $(NF)}' | head -16
+done
