@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # session_call.sh: this session's pending GPU checks in one device call (beside it gpu-head.tar.gz from
 # `test/gpu/build_gpu.sh build --tar`; $OUT set by the device tool): the suite bit for bit, converge
-# plain / auto / PYGRAPH_WHOLE_LOOPS=0 / graph (whole-loop choice), md_step, where a WHILE body's time
+# and whole_loop_forms plain / auto / PYGRAPH_WHOLE_LOOPS=0 / graph (whole-loop choice), md_step, where a WHILE body's time
 # goes (bench/while_body_bench.cu built with nvcc there; ncu kernel durations of converge).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd); O=$OUT
@@ -15,6 +15,14 @@ for r in 1 2; do
     [[ $v == wl0 ]] && e="$e PYGRAPH_WHOLE_LOOPS=0"; [[ $v == graph ]] && e="$e PYGRAPH_MODE=graph"
     env $e timeout 60 $bin 16384 10 4000 > $O/converge.$v.$r.log 2>&1
     echo "converge $v r$r $(grep -h loop_ms $O/converge.$v.$r.log) $(grep -h checksum $O/converge.$v.$r.log) $(grep -h 'whole loop' $O/converge.$v.$r.log | grep -o 'state=[a-z]*\|choice="[a-z ]*"\|whole_us=[0-9.]*\|written_us=[0-9.]*' | tr '\n' ' ')"
+  done
+done
+for r in 1 2; do
+  for v in plain auto wl0 graph; do
+    bin=$B/whole_loop_forms_pygraph; e="PYGRAPH_REPORT=1"; [[ $v == plain ]] && bin=$B/whole_loop_forms_plain
+    [[ $v == wl0 ]] && e="$e PYGRAPH_WHOLE_LOOPS=0"; [[ $v == graph ]] && e="$e PYGRAPH_MODE=graph"
+    env $e timeout 60 $bin > $O/forms.$v.$r.log 2>&1
+    echo "forms $v r$r $(grep -h loop_ms $O/forms.$v.$r.log) $(grep -h checksum $O/forms.$v.$r.log) $(grep -h 'whole loop' $O/forms.$v.$r.log | grep -o 'state=[a-z]*\|graph_runs=[0-9]*\|choice="[a-z ]*"\|whole_us=[0-9.]*\|written_us=[0-9.]*' | tr '\n' ' ')"
   done
 done
 for r in 1 2; do for v in plain auto graph; do
