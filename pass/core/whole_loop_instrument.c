@@ -134,18 +134,6 @@ static int exits_after_top(const pg_whole_loop *wl) {
   return 0;
 }
 
-/* Some exit test is made right after the status copy while operations
- * follow it: the WHILE graph's body would run them in the iteration that
- * test leaves (runtime graphs/while_graph.c refuses such a body). */
-static int skips_operations(const pg_whole_loop *wl) {
-  if (wl->status_op + 1 >= wl->n_ops)
-    return 0;
-  for (unsigned k = 0; k < wl->nnodes; ++k)
-    if (wl->nodes[k].op == PYGRAPH_EXIT_LEAVE && wl->nodes[k].arg == PYGRAPH_EXIT_AFTER_COPY)
-      return 1;
-  return 0;
-}
-
 void pg_wl_instrument_check(const pg_scope *s, pg_whole_loop *wl) {
   wl->not_run = NULL;
   if (wl->why != PG_WL_CANDIDATE)
@@ -154,8 +142,6 @@ void pg_wl_instrument_check(const pg_scope *s, pg_whole_loop *wl) {
     wl->not_run = "whole-loops=2 not given";
   else if (!s->n_instrumented)
     wl->not_run = "the loop forms no graph region";
-  else if (skips_operations(wl))
-    wl->not_run = "an exit test right after the status copy, with operations after it";
   else if (wl->status_copy == PYGRAPH_STATUS_MEMCPY_FROM_SYMBOL)
     wl->not_run = "a status copy from a symbol";
   else if (wl->nexits > 64)

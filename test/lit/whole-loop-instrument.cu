@@ -136,7 +136,8 @@ void nested(float *a, float *b, Status *d_st, int n, int steps) {
 // CHECK: call void @__pygraph_whole_loop_exit(
 
 // CG's shape: a test right after the status copy, an operation after it
-// (the WHILE graph's body would run it in the iteration the test leaves).
+// (the runtime's WHILE body puts it in an IF node the test skips in the
+// iteration it leaves: graphs/while_graph.h): instrumented.
 void cg_shape(float *a, float *b, Status *d_st, int n, int maxit) {
   Status st;
   int k = 0;
@@ -149,7 +150,11 @@ void cg_shape(float *a, float *b, Status *d_st, int n, int maxit) {
     relax<<<64, 256>>>(a, b, n);
   }
 }
-// REMARK: whole-loop-instrument.cu:[[#@LINE-9]]:3: remark: whole loop as one conditional graph: candidate ({{.*}}); not run whole: an exit test right after the status copy, with operations after it
+// REMARK: whole-loop-instrument.cu:[[#@LINE-9]]:3: remark: whole loop as one conditional graph: candidate (exit test: after the status copy, leave when status.i32@0 == 0; at the end of the iteration, leave when {{.*}}; 4 operations, status copy of 8 bytes; {{.*}}); instrumented: runs whole once its executions were checked
 // CHECK-LABEL: define {{.*}} @_Z8cg_shapePfS_P6Statusii(
-// CHECK-NOT: __pygraph_whole_loop_
+// CHECK: call void @__pygraph_whole_loop_enter(
+// CHECK: call i32 @__pygraph_whole_loop_try(
+// CHECK: call {{.*}} @__pygraph_cudaMemcpy(
+// CHECK: call {{.*}} @__pygraph_cudaLaunchKernel(
+// CHECK: call void @__pygraph_whole_loop_exit(
 // CHECK: ret void

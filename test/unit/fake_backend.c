@@ -39,8 +39,11 @@ struct fake_graph {
   long *node_of_op;
   size_t *offset_of_node, n_ops;
   /* a WHILE graph: the condition block's state (the body runs until
-   * pygraph_while_step says stop) */
+   * pygraph_while_step says stop); if_from: where the body is split
+   * (spec->split_after_copy), the first op of the IF body, whose nodes
+   * run only when the after-copy step says so; 0: not split */
   struct pygraph_while_state *while_state;
+  size_t if_from;
 };
 
 static struct fake_graph *last_launched;
@@ -406,10 +409,12 @@ static cudaError_t fake_while_build(const struct pygraph_op_list *ops,
   }
   fake_log_append("wbuild(");
   log_plan(ops, plan);
-  fake_log_append("; status %zu%s", spec->status_op, spec->status_folded ? " folded" : "");
+  fake_log_append("; status %zu%s%s", spec->status_op, spec->status_folded ? " folded" : "",
+                  spec->split_after_copy ? " if" : "");
   struct fake_graph *g = fake_graph_of(ops, ind);
   fake_log_append(") ");
   g->while_state = spec->state;
+  g->if_from = spec->split_after_copy ? spec->status_op + 1 : 0;
   if (spec->status_folded)       /* no node: the condition step copies the status */
     g->nodes[spec->status_op] = (struct fake_node){0};
   else
@@ -479,11 +484,12 @@ static cudaError_t fake_update_node(void *graph, size_t index, const struct pygr
   return cudaSuccess;
 }
 
-/* The graph's work on fake memory, in op order; an indirect node reads
- * its arguments from its slice of the device block. */
-static void run_nodes(const struct fake_graph *g)
+/* The work of the graph's nodes [first, end) on fake memory, in op order;
+ * an indirect node reads its arguments from its slice of the device
+ * block. */
+static void run_nodes_of(const struct fake_graph *g, size_t first, size_t end)
 {
-  for (size_t i = 0; i < g->n_nodes; i++) {
+  for (size_t i = first; i < end && i < g->n_nodes; i++) {
     struct fake_node node = g->nodes[i];
     if (g->size && i < g->n_ops && g->node_of_op[i] >= 0 && node.has_args) {
       const unsigned char *slice = g->block + g->offset_of_node[g->node_of_op[i]];
@@ -494,13 +500,34 @@ static void run_nodes(const struct fake_graph *g)
   }
 }
 
+static void run_nodes(const struct fake_graph *g)
+{
+  run_nodes_of(g, 0, g->n_nodes);
+}
+
+/* One iteration of the WHILE body: every node, or where it is split, the
+ * nodes up to the status copy, the after-copy kernel's step, and the IF
+ * body's nodes only when that step answers 1. */
+static void run_body(const struct fake_graph *g)
+{
+  if (!g->if_from) {
+    run_nodes(g);
+    return;
+  }
+  run_nodes_of(g, 0, g->if_from);
+  if (pygraph_while_test_after_copy(g->while_state))
+    run_nodes_of(g, g->if_from, g->n_nodes);
+  else
+    fake_log_append("ifskip ");
+}
+
 /* The WHILE node: the body, then the condition kernel's step (the text the
  * device runs), until it says stop (or FAKE_WHILE_GUARD iterations). */
 static void run_while(const struct fake_graph *g)
 {
   unsigned long n = 0;
   do {
-    run_nodes(g);
+    run_body(g);
     n++;
   } while (pygraph_while_step(g->while_state) && n < FAKE_WHILE_GUARD);
   fake_host_us += (double)n * fake.while_iteration_host_us;

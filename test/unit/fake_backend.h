@@ -17,10 +17,13 @@
  * (loader parameters updated), gsync (graph synchronized).  Like the real
  * update, args copies the host image when called: a launch's block holds
  * the image of the last build/args, not whatever the host buffer holds now.
- * WHILE graphs (graphs/while_graph.h): wbuild(<plan>; status <op>) (then
- * inst etc. as for any graph); a launch runs the body and the condition
- * kernel's step (graphs/while_condition.h) on the fake's memory until the
- * step says stop and logs wloop(<iterations>) after launch.
+ * WHILE graphs (graphs/while_graph.h): wbuild(<plan>; status <op>[ folded]
+ * [ if]) (then inst etc. as for any graph); a launch runs the body and the
+ * condition kernel's step (graphs/while_condition.h) on the fake's memory
+ * until the step says stop and logs wloop(<iterations>) after launch.  A
+ * body split after the status copy (` if`) runs the ops up to the copy,
+ * the after-copy step, the ops after the copy only when that step says 1
+ * (else it logs ifskip), then the step.
  * A failing call logs its token with '!'.  Test code logs pass-through
  * calls itself as p:<token>.
  * Timing (selective deployment) is off unless fake.timing: then events are

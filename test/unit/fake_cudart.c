@@ -16,6 +16,7 @@ int fcuda_live_graphs, fcuda_live_execs, fcuda_live_events, fcuda_library_loads;
 struct CUgraph_st *fcuda_last_graph;
 struct fcuda_handle fcuda_last_handle;
 unsigned fcuda_n_handles;
+struct fcuda_handle fcuda_handles[FCUDA_HANDLES];
 static const char *trace[FCUDA_TRACE];
 
 struct CUgraphExec_st {
@@ -120,8 +121,11 @@ cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *handle,
                                              unsigned int default_value, unsigned int flags)
 {
   FAIL_IF("cudaGraphConditionalHandleCreate");
-  fcuda_last_handle = (struct fcuda_handle){graph, default_value, flags};
-  *handle = 0x4a000 + ++fcuda_n_handles;
+  *handle = 0x4a000 + fcuda_n_handles + 1;
+  fcuda_last_handle = (struct fcuda_handle){*handle, graph, default_value, flags};
+  if (fcuda_n_handles < FCUDA_HANDLES)
+    fcuda_handles[fcuda_n_handles] = fcuda_last_handle;
+  fcuda_n_handles++;
   return cudaSuccess;
 }
 
@@ -297,7 +301,9 @@ cudaError_t cudaLibraryGetKernel(cudaKernel_t *kernel, cudaLibrary_t library, co
 {
   (void)library;
   FAIL_IF("cudaLibraryGetKernel");
-  *kernel = strcmp(name, "pygraph_while_condition") ? FCUDA_LOADER_KERNEL : FCUDA_CONDITION_KERNEL;
+  *kernel = !strcmp(name, "pygraph_while_condition")    ? FCUDA_CONDITION_KERNEL
+            : !strcmp(name, "pygraph_while_after_copy") ? FCUDA_AFTER_COPY_KERNEL
+                                                         : FCUDA_LOADER_KERNEL;
   return cudaSuccess;
 }
 

@@ -56,13 +56,15 @@ struct CUgraph_st {
 
 /* A conditional handle's creation. */
 struct fcuda_handle {
+  cudaGraphConditionalHandle handle;
   struct CUgraph_st *graph;
   unsigned default_value, flags;
 };
 
-/* The kernels cudaLibraryGetKernel hands out: the condition kernel, and
- * the argument loaders (any other name). */
+/* The kernels cudaLibraryGetKernel hands out: the condition kernel, the
+ * after-copy kernel, and the argument loaders (any other name). */
 #define FCUDA_CONDITION_KERNEL ((cudaKernel_t)(unsigned long)0xc0de)
+#define FCUDA_AFTER_COPY_KERNEL ((cudaKernel_t)(unsigned long)0xaf7e)
 #define FCUDA_LOADER_KERNEL ((cudaKernel_t)(unsigned long)0x10ad)
 
 /* Calls so far, all functions together (each fake call counts one). */
@@ -79,10 +81,13 @@ const char *fcuda_call_name(unsigned long k);
 extern int fcuda_live_graphs, fcuda_live_execs, fcuda_live_events;
 extern int fcuda_library_loads;
 /* The last top-level graph created; the last conditional handle created
- * and how many were. */
+ * and how many were; the first FCUDA_HANDLES of them in creation order
+ * (fcuda_handles[k] for k < fcuda_n_handles and k < FCUDA_HANDLES). */
 extern struct CUgraph_st *fcuda_last_graph;
 extern struct fcuda_handle fcuda_last_handle;
 extern unsigned fcuda_n_handles;
+#define FCUDA_HANDLES 8
+extern struct fcuda_handle fcuda_handles[FCUDA_HANDLES];
 
 /* Stream capture (library_capture.c): streams made; the stream being
  * captured (NULL: none) and its mode; captures begun and ended; the graph

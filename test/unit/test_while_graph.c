@@ -381,12 +381,67 @@ static void test_condition_step(void)
   memcpy(s->status, &status, sizeof status);
   s->outcome = PYGRAPH_WHILE_RUNNING;
   CHECK(pygraph_while_step(s) == 0 && s->exit_test == 2);
+  /* a loop that ended: the step does nothing more */
+  CHECK(pygraph_while_step(s) == 0 && s->iteration == 7 && s->exit_test == 2);
   /* a slot of a malformed size: the step stops, MALFORMED */
   status = 0;
   memcpy(s->status, &status, sizeof status);
+  s->outcome = PYGRAPH_WHILE_RUNNING;
   struct pygraph_while_slot *device_slot = (struct pygraph_while_slot *)s->slots;
   device_slot->bytes = 3;
   CHECK(pygraph_while_step(s) == 0 && s->outcome == PYGRAPH_WHILE_MALFORMED);
+  pygraph_while_block_free(&b, &fake_backend, NULL);
+  CHECK(fake_live_allocs == 0);
+}
+
+/* A body split after the status copy: its first kernel's step makes the
+ * tests after the copy of the iteration running (leaving counts it), the
+ * step after the IF body makes them no more and does nothing once the
+ * first one ended the loop. */
+static void test_after_copy_step(void)
+{
+  fake_reset();
+  static const pygraph_exit_node nodes[] = {
+      NODE(FIELD, I32, 0, 0, 0), NODE(CONST, I32, 0, 7, 0), NODE(CMP, I1, PYGRAPH_CMP_I_EQ, 0, 0),
+      NODE(LEAVE, I1, PYGRAPH_EXIT_AFTER_COPY, 0, 0),
+      NODE(COUNTER, I32, NONE, 0, 1), NODE(CONST, I32, 0, 9, 0),
+      NODE(CMP, I1, PYGRAPH_CMP_I_EQ, 0, 0), NODE(LEAVE, I1, PYGRAPH_EXIT_AFTER_COPY, 0, 0)};
+  pygraph_whole_loop wl = loop_of(nodes, 8, 2);
+  int status = 0;
+  uint64_t inv[4] = {0, 0, 0x1111, 0x2222};
+  struct pygraph_while_block b;
+  const char *step;
+  CHECK(pygraph_while_block_create(&b, &fake_backend, &wl, NULL, 0, NULL, 0, &step) ==
+        cudaSuccess);
+  pygraph_while_block_split_after_copy(&b);
+  CHECK(pygraph_while_block_start(&b, inv, &status, 4, 0));
+  CHECK(pygraph_while_block_upload(&b, &fake_backend, S1) == cudaSuccess);
+  struct pygraph_while_state *s = b.device;
+  CHECK(s->after_copy_first == 1);
+  CHECK(pygraph_while_test_after_copy(s) == 1 && s->iteration == 4);
+  CHECK(s->outcome == PYGRAPH_WHILE_RUNNING);
+  status = 7;                            /* the step leaves the tests after the copy alone */
+  memcpy(s->status, &status, sizeof status);
+  CHECK(pygraph_while_step(s) == 1 && s->iteration == 5 && s->outcome == PYGRAPH_WHILE_RUNNING);
+  /* the first test says leave in iteration 5: counted, LEFT after the copy */
+  CHECK(pygraph_while_test_after_copy(s) == 0 && s->iteration == 6);
+  CHECK(s->outcome == PYGRAPH_WHILE_LEFT && s->exit_test == 0);
+  CHECK(s->exit_where == PYGRAPH_EXIT_AFTER_COPY);
+  CHECK(pygraph_while_step(s) == 0 && s->iteration == 6 && s->exit_test == 0);
+  /* the counter's test, made with the number of the iteration running */
+  status = 0;
+  memcpy(s->status, &status, sizeof status);
+  s->outcome = PYGRAPH_WHILE_RUNNING;
+  s->iteration = 8;
+  CHECK(pygraph_while_test_after_copy(s) == 1);
+  s->iteration = 9;
+  CHECK(pygraph_while_test_after_copy(s) == 0 && s->exit_test == 1 && s->iteration == 10);
+  /* a malformed test: MALFORMED, the iteration not counted */
+  s->outcome = PYGRAPH_WHILE_RUNNING;
+  pygraph_exit_node *device_nodes = (pygraph_exit_node *)s->loop->nodes;
+  device_nodes[2].arg = 99;              /* no such predicate */
+  CHECK(pygraph_while_test_after_copy(s) == 0 && s->outcome == PYGRAPH_WHILE_MALFORMED);
+  CHECK(s->iteration == 10);
   pygraph_while_block_free(&b, &fake_backend, NULL);
   CHECK(fake_live_allocs == 0);
 }
@@ -424,8 +479,9 @@ static void test_refusals(void)
   lp.ops.ops[2].count = sizeof(int);
   loop_free(&lp);
 
-  /* a kernel after the copy, with a test right after the copy: refused;
-   * with the same test at the end of the iteration: accepted */
+  /* a kernel after the copy, with a test right after the copy: the body
+   * is split there (the kernel in an IF body); with the same test at the
+   * end of the iteration: one body */
   loop_init(&lp);
   pygraph_op_list_reset(&lp.ops);
   add_copy(&lp.ops, &lp.host_status, lp.status, sizeof(int), cudaMemcpyDeviceToHost);
@@ -436,15 +492,22 @@ static void test_refusals(void)
   wl = loop_of(kConverged, 4, 0);
   rq = request_of(&lp, &wl);
   rq.status_op = 0;
-  expect_refusal(&fake_backend, &rq,
-                 "an exit test after the status copy would skip the operations after it");
+  struct pygraph_while_graph wg;
+  const char *step;
+  fake_log_clear();
+  CHECK(pygraph_while_graph_create(&wg, &fake_backend, &rq, &step) == cudaSuccess);
+  CHECK_STR(fake_log(), "wbuild(0 1<0; status 0 if) inst");
+  CHECK(fake_while_spec.split_after_copy && !fake_while_spec.status_folded);
+  CHECK(pygraph_while_block_state(&wg.block)->after_copy_first == 1);
+  pygraph_while_graph_free(&wg, &fake_backend);
   pygraph_exit_node at_end[4];
   memcpy(at_end, kConverged, sizeof at_end);
   at_end[3].arg = PYGRAPH_EXIT_AT_END;
   wl.nodes = at_end;
-  struct pygraph_while_graph wg;
-  const char *step;
+  fake_log_clear();
   CHECK(pygraph_while_graph_create(&wg, &fake_backend, &rq, &step) == cudaSuccess);
+  CHECK_STR(fake_log(), "wbuild(0 1<0; status 0) inst");
+  CHECK(pygraph_while_block_state(&wg.block)->after_copy_first == 0);
   pygraph_while_graph_free(&wg, &fake_backend);
 
   /* an event record node, a copy from host memory, host bytes */
@@ -562,6 +625,7 @@ int main(void)
   test_counter_cap_and_top();
   test_rotation_through_the_argument_block();
   test_condition_step();
+  test_after_copy_step();
   test_refusals();
   test_malformed_slots();
   test_failures_free_everything();

@@ -83,7 +83,7 @@ static void iteration_free(struct iteration *it)
 }
 
 static const struct pygraph_while_spec kSpec = {3, (void *)(uintptr_t)0x5000,
-                                                (void *)(uintptr_t)0x5100, 0};
+                                                (void *)(uintptr_t)0x5100, 0, 0};
 
 static int depends_on(const struct CUgraphNode_st *n, const struct CUgraphNode_st *dep)
 {
@@ -165,6 +165,132 @@ static void test_folded_status_copy(void)
   }
   pygraph_cuda_graph_destroy(graph);
   CHECK(fcuda_live_graphs == 0);
+  iteration_free(&it);
+}
+
+/* CG's shape: op 0 kernel (stream 1), op 1 kernel (stream 2), op 2 the
+ * status copy (stream 1), then op 3 memset (stream 1), op 4 kernel
+ * (stream 1, after op 3), op 5 kernel (stream 2, after op 1). */
+static void split_iteration_init(struct iteration *it)
+{
+  memset(it, 0, sizeof *it);
+  it->layout = two_params();
+  add_kernel(it, 1, STREAM(1), 7);
+  add_kernel(it, 2, STREAM(2), 8);
+  struct pygraph_op copy = {.kind = PYGRAPH_OP_MEMCPY, .stream = STREAM(1),
+                            .dst = &it->host_status, .src = (void *)(uintptr_t)0xe000,
+                            .count = sizeof(int), .memcpy_kind = cudaMemcpyDeviceToHost,
+                            .wait_link = -1};
+  CHECK(pygraph_op_list_append(&it->ops, &copy) != NULL);
+  struct pygraph_op ms = {.kind = PYGRAPH_OP_MEMSET, .stream = STREAM(1),
+                          .dst = (void *)(uintptr_t)0xd000, .count = 64, .wait_link = -1};
+  CHECK(pygraph_op_list_append(&it->ops, &ms) != NULL);
+  add_kernel(it, 3, STREAM(1), 9);
+  add_kernel(it, 4, STREAM(2), 10);
+  pygraph_op_list_materialize(&it->ops);
+  CHECK(pygraph_graph_plan_make(&it->ops, NULL, &it->plan) == 0);
+}
+
+static const struct pygraph_while_spec kSplitSpec = {2, (void *)(uintptr_t)0x5000,
+                                                     (void *)(uintptr_t)0x5100, 0, 1};
+
+/* A body split after the status copy: the ops up to the copy, the
+ * after-copy kernel after their sinks, an IF node after it (its handle
+ * made on the WHILE body, the graph that holds the IF node, and set by
+ * that kernel) holding the ops after the copy with their dependencies
+ * among themselves only, and the condition kernel after the IF node. */
+static void test_split_after_copy(void)
+{
+  fcuda_reset();
+  struct iteration it;
+  split_iteration_init(&it);
+  void *graph = NULL;
+  const char *step = NULL;
+  CHECK(pygraph_cuda_while_graph_build(&it.ops, &it.plan, NULL, &kSplitSpec, &graph, &step) ==
+        cudaSuccess);
+  struct CUgraph_st *top = fcuda_last_graph;
+  CHECK(top->n_nodes == 1 && top->nodes[0]->kind == FC_CONDITIONAL);
+  struct CUgraphNode_st *w = top->nodes[0];
+  CHECK(w->cond_type == cudaGraphCondTypeWhile);
+  struct CUgraph_st *body = w->body;
+  CHECK(fcuda_n_handles == 2);
+  CHECK(fcuda_handles[0].graph == top && fcuda_handles[0].handle == w->handle &&
+        fcuda_handles[0].default_value == 1);
+  CHECK(fcuda_handles[1].graph == body && fcuda_handles[1].default_value == 0);
+  CHECK(body->n_nodes == 6);
+  if (body->n_nodes == 6) {
+    struct CUgraphNode_st **n = body->nodes;
+    CHECK(n[0]->func == FUNC(1) && n[1]->func == FUNC(2) && n[1]->n_deps == 0);
+    CHECK(n[2]->kind == FC_MEMCPY && n[2]->dst == kSplitSpec.status && depends_on(n[2], n[0]));
+    /* the after-copy kernel: (state, IF handle), after the sinks 1 and 2 */
+    struct CUgraphNode_st *a = n[3];
+    CHECK(a->kind == FC_KERNEL && a->func == (const void *)FCUDA_AFTER_COPY_KERNEL);
+    CHECK(a->grid.x == 1 && a->block.x == 1);
+    CHECK(a->param[0] == (uintptr_t)kSplitSpec.state && a->param[1] == fcuda_handles[1].handle);
+    CHECK(a->n_deps == 2 && depends_on(a, n[1]) && depends_on(a, n[2]));
+    /* the IF node after it, nested in the WHILE body */
+    struct CUgraphNode_st *f = n[4];
+    CHECK(f->kind == FC_CONDITIONAL && f->cond_type == cudaGraphCondTypeIf && f->cond_size == 1);
+    CHECK(f->handle == fcuda_handles[1].handle && f->n_deps == 1 && depends_on(f, a));
+    struct CUgraph_st *then = f->body;
+    CHECK(then && then->n_nodes == 3);
+    if (then && then->n_nodes == 3) {
+      struct CUgraphNode_st **t = then->nodes;
+      CHECK(t[0]->kind == FC_MEMSET && t[0]->n_deps == 0);   /* its copy: by the IF edge */
+      CHECK(t[1]->func == FUNC(3) && t[1]->n_deps == 1 && depends_on(t[1], t[0]));
+      CHECK(t[2]->func == FUNC(4) && t[2]->n_deps == 0);     /* op 1: by the IF edge */
+    }
+    /* the condition kernel: (state, WHILE handle), after the IF node */
+    struct CUgraphNode_st *c = n[5];
+    CHECK(c->func == (const void *)FCUDA_CONDITION_KERNEL && c->param[1] == w->handle);
+    CHECK(c->n_deps == 1 && depends_on(c, f));
+  }
+  pygraph_cuda_graph_destroy(graph);
+  CHECK(fcuda_live_graphs == 0 && fcuda_live_events == 0);
+  iteration_free(&it);
+}
+
+/* The split build's CUDA calls in order, and the step each is reported
+ * as when it fails: the error and step come back, nothing is left. */
+static const char *const kSplitCalls[][2] = {
+    {"cudaGraphCreate", "graph create"},
+    {"cudaGraphConditionalHandleCreate", "conditional handle create"},
+    {"cudaGraphAddNode", "while node"},
+    {"cudaGraphAddKernelNode", "body node"},
+    {"cudaGraphAddKernelNode", "body node"},
+    {"cudaGraphAddMemcpyNode1D", "body node"},
+    {"cudaGraphConditionalHandleCreate", "if handle create"},
+    {"cudaGraphAddKernelNode", "after-copy node"},
+    {"cudaGraphAddNode", "if node"},
+    {"cudaGraphAddMemsetNode", "body node"},
+    {"cudaGraphAddKernelNode", "body node"},
+    {"cudaGraphAddKernelNode", "body node"},
+    {"cudaGraphAddKernelNode", "condition node"},
+    {"cudaEventCreateWithFlags", "join event"}};
+#define N_SPLIT_CALLS (sizeof kSplitCalls / sizeof kSplitCalls[0])
+
+static void test_split_failures_free_everything(void)
+{
+  struct iteration it;
+  split_iteration_init(&it);
+  fcuda_reset();
+  void *graph = NULL;
+  const char *step;
+  CHECK(pygraph_cuda_while_graph_build(&it.ops, &it.plan, NULL, &kSplitSpec, &graph, &step) ==
+        cudaSuccess);
+  CHECK(fcuda_calls == N_SPLIT_CALLS);
+  for (unsigned long k = 1; k <= N_SPLIT_CALLS; k++)
+    CHECK_STR(fcuda_call_name(k), kSplitCalls[k - 1][0]);
+  pygraph_cuda_graph_destroy(graph);
+  for (unsigned long k = 1; k <= N_SPLIT_CALLS; k++) {
+    fcuda_reset();
+    fcuda_fail_at = k;
+    step = NULL;
+    CHECK(pygraph_cuda_while_graph_build(&it.ops, &it.plan, NULL, &kSplitSpec, &graph, &step) ==
+          cudaErrorInvalidValue);
+    CHECK_STR(step, kSplitCalls[k - 1][1]);
+    CHECK(graph == NULL && fcuda_live_graphs == 0 && fcuda_live_events == 0);
+  }
   iteration_free(&it);
 }
 
@@ -348,6 +474,8 @@ int main(int argc, char **argv)
     return test_load_failure();
   test_structure();
   test_folded_status_copy();
+  test_split_after_copy();
+  test_split_failures_free_everything();
   test_loaders_and_edges();
   test_launch_attributes();
   test_every_failure_frees_everything();

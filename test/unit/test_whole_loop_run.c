@@ -324,9 +324,8 @@ static void test_runs_whole(void)
  * loop is open at the entry, and the one begun after the status copy
  * (op 3) is open at the top of the next iteration with op 3 deferred.  The
  * nested loop's descriptor has 4 operations: op 0, op 1, the copy, op 3
- * (adds 2 to y); both tests at the end (a test right after the copy would
- * have the body run op 3 in the iteration it leaves: graphs/while_graph.c
- * refuses that body). */
+ * (adds 2 to y); both tests at the end (a test right after the copy splits
+ * the body: test_test_after_copy_with_operations_after). */
 static const pygraph_exit_node kEndTests[] = {
     NODE(FIELD, I32, 0, 0, 0),          NODE(CONST, I32, 0, 0, 0),
     NODE(CMP, I1, PYGRAPH_CMP_I_EQ, 0, 0), NODE(LEAVE, I1, PYGRAPH_EXIT_AT_END, 0, 0),
@@ -427,6 +426,106 @@ static void test_nested_loop(void)
   end(other);
   CHECK(same(r, want[0]));
   CHECK_STR(summary_of(q).state, "none");
+}
+
+/* CG's shape: a test right after the status copy with an operation after
+ * it.  The loop: op 0, op 1, the copy, then test 0 (status == stop) right
+ * after it, op 3 (adds 2 to y, the other member of the rotation: its own
+ * segment of the region), test 1 (++it >= maxit) at the end.  Its WHILE
+ * body is split (graphs/while_graph.h): op 3 is an IF node's body, skipped
+ * in the iteration test 0 leaves. */
+static struct result run_split(struct prog *p, int start, int maxit)
+{
+  *p->status = start;
+  *p->a = *p->b = 0;
+  *p->dest = -1;
+  unsigned long long inv[4] = {(uintptr_t)p->dest, (unsigned)maxit, (uintptr_t)p->a,
+                               (uintptr_t)p->b};
+  int *x = p->a, *y = p->b;
+  int it = 0, k;
+  pygraph_whole_loop_enter_with(&fake_backend, p->region, &p->wl, inv);
+  for (;;) {
+    unsigned long long left;
+    if ((k = pygraph_whole_loop_try_with(&fake_backend, p->region, &p->wl, &left)) >= 0) {
+      it = k == 0 ? (int)left : (int)left + 1;
+      x = (int *)(uintptr_t)inv[kMembers[left % 2]];
+      pygraph_whole_loop_exit_impl(p->region, &p->wl, 1ull << k);
+      break;
+    }
+    begin(p->region, 0);
+    launch(&p->site0, 1, p->add, x);
+    launch(&p->site1, 2, p->sub, p->status);
+    end(p->region);
+    status_copy(p);
+    if (*p->dest == p->stop) {
+      k = 0;
+      pygraph_whole_loop_exit_impl(p->region, &p->wl, 1ull << 0);
+      break;
+    }
+    begin(p->region, 1);
+    launch(&p->site0, 3, 2, y);
+    end(p->region);
+    if (++it >= maxit) {
+      k = 1;
+      pygraph_whole_loop_exit_impl(p->region, &p->wl, 1ull << 1);
+      break;
+    }
+    int *t = x;
+    x = y;
+    y = t;
+  }
+  return (struct result){(uint64_t)it, *p->dest, *p->a, *p->b, x == p->a, k};
+}
+
+static struct prog *split_prog(void)
+{
+  struct prog *p = prog_new();
+  p->wl.n_ops = 4;
+  p->wl.n_values = 7;
+  p->wl.values = kNestedValues;
+  p->region->n_segments = 2;
+  return p;
+}
+
+static struct result split_as_written(int start, int maxit)
+{
+  int on = pygraph_settings()->whole_loops;
+  whole_loops(0);
+  struct result r = run_split(split_prog(), start, maxit);
+  whole_loops(on);
+  return r;
+}
+
+/* Run whole, it leaves as the loop run as written does: by test 0 (op 3
+ * not run in that iteration: the IF body skipped once) or by the cap at
+ * the end (never skipped). */
+static void test_test_after_copy_with_operations_after(void)
+{
+  fake_reset();
+  whole_loops(1);
+  struct prog *p = split_prog();
+  struct result r = run_split(p, 5, 100);
+  CHECK(same(r, split_as_written(5, 100)) && r.iterations == 4 && r.exit_test == 0);
+  CHECK(r.a + r.b == 5 + 2 * 4);            /* op 3 did not run in the iteration that left */
+  CHECK_STR(summary_of(p).state, "ready");
+  fake_log_clear();
+  r = run_split(p, 5, 100);
+  CHECK(same(r, split_as_written(5, 100)));
+  CHECK(harness_count(fake_log(), "wbuild(0 1<0 2<1 3<2; status 2 if;") == 1);
+  CHECK(harness_count(fake_log(), "ifskip") == 1 && harness_count(fake_log(), "wloop(4)") == 1);
+  for (int start = 2; start <= 9; start++) {
+    r = run_split(p, start, 100);
+    CHECK(same(r, split_as_written(start, 100)) && r.exit_test == 0);
+  }
+  /* the cap at the end: op 3 runs in every iteration, the last one too */
+  fake_log_clear();
+  r = run_split(p, 100, 6);
+  CHECK(same(r, split_as_written(100, 6)) && r.exit_test == 1 && r.iterations == 6);
+  CHECK(r.a + r.b == 6 + 2 * 6 && harness_count(fake_log(), "ifskip") == 0);
+  CHECK(harness_count(fake_log(), "wloop(5)") == 1);
+  struct pygraph_whole_loop_summary s = summary_of(p);
+  CHECK_STR(s.why, "-");
+  CHECK(s.builds == 1 && s.fallbacks == 0 && s.graph_runs == 10);
 }
 
 /* The program's own cap (++it >= maxit) ends the graph's loop: test 1 at
@@ -824,6 +923,7 @@ int main(void)
   test_changed_buffers();
   test_invariant_operand_per_execution();
   test_nested_loop();
+  test_test_after_copy_with_operations_after();
   test_report_json();
   test_auto_keeps_faster_whole();
   test_auto_turns_off_slower_whole();

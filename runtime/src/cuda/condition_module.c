@@ -1,4 +1,4 @@
-/* condition_module.c - loads the condition kernel's PTX once per process. */
+/* condition_module.c - loads the condition kernels' PTX once per process. */
 #include "cuda/condition_module.h"
 
 #include <pthread.h>
@@ -7,7 +7,7 @@
 
 static pthread_once_t condition_once = PTHREAD_ONCE_INIT;
 static cudaError_t condition_error = cudaErrorNotReady;
-static cudaKernel_t condition_kernel;
+static struct pygraph_condition_kernels condition_kernels;
 
 static void load_condition(void)
 {
@@ -15,15 +15,18 @@ static void load_condition(void)
   cudaError_t err =
       cudaLibraryLoadData(&lib, pygraph_while_condition_ptx, NULL, NULL, 0, NULL, NULL, 0);
   if (err == cudaSuccess)
-    err = cudaLibraryGetKernel(&condition_kernel, lib, PYGRAPH_WHILE_CONDITION_KERNEL);
+    err = cudaLibraryGetKernel(&condition_kernels.step, lib, PYGRAPH_WHILE_CONDITION_KERNEL);
+  if (err == cudaSuccess)
+    err = cudaLibraryGetKernel(&condition_kernels.after_copy, lib,
+                               PYGRAPH_WHILE_AFTER_COPY_KERNEL);
   if (err != cudaSuccess)
     (void)cudaGetLastError();          /* not the user's error: no WHILE graphs */
   condition_error = err;               /* the library stays loaded for the process */
 }
 
-cudaError_t pygraph_cuda_condition_kernel(cudaKernel_t *kernel)
+cudaError_t pygraph_cuda_condition_kernels(struct pygraph_condition_kernels *kernels)
 {
   pthread_once(&condition_once, load_condition);
-  *kernel = condition_kernel;
+  *kernels = condition_kernels;
   return condition_error;
 }

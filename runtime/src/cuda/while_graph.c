@@ -1,6 +1,7 @@
 /* while_graph.c (cuda) - a whole-loop graph made real: the argument
  * loaders, a conditional WHILE node (handle default 1, applied at every
- * launch), and in its body the plan's nodes and the condition kernel
+ * launch), and in its body the plan's nodes and the condition kernel, or
+ * a body split after the status copy by an IF node
  * (graphs/while_graph.h).  The result is a graph_realise.c graph, so the
  * port's instantiate, set_args, launch, synchronize and destroy take it. */
 #include "cuda/while_graph.h"
@@ -13,82 +14,112 @@
 #include "cuda/graph_realise_internal.h"
 #include "graphs/while_graph.h"
 
-/* The WHILE node in g->graph after the loaders; g->body becomes its body. */
-static cudaError_t add_while_node(struct cuda_graph *g, cudaGraphConditionalHandle handle)
+/* A conditional node of `type` (one body graph) in `graph` after deps;
+ * *body becomes its body (owned by the node). */
+static cudaError_t add_conditional(cudaGraph_t graph, const cudaGraphNode_t *deps, size_t n_deps,
+                                   cudaGraphConditionalHandle handle,
+                                   enum cudaGraphConditionalNodeType type, cudaGraphNode_t *node,
+                                   cudaGraph_t *body)
 {
   struct cudaGraphNodeParams p;
   memset(&p, 0, sizeof p);             /* reserved fields must be zero */
   p.type = cudaGraphNodeTypeConditional;
   p.conditional.handle = handle;
-  p.conditional.type = cudaGraphCondTypeWhile;
+  p.conditional.type = type;
   p.conditional.size = 1;
-  cudaGraphNode_t node;
-  cudaError_t err = cudaGraphAddNode(&node, g->graph, g->loaders, NULL, g->n_loaders, &p);
+  cudaError_t err = cudaGraphAddNode(node, graph, deps, NULL, n_deps, &p);
   if (err == cudaSuccess)
-    g->body = p.conditional.phGraph_out[0];
+    *body = p.conditional.phGraph_out[0];
   return err;
 }
 
-/* Does op i have a node in the body? */
+/* Does op i have a node in the body (the WHILE body or the IF body)? */
 static int in_body(const struct pygraph_graph_plan *plan, const struct pygraph_while_spec *spec,
                    size_t i)
 {
   return plan->nodes[i].form != PYGRAPH_PLAN_NONE && !(spec->status_folded && i == spec->status_op);
 }
 
-/* The body's nodes no other body node depends on, into sinks (n_ops
- * entries); how many.  A folded status copy has no node: what it
- * depended on is what the condition kernel follows. */
-static size_t body_sinks(const struct cuda_graph *g, const struct pygraph_graph_plan *plan,
-                         const struct pygraph_while_spec *spec, size_t n_ops,
-                         unsigned char *used, cudaGraphNode_t *sinks)
+/* The nodes of ops [0, end) that no other of them depends on, into sinks
+ * (end entries); how many.  A folded status copy has no node: what it
+ * depended on is what follows.  used: end bytes of scratch. */
+static size_t sinks_before(const struct cuda_graph *g, const struct pygraph_graph_plan *plan,
+                           const struct pygraph_while_spec *spec, size_t end,
+                           unsigned char *used, cudaGraphNode_t *sinks)
 {
-  memset(used, 0, n_ops);
-  for (size_t i = 0; i < n_ops; i++)
+  memset(used, 0, end);
+  for (size_t i = 0; i < end; i++)
     for (unsigned d = 0; in_body(plan, spec, i) && d < plan->nodes[i].n_deps; d++)
-      used[plan->nodes[i].deps[d]] = 1;
+      used[plan->nodes[i].deps[d]] = 1;   /* an earlier op: < end */
   size_t n = 0;
-  for (size_t i = 0; i < n_ops; i++)
+  for (size_t i = 0; i < end; i++)
     if (in_body(plan, spec, i) && !used[i])
       sinks[n++] = g->nodes[i];
   return n;
 }
 
-/* The condition kernel, one thread, (state, handle), after the sinks. */
-static cudaError_t add_condition_node(struct cuda_graph *g, const struct pygraph_graph_plan *plan,
-                                      const struct pygraph_while_spec *spec, size_t n_ops,
-                                      cudaKernel_t kernel, cudaGraphConditionalHandle handle)
+/* A condition kernel, one thread, (spec->state, handle), in `graph` after
+ * deps. */
+static cudaError_t add_condition_kernel(cudaGraph_t graph, const cudaGraphNode_t *deps,
+                                        size_t n_deps, cudaKernel_t kernel,
+                                        const struct pygraph_while_spec *spec,
+                                        cudaGraphConditionalHandle handle, cudaGraphNode_t *node)
 {
   void *state = spec->state;
-  unsigned char *used = malloc(n_ops ? n_ops : 1);
-  cudaGraphNode_t *sinks = malloc((n_ops ? n_ops : 1) * sizeof *sinks);
+  void *params[2] = {&state, &handle};   /* copied by cudaGraphAddKernelNode */
+  struct cudaKernelNodeParams p;
+  memset(&p, 0, sizeof p);
+  p.func = (void *)kernel;
+  p.gridDim = (dim3){1, 1, 1};
+  p.blockDim = (dim3){1, 1, 1};
+  p.kernelParams = params;
+  return cudaGraphAddKernelNode(node, graph, deps, n_deps, &p);
+}
+
+/* A condition kernel in g->body after the body nodes of ops [0, end) that
+ * no other of them depends on. */
+static cudaError_t add_kernel_after_sinks(struct cuda_graph *g,
+                                          const struct pygraph_graph_plan *plan,
+                                          const struct pygraph_while_spec *spec, size_t end,
+                                          cudaKernel_t kernel, cudaGraphConditionalHandle handle,
+                                          cudaGraphNode_t *node)
+{
+  unsigned char *used = malloc(end ? end : 1);
+  cudaGraphNode_t *sinks = malloc((end ? end : 1) * sizeof *sinks);
   cudaError_t err = cudaErrorMemoryAllocation;
   if (used && sinks) {
-    size_t n = body_sinks(g, plan, spec, n_ops, used, sinks);
-    void *params[2] = {&state, &handle};   /* copied by cudaGraphAddKernelNode */
-    struct cudaKernelNodeParams p;
-    memset(&p, 0, sizeof p);
-    p.func = (void *)kernel;
-    p.gridDim = (dim3){1, 1, 1};
-    p.blockDim = (dim3){1, 1, 1};
-    p.kernelParams = params;
-    cudaGraphNode_t node;
-    err = cudaGraphAddKernelNode(&node, g->body, sinks, n, &p);
+    size_t n = sinks_before(g, plan, spec, end, used, sinks);
+    err = add_condition_kernel(g->body, sinks, n, kernel, spec, handle, node);
   }
   free(used);
   free(sinks);
   return err;
 }
 
-/* The plan's nodes in the body; the status copy reads its source into the
+/* Op i's plan node with only its dependencies on ops from `first` on: an
+ * op of the IF body depends on earlier ops through the IF node. */
+static struct pygraph_plan_node deps_from(const struct pygraph_plan_node *pn, size_t first)
+{
+  struct pygraph_plan_node kept = *pn;
+  kept.n_deps = 0;
+  for (unsigned d = 0; d < pn->n_deps; d++)
+    if (pn->deps[d] >= first) {
+      kept.deps[kept.n_deps] = pn->deps[d];
+      kept.programmatic[kept.n_deps++] = pn->programmatic[d];
+    }
+  return kept;
+}
+
+/* The plan's nodes of ops [first, end) in g->body, their dependencies on
+ * ops before `first` left out; the status copy reads its source into the
  * condition block instead of the host, or is left to the condition kernel
  * (spec->status_folded). */
 static cudaError_t add_body(struct cuda_graph *g, const struct pygraph_op_list *ops,
                             const struct pygraph_graph_plan *plan,
                             const struct pygraph_indirect_graph *ind,
-                            const struct pygraph_while_spec *spec)
+                            const struct pygraph_while_spec *spec, size_t first, size_t end)
 {
-  for (size_t i = 0; i < ops->n_ops; i++) {
+  for (size_t i = first; i < end; i++) {
     struct pygraph_op status_copy;
     const struct pygraph_op *op = &ops->ops[i];
     if (i == spec->status_op) {
@@ -98,7 +129,8 @@ static cudaError_t add_body(struct cuda_graph *g, const struct pygraph_op_list *
       op = &status_copy;
     }
     if (in_body(plan, spec, i)) {
-      cudaError_t err = pygraph_cuda_graph_add_op(g, i, op, &plan->nodes[i], ind);
+      struct pygraph_plan_node pn = deps_from(&plan->nodes[i], first);
+      cudaError_t err = pygraph_cuda_graph_add_op(g, i, op, &pn, ind);
       if (err != cudaSuccess)
         return err;
     }
@@ -113,15 +145,70 @@ static cudaError_t failed(const char **step, const char *name, cudaError_t err)
   return err;
 }
 
+/* The WHILE body as one part: every node, then the condition kernel after
+ * the sinks. */
+static cudaError_t add_whole_body(struct cuda_graph *g, const struct pygraph_op_list *ops,
+                                  const struct pygraph_graph_plan *plan,
+                                  const struct pygraph_indirect_graph *ind,
+                                  const struct pygraph_while_spec *spec,
+                                  const struct pygraph_condition_kernels *kernels,
+                                  cudaGraphConditionalHandle handle, const char **step)
+{
+  cudaError_t err;
+  cudaGraphNode_t node;
+  if ((err = add_body(g, ops, plan, ind, spec, 0, ops->n_ops)) != cudaSuccess)
+    return failed(step, "body node", err);
+  err = add_kernel_after_sinks(g, plan, spec, ops->n_ops, kernels->step, handle, &node);
+  return err == cudaSuccess ? err : failed(step, "condition node", err);
+}
+
+/* The WHILE body split after the status copy (graphs/while_graph.h): the
+ * nodes up to the copy, the after-copy kernel setting the IF handle (made
+ * on the WHILE body, the graph holding the IF node), the IF node holding
+ * the nodes after the copy, then the condition kernel after the IF node. */
+static cudaError_t add_split_body(struct cuda_graph *g, const struct pygraph_op_list *ops,
+                                  const struct pygraph_graph_plan *plan,
+                                  const struct pygraph_indirect_graph *ind,
+                                  const struct pygraph_while_spec *spec,
+                                  const struct pygraph_condition_kernels *kernels,
+                                  cudaGraphConditionalHandle handle, const char **step)
+{
+  size_t cut = spec->status_op + 1;
+  cudaGraphConditionalHandle if_handle;
+  cudaGraphNode_t tested, if_node, last;
+  cudaGraph_t while_body = g->body, if_body;
+  cudaError_t err;
+  if ((err = add_body(g, ops, plan, ind, spec, 0, cut)) != cudaSuccess)
+    return failed(step, "body node", err);
+  err = cudaGraphConditionalHandleCreate(&if_handle, while_body, 0, cudaGraphCondAssignDefault);
+  if (err != cudaSuccess)
+    return failed(step, "if handle create", err);
+  err = add_kernel_after_sinks(g, plan, spec, cut, kernels->after_copy, if_handle, &tested);
+  if (err != cudaSuccess)
+    return failed(step, "after-copy node", err);
+  err = add_conditional(while_body, &tested, 1, if_handle, cudaGraphCondTypeIf, &if_node,
+                        &if_body);
+  if (err != cudaSuccess)
+    return failed(step, "if node", err);
+  g->body = if_body;
+  err = add_body(g, ops, plan, ind, spec, cut, ops->n_ops);
+  g->body = while_body;
+  if (err != cudaSuccess)
+    return failed(step, "body node", err);
+  err = add_condition_kernel(while_body, &if_node, 1, kernels->step, spec, handle, &last);
+  return err == cudaSuccess ? err : failed(step, "condition node", err);
+}
+
 static cudaError_t build(struct cuda_graph *g, const struct pygraph_op_list *ops,
                          const struct pygraph_graph_plan *plan,
                          const struct pygraph_indirect_graph *ind,
                          const struct pygraph_while_spec *spec, const char **step)
 {
-  cudaKernel_t kernel;
+  struct pygraph_condition_kernels kernels;
   cudaGraphConditionalHandle handle;
+  cudaGraphNode_t while_node;
   cudaError_t err;
-  if ((err = pygraph_cuda_condition_kernel(&kernel)) != cudaSuccess)
+  if ((err = pygraph_cuda_condition_kernels(&kernels)) != cudaSuccess)
     return failed(step, "condition kernel load", err);
   if ((err = cudaGraphCreate(&g->graph, 0)) != cudaSuccess)
     return failed(step, "graph create", err);
@@ -133,13 +220,15 @@ static cudaError_t build(struct cuda_graph *g, const struct pygraph_op_list *ops
   err = cudaGraphConditionalHandleCreate(&handle, g->graph, 1, cudaGraphCondAssignDefault);
   if (err != cudaSuccess)
     return failed(step, "conditional handle create", err);
-  if ((err = add_while_node(g, handle)) != cudaSuccess)
-    return failed(step, "while node", err);
-  if ((err = add_body(g, ops, plan, ind, spec)) != cudaSuccess)
-    return failed(step, "body node", err);
-  err = add_condition_node(g, plan, spec, ops->n_ops, kernel, handle);
+  err = add_conditional(g->graph, g->loaders, g->n_loaders, handle, cudaGraphCondTypeWhile,
+                        &while_node, &g->body);
   if (err != cudaSuccess)
-    return failed(step, "condition node", err);
+    return failed(step, "while node", err);
+  err = spec->split_after_copy
+            ? add_split_body(g, ops, plan, ind, spec, &kernels, handle, step)
+            : add_whole_body(g, ops, plan, ind, spec, &kernels, handle, step);
+  if (err != cudaSuccess)
+    return err;
   if ((err = pygraph_cuda_graph_add_join(g)) != cudaSuccess)
     return failed(step, "join event", err);
   return cudaSuccess;

@@ -131,6 +131,14 @@ void pygraph_while_block_read_status_from(struct pygraph_while_block *b, const v
   memcpy(b->image, &st, sizeof st);
 }
 
+void pygraph_while_block_split_after_copy(struct pygraph_while_block *b)
+{
+  struct pygraph_while_state st;
+  memcpy(&st, b->image, sizeof st);
+  st.after_copy_first = 1;
+  memcpy(b->image, &st, sizeof st);
+}
+
 int pygraph_while_block_start(struct pygraph_while_block *b, const uint64_t *invariants,
                               const void *status, uint64_t first, uint64_t max_iterations)
 {

@@ -47,6 +47,10 @@ cudaError_t pygraph_while_block_create(struct pygraph_while_block *b,
  * device address): the body holds no copy node (while_condition.h). */
 void pygraph_while_block_read_status_from(struct pygraph_while_block *b, const void *src);
 
+/* The body is split after the status copy (graphs/while_graph.h): its
+ * first kernel makes the exit tests after the copy, the step does not. */
+void pygraph_while_block_split_after_copy(struct pygraph_while_block *b);
+
 /* The image's state for the next launch: the loop's invariants as captured
  * at its entry (n_invariants of them), the status bytes its host
  * destination holds now (status_bytes of them), the number of the first

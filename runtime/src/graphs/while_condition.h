@@ -13,7 +13,12 @@
  * status copy turned into a device-to-device copy into state->status (or,
  * where it was the iteration's last node, made by this kernel from
  * state->status_src: one node less an iteration), and last this kernel,
- * after every other body node. */
+ * after every other body node.  Where an exit test is made right after
+ * the status copy and operations follow the copy, the body is split: the
+ * operations up to the copy, then a first kernel (pygraph_while_after_copy,
+ * the step pygraph_while_test_after_copy) that makes those tests and
+ * answers an IF node whose body holds the operations after the copy, then
+ * this kernel after the IF node. */
 #ifndef PYGRAPH_WHILE_CONDITION_H
 #define PYGRAPH_WHILE_CONDITION_H
 
@@ -26,6 +31,10 @@
  * built): pygraph_while_condition(struct pygraph_while_state *state,
  * cudaGraphConditionalHandle handle). */
 #define PYGRAPH_WHILE_CONDITION_KERNEL "pygraph_while_condition"
+/* The first kernel of a split body, in the same module:
+ * pygraph_while_after_copy(struct pygraph_while_state *state,
+ * cudaGraphConditionalHandle if_handle). */
+#define PYGRAPH_WHILE_AFTER_COPY_KERNEL "pygraph_while_after_copy"
 extern const char pygraph_while_condition_ptx[];
 
 /* How the last launch of a WHILE graph ended (state->outcome). */
@@ -63,7 +72,10 @@ struct pygraph_while_state {
                                         NULL: the body's copy node writes `status` */
   uint64_t max_iterations;           /* stop (CAP) once `iteration` reaches it; 0: never */
   uint32_t n_slots;
-  uint32_t reserved;
+  uint32_t after_copy_first;         /* 1: the body is split (see the top): its first
+                                        kernel makes the exit tests after the status copy,
+                                        the step does not make them again; 0: the step
+                                        makes them */
   /* written by the kernel */
   uint64_t iteration;                /* the number of the iteration running (the loop's
                                         iterations count from 0 at its entry); after the
@@ -112,16 +124,41 @@ PYGRAPH_EVAL_FN unsigned pygraph_while_end(struct pygraph_while_state *s, uint32
   return 0;
 }
 
+/* The first kernel's step in a split body (s->after_copy_first), right
+ * after the status copy of iteration number s->iteration: the exit tests
+ * after the copy, over the copied status.  One says leave: the iteration
+ * is counted as the step would count it (after the launch the one that
+ * left is s->iteration - 1), the loop ends LEFT there and 0 is returned:
+ * the IF body (the operations after the copy) is skipped, and the step
+ * that follows it does nothing more.  A malformed test: MALFORMED with
+ * the iteration not counted (its operations after the copy did not run),
+ * 0.  Else 1: the IF body runs, then the step. */
+PYGRAPH_EVAL_FN unsigned pygraph_while_test_after_copy(struct pygraph_while_state *s)
+{
+  struct pygraph_eval_env e = {s->loop, s->status, s->iteration, s->invariants};
+  int r = pygraph_eval_exit(&e, PYGRAPH_EXIT_AFTER_COPY);
+  if (r == PYGRAPH_EVAL_MALFORMED)
+    return pygraph_while_end(s, PYGRAPH_WHILE_MALFORMED, -1, 0);
+  if (r < 0)
+    return 1;
+  s->iteration++;                      /* the iteration that left ran up to its copy */
+  return pygraph_while_end(s, PYGRAPH_WHILE_LEFT, r, PYGRAPH_EXIT_AFTER_COPY);
+}
+
 /* The step after body iteration number s->iteration: it counts that
  * iteration (s->iteration becomes the next one's number: the iterations
  * run since the loop's entry), then makes the exit tests after the status
- * copy and at the end of the iteration that ran (the status copy is the
- * body's last node where a test after it exists, graphs/while_graph.h),
- * then those at the top of the next one.  Returns 1 when the body is to
- * run again (the slots then hold the next iteration's operands), 0 when
- * the loop ends (s->outcome says why). */
+ * copy (unless the split body's first kernel made them) and at the end of
+ * the iteration that ran (the status copy is the body's last node where
+ * the step makes a test after it, graphs/while_graph.h), then those at the
+ * top of the next one.  Returns 1 when the body is to run again (the
+ * slots then hold the next iteration's operands), 0 when the loop ends
+ * (s->outcome says why).  A loop the first kernel already ended: 0 and
+ * nothing more (the state stays as that kernel left it). */
 PYGRAPH_EVAL_FN unsigned pygraph_while_step(struct pygraph_while_state *s)
 {
+  if (s->outcome != PYGRAPH_WHILE_RUNNING)
+    return 0;
   if (s->status_src) {                 /* the status copy, made here (after every body node) */
     if (s->loop->status_bytes > PYGRAPH_WL_MAX_STATUS_BYTES)
       return pygraph_while_end(s, PYGRAPH_WHILE_MALFORMED, -1, 0);
@@ -129,7 +166,7 @@ PYGRAPH_EVAL_FN unsigned pygraph_while_step(struct pygraph_while_state *s)
   }
   uint64_t ran = s->iteration++;       /* the iteration that just ran */
   struct pygraph_eval_env e = {s->loop, s->status, ran, s->invariants};
-  for (uint32_t k = 0; k < 3; ++k) {
+  for (uint32_t k = s->after_copy_first ? 1 : 0; k < 3; ++k) {
     uint32_t where = k == 0 ? PYGRAPH_EXIT_AFTER_COPY : k == 1 ? PYGRAPH_EXIT_AT_END
                                                               : PYGRAPH_EXIT_AT_TOP;
     e.iteration = where == PYGRAPH_EXIT_AT_TOP ? s->iteration : ran;

@@ -32,8 +32,6 @@ static const char *body_op_refusal(const struct pygraph_backend *backend,
   enum pygraph_plan_form form = rq->plan->nodes[i].form;
   if (form == PYGRAPH_PLAN_NONE)
     return NULL;
-  if (i > rq->status_op && tests_after_copy(rq->wl))
-    return "an exit test after the status copy would skip the operations after it";
   if (form == PYGRAPH_PLAN_EMPTY || op->kind == PYGRAPH_OP_KERNEL)
     return NULL;
   if (op->kind == PYGRAPH_OP_HOST_BYTES)
@@ -73,17 +71,29 @@ const char *pygraph_while_refusal(const struct pygraph_backend *backend,
   return NULL;
 }
 
+/* Does an op after the status copy have a node? */
+static int nodes_after_copy(const struct pygraph_while_request *rq)
+{
+  for (size_t i = rq->status_op + 1; i < rq->ops->n_ops; i++)
+    if (rq->plan->nodes[i].form != PYGRAPH_PLAN_NONE)
+      return 1;
+  return 0;
+}
+
 /* Is the status copy a device-to-host copy with no node after it?  Then
  * the condition kernel, which runs after every body node, can read its
  * source itself. */
 static int status_copy_last(const struct pygraph_while_request *rq)
 {
-  if (rq->ops->ops[rq->status_op].memcpy_kind != cudaMemcpyDeviceToHost)
-    return 0;
-  for (size_t i = rq->status_op + 1; i < rq->ops->n_ops; i++)
-    if (rq->plan->nodes[i].form != PYGRAPH_PLAN_NONE)
-      return 0;
-  return 1;
+  return rq->ops->ops[rq->status_op].memcpy_kind == cudaMemcpyDeviceToHost &&
+         !nodes_after_copy(rq);
+}
+
+/* Must the body be split (while_graph.h)?  A test right after the copy
+ * with nodes after it: the iteration it leaves must not run them. */
+static int split_after_copy(const struct pygraph_while_request *rq)
+{
+  return tests_after_copy(rq->wl) && nodes_after_copy(rq);
 }
 
 cudaError_t pygraph_while_graph_create(struct pygraph_while_graph *wg,
@@ -102,9 +112,11 @@ cudaError_t pygraph_while_graph_create(struct pygraph_while_graph *wg,
   struct pygraph_while_spec spec = {
       rq->status_op, wg->block.device,
       (void *)((uintptr_t)wg->block.device + offsetof(struct pygraph_while_state, status)),
-      status_copy_last(rq)};
+      status_copy_last(rq), split_after_copy(rq)};
   if (spec.status_folded)
     pygraph_while_block_read_status_from(&wg->block, rq->ops->ops[rq->status_op].src);
+  if (spec.split_after_copy)
+    pygraph_while_block_split_after_copy(&wg->block);
   *step = "while graph build";
   err = backend->while_graph_build(rq->ops, rq->plan, ind, &spec, &wg->graph, step);
   if (err == cudaSuccess) {

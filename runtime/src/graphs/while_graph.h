@@ -15,6 +15,17 @@
  *       spec->status, or no node where spec->status_folded;
  *       the condition kernel, (spec->state, handle), one thread, after
  *       every body node no other body node depends on }
+ * and where spec->split_after_copy (an exit test right after the status
+ * copy, operations with nodes after it), the WHILE body is instead:
+ *       the nodes of the ops up to the status copy (it included), as above;
+ *       the after-copy kernel, (spec->state, if_handle), one thread, after
+ *       every one of those nodes no other of them depends on;
+ *       IF(if_handle, set by that kernel every iteration) after it {
+ *           the nodes of the ops after the copy, with the plan's
+ *           dependencies among them (those on earlier ops are kept by
+ *           the IF node's edge) };
+ *       the condition kernel after the IF node
+ * so the iteration an after-copy test leaves runs nothing after the copy.
  *
  * The caller's contract around a launch (not written yet: the segment's
  * whole-loop state, next step of issue 17):
@@ -52,6 +63,9 @@ struct pygraph_while_spec {
   int status_folded;             /* the body holds no node for the status copy: it was
                                     the iteration's last node, and the condition kernel
                                     makes it (state->status_src) */
+  int split_after_copy;          /* the ops after status_op are an IF node's body after
+                                    the after-copy kernel (see the top; never with
+                                    status_folded) */
 };
 
 /* One iteration to make a WHILE graph of. */
@@ -75,8 +89,9 @@ struct pygraph_while_graph {
  * WHILE graphs, the descriptor is malformed, the status copy is not a
  * device-to-host copy of status_bytes with a node, the body would hold
  * what a conditional body cannot (event record or wait nodes, copies or
- * memsets touching host memory), records are made after the graph, or an
- * exit test after the status copy would skip ops that follow the copy. */
+ * memsets touching host memory), or records are made after the graph.
+ * An exit test right after the status copy with ops after it splits the
+ * body (see the top). */
 const char *pygraph_while_refusal(const struct pygraph_backend *backend,
                                   const struct pygraph_while_request *rq);
 

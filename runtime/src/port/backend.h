@@ -116,7 +116,9 @@ struct pygraph_backend {
    * plan's nodes of `ops` (programmatic edges made full), the status copy
    * spec->status_op made a device-to-device copy into spec->status, and
    * last the condition kernel (spec->state, the handle) after every body
-   * node no other depends on.  The result is a graph like graph_build's:
+   * node no other depends on; with spec->split_after_copy, the ops after
+   * the status copy in an IF node's body between an after-copy kernel
+   * and the condition kernel (graphs/while_graph.h).  The result is a graph like graph_build's:
    * graph_instantiate (never in place: `previous` is destroyed),
    * graph_set_args, graph_launch, graph_synchronize and graph_destroy
    * take it; node updates of its body are not promised.  On failure
