@@ -6,6 +6,12 @@
 // swap of the rr/rr_new scalars, and a cudaMemcpy of the residual norm to the
 // host every iteration to test for convergence (with a max-iterations cap).
 //
+// With -fplugin-arg-pygraph-whole-loops=2 (the line below asks the example
+// builds for it) the CG loop carries the whole-loop protocol: its exit test
+// right after the residual copy, with the updates after it, makes the WHILE
+// body an IF node's (issue 17); auto keeps it only where timed faster.
+// pygraph-plugin-args: whole-loops=2
+//
 //   usage: cg_solver [time_steps=400]
 //   build with -DHAND_GRAPH for the hand-written CUDA-graph reference.
 #include "common.h"

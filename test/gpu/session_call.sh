@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # session_call.sh: this session's pending GPU checks in one device call (beside it gpu-head.tar.gz from
 # `test/gpu/build_gpu.sh build --tar`; $OUT set by the device tool): the suite bit for bit, converge
-# and whole_loop_forms plain / auto / PYGRAPH_WHOLE_LOOPS=0 / graph (whole-loop choice), md_step, where a WHILE body's time
+# cg_solver (IF node in the WHILE body) and whole_loop_forms plain / auto / PYGRAPH_WHOLE_LOOPS=0 / graph (whole-loop choice), md_step, where a WHILE body's time
 # goes (bench/while_body_bench.cu built with nvcc there; ncu kernel durations of converge).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd); O=$OUT
@@ -24,6 +24,12 @@ for r in 1 2; do
     env $e timeout 60 $bin > $O/forms.$v.$r.log 2>&1
     echo "forms $v r$r $(grep -h loop_ms $O/forms.$v.$r.log) $(grep -h checksum $O/forms.$v.$r.log) $(grep -h 'whole loop' $O/forms.$v.$r.log | grep -o 'state=[a-z]*\|graph_runs=[0-9]*\|choice="[a-z ]*"\|whole_us=[0-9.]*\|written_us=[0-9.]*' | tr '\n' ' ')"
   done
+done
+for v in plain auto wl0 graph; do
+  bin=$B/cg_solver_pygraph; e="PYGRAPH_REPORT=1"; [[ $v == plain ]] && bin=$B/cg_solver_plain
+  [[ $v == wl0 ]] && e="$e PYGRAPH_WHOLE_LOOPS=0"; [[ $v == graph ]] && e="$e PYGRAPH_MODE=graph"
+  env $e timeout 60 $bin > $O/cg.$v.log 2>&1
+  echo "cg_solver $v $(grep -h loop_ms $O/cg.$v.log) $(grep -h checksum $O/cg.$v.log) $(grep -h 'whole loop' $O/cg.$v.log | grep -o 'state=[a-z]*\|graph_runs=[0-9]*\|choice="[a-z ]*"\|whole_us=[0-9.]*\|written_us=[0-9.]*\|why=.*' | tr '\n' ' ')"
 done
 for r in 1 2; do for v in plain auto graph; do
   bin=$B/md_step_pygraph; [[ $v == plain ]] && bin=$B/md_step_plain
