@@ -666,7 +666,7 @@ MUTATIONS = [
      "  if (v->ind.n_nodes)\n    pygraph_indirect_pack(&v->ind, iteration, v->args.host);\n",
      "  (void)iteration;\n", ["unit:test_whole_loop_run"]),
     ("whole loop: a direct kernel's invariant operands not compared", "runtime/src/recording/loop_observe.c",
-     "  if (a->kind == PYGRAPH_OP_KERNEL && has_evolving_operand(wl, index))",
+     "  if (a->kind == PYGRAPH_OP_KERNEL && pygraph_whole_loop_op_evolves(wl, index))",
      "  if (a->kind == PYGRAPH_OP_KERNEL)", ["unit:test_whole_loop_run"]),
     ("whole loop: a nested loop's graph launched with its region's work deferred",
      "runtime/src/abi/whole_loop.c",

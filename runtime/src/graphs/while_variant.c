@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "recording/whole_loop.h"
+
 /* The bytes a parameter holding a value of `type` has (0: none). */
 static size_t type_bytes(unsigned type)
 {
@@ -18,19 +20,19 @@ static int evolves(const pygraph_loop_value *v)
 }
 
 /* changed[i]: op i has an evolving operand; *step says why when one of a
- * copy or memset does (0 returned). */
+ * copy or memset does (0 returned).  The descriptor names only ops below
+ * its n_ops, which ops (a checked iteration) has. */
 static int mark_changed(const pygraph_whole_loop *wl, const struct pygraph_op_list *ops,
                         unsigned char *changed, const char **step)
 {
-  for (unsigned k = 0; k < wl->n_values; k++) {
-    const pygraph_loop_value *v = &wl->values[k];
-    if (!evolves(v))
+  for (size_t i = 0; i < ops->n_ops; i++) {
+    if (!pygraph_whole_loop_op_evolves(wl, i))
       continue;
-    if (v->op >= ops->n_ops || ops->ops[v->op].kind != PYGRAPH_OP_KERNEL) {
+    if (ops->ops[i].kind != PYGRAPH_OP_KERNEL) {
       *step = "an operand of a copy or memset changes from iteration to iteration";
       return 0;
     }
-    changed[v->op] = 1;
+    changed[i] = 1;
   }
   return 1;
 }

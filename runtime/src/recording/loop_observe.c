@@ -53,16 +53,6 @@ static long evolving_value(const pygraph_whole_loop *wl, size_t op, unsigned ope
   return -1;
 }
 
-/* Does a kernel operand of op `op` evolve?  Then the WHILE graph runs the
- * kernel as an indirect node (graphs/while_variant.h). */
-static int has_evolving_operand(const pygraph_whole_loop *wl, size_t op)
-{
-  for (unsigned k = 0; k < wl->n_values; k++)
-    if (wl->values[k].op == op && wl->values[k].evolution != PYGRAPH_EVOLVE_INVARIANT)
-      return 1;
-  return 0;
-}
-
 static enum pygraph_loop_difference differ(struct pygraph_loop_mismatch *m,
                                            enum pygraph_loop_difference kind, const char *what,
                                            size_t op, unsigned operand)
@@ -124,7 +114,7 @@ static long changed_operand(const pygraph_whole_loop *wl, const struct pygraph_o
                             const struct pygraph_op_list *ref, size_t index)
 {
   const struct pygraph_op *a = &ops->ops[index], *b = &ref->ops[index];
-  if (a->kind == PYGRAPH_OP_KERNEL && has_evolving_operand(wl, index))
+  if (a->kind == PYGRAPH_OP_KERNEL && pygraph_whole_loop_op_evolves(wl, index))
     return -1;   /* an indirect node: its operands are each execution's own (header) */
   if (a->kind == PYGRAPH_OP_KERNEL) {
     const unsigned char *pa = pygraph_op_args(ops, a), *pb = pygraph_op_args(ref, b);

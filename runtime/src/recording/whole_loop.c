@@ -58,3 +58,11 @@ int pygraph_whole_loop_check(const pygraph_whole_loop *wl)
   free(zeros);
   return ok;
 }
+
+int pygraph_whole_loop_op_evolves(const pygraph_whole_loop *wl, size_t op)
+{
+  for (unsigned k = 0; k < wl->n_values; k++)
+    if (wl->values[k].op == op && wl->values[k].evolution != PYGRAPH_EVOLVE_INVARIANT)
+      return 1;
+  return 0;
+}

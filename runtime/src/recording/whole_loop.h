@@ -47,4 +47,9 @@ int pygraph_exit_test_eval(const pygraph_whole_loop *wl, unsigned where, const v
 int pygraph_loop_value_at(const pygraph_whole_loop *wl, unsigned k, uint64_t iteration,
                           const uint64_t *invariants, uint64_t *out);
 
+/* 1 when an operand of operation `op` evolves (AFFINE or ROTATION): the
+ * WHILE graph runs that kernel as an indirect node, and its operands are
+ * each execution's own. */
+int pygraph_whole_loop_op_evolves(const pygraph_whole_loop *wl, size_t op);
+
 #endif
