@@ -72,6 +72,8 @@ struct prog {
   int elsewhere;                 /* the copy goes to `other`, not the descriptor's destination */
   int other;
   int *dest;                     /* the status destination (&host_status, or another local) */
+  int op_after_copy;             /* op 3 (adds 2 to y, in the region's segment 1) runs after
+                                    the copy's exit test: CG's shape (split_prog) */
 };
 
 struct result {
@@ -178,6 +180,11 @@ static struct result run(struct prog *p, int start, int maxit)
       pygraph_whole_loop_exit_impl(p->region, &p->wl, 1ull << 0);
       break;
     }
+    if (p->op_after_copy) {
+      begin(p->region, 1);
+      launch(&p->site0, 3, 2, y);
+      end(p->region);
+    }
     if (++it >= maxit) {
       k = 1;
       pygraph_whole_loop_exit_impl(p->region, &p->wl, 1ull << 1);
@@ -232,13 +239,18 @@ static struct result run_top(struct prog *p, int start)
   return (struct result){(uint64_t)it, p->host_status, *p->a, *p->b, x == p->a, k};
 }
 
-static void whole_loops(int on)
+static void loop_settings(enum pygraph_mode mode, int whole)
 {
-  harness_settings(PYGRAPH_MODE_GRAPH, 1, 16);
+  harness_settings(mode, 1, 16);
   struct pygraph_settings s = *pygraph_settings();
   s.indirect = PYGRAPH_INDIRECT_OFF;
-  s.whole_loops = on;
+  s.whole_loops = whole;
   pygraph_settings_override(&s);
+}
+
+static void whole_loops(int on)
+{
+  loop_settings(PYGRAPH_MODE_GRAPH, on);
 }
 
 /* The same loop run as written (whole loops off), on its own buffers. */
@@ -434,52 +446,10 @@ static void test_nested_loop(void)
  * segment of the region), test 1 (++it >= maxit) at the end.  Its WHILE
  * body is split (graphs/while_graph.h): op 3 is an IF node's body, skipped
  * in the iteration test 0 leaves. */
-static struct result run_split(struct prog *p, int start, int maxit)
-{
-  *p->status = start;
-  *p->a = *p->b = 0;
-  *p->dest = -1;
-  unsigned long long inv[4] = {(uintptr_t)p->dest, (unsigned)maxit, (uintptr_t)p->a,
-                               (uintptr_t)p->b};
-  int *x = p->a, *y = p->b;
-  int it = 0, k;
-  pygraph_whole_loop_enter_with(&fake_backend, p->region, &p->wl, inv);
-  for (;;) {
-    unsigned long long left;
-    if ((k = pygraph_whole_loop_try_with(&fake_backend, p->region, &p->wl, &left)) >= 0) {
-      it = k == 0 ? (int)left : (int)left + 1;
-      x = (int *)(uintptr_t)inv[kMembers[left % 2]];
-      pygraph_whole_loop_exit_impl(p->region, &p->wl, 1ull << k);
-      break;
-    }
-    begin(p->region, 0);
-    launch(&p->site0, 1, p->add, x);
-    launch(&p->site1, 2, p->sub, p->status);
-    end(p->region);
-    status_copy(p);
-    if (*p->dest == p->stop) {
-      k = 0;
-      pygraph_whole_loop_exit_impl(p->region, &p->wl, 1ull << 0);
-      break;
-    }
-    begin(p->region, 1);
-    launch(&p->site0, 3, 2, y);
-    end(p->region);
-    if (++it >= maxit) {
-      k = 1;
-      pygraph_whole_loop_exit_impl(p->region, &p->wl, 1ull << 1);
-      break;
-    }
-    int *t = x;
-    x = y;
-    y = t;
-  }
-  return (struct result){(uint64_t)it, *p->dest, *p->a, *p->b, x == p->a, k};
-}
-
 static struct prog *split_prog(void)
 {
   struct prog *p = prog_new();
+  p->op_after_copy = 1;
   p->wl.n_ops = 4;
   p->wl.n_values = 7;
   p->wl.values = kNestedValues;
@@ -491,7 +461,7 @@ static struct result split_as_written(int start, int maxit)
 {
   int on = pygraph_settings()->whole_loops;
   whole_loops(0);
-  struct result r = run_split(split_prog(), start, maxit);
+  struct result r = run(split_prog(), start, maxit);
   whole_loops(on);
   return r;
 }
@@ -504,22 +474,22 @@ static void test_test_after_copy_with_operations_after(void)
   fake_reset();
   whole_loops(1);
   struct prog *p = split_prog();
-  struct result r = run_split(p, 5, 100);
+  struct result r = run(p, 5, 100);
   CHECK(same(r, split_as_written(5, 100)) && r.iterations == 4 && r.exit_test == 0);
   CHECK(r.a + r.b == 5 + 2 * 4);            /* op 3 did not run in the iteration that left */
   CHECK_STR(summary_of(p).state, "ready");
   fake_log_clear();
-  r = run_split(p, 5, 100);
+  r = run(p, 5, 100);
   CHECK(same(r, split_as_written(5, 100)));
   CHECK(harness_count(fake_log(), "wbuild(0 1<0 2<1 3<2; status 2 if;") == 1);
   CHECK(harness_count(fake_log(), "ifskip") == 1 && harness_count(fake_log(), "wloop(4)") == 1);
   for (int start = 2; start <= 9; start++) {
-    r = run_split(p, start, 100);
+    r = run(p, start, 100);
     CHECK(same(r, split_as_written(start, 100)) && r.exit_test == 0);
   }
   /* the cap at the end: op 3 runs in every iteration, the last one too */
   fake_log_clear();
-  r = run_split(p, 100, 6);
+  r = run(p, 100, 6);
   CHECK(same(r, split_as_written(100, 6)) && r.exit_test == 1 && r.iterations == 6);
   CHECK(r.a + r.b == 6 + 2 * 6 && harness_count(fake_log(), "ifskip") == 0);
   CHECK(harness_count(fake_log(), "wloop(5)") == 1);
@@ -805,11 +775,7 @@ static void test_off(void)
  * status copy waits for the GPU), each WHILE body iteration `whole_us`. */
 static void auto_whole_loops(double written_us, double whole_us)
 {
-  harness_settings(PYGRAPH_MODE_AUTO, 1, 16);
-  struct pygraph_settings s = *pygraph_settings();
-  s.indirect = PYGRAPH_INDIRECT_OFF;
-  s.whole_loops = 1;
-  pygraph_settings_override(&s);
+  loop_settings(PYGRAPH_MODE_AUTO, 1);
   g_written_us = written_us;
   fake.while_iteration_host_us = whole_us;
 }
