@@ -84,7 +84,7 @@ double pygraph_wl_whole_clock(const struct pygraph_wl_state *st,
 void pygraph_wl_note_whole(struct pygraph_wl_state *st, const struct pygraph_backend *backend,
                            double since, uint64_t iterations)
 {
-  if (since < 0.0 || !choosing(st, backend))
+  if (since < 0.0)               /* not timed: no choice being made */
     return;
   add_sample(&st->choice.whole, backend->now_us() - since, iterations);
   decide(st);
@@ -95,12 +95,10 @@ void pygraph_wl_note_leave(struct pygraph_wl_state *st)
   if (!st->choice.timing_written)
     return;
   st->choice.timing_written = 0;
-  const struct pygraph_backend *backend = st->backend;
-  if (!backend || !choosing(st, backend))
-    return;
-  /* iterations 1 .. tries - 1 ran (the last maybe in part, as the WHILE
-   * graph's last does) */
-  add_sample(&st->choice.written, backend->now_us() - st->choice.written_since,
+  /* set by pygraph_wl_choose_whole in this execution, whose backend has a
+   * clock; iterations 1 .. tries - 1 ran (the last maybe in part, as the
+   * WHILE graph's last does) */
+  add_sample(&st->choice.written, st->backend->now_us() - st->choice.written_since,
              st->tries ? st->tries - 1 : 0);
   decide(st);
 }
