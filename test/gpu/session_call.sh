@@ -1,36 +1,32 @@
 #!/usr/bin/env bash
 # session_call.sh: this session's pending GPU checks in one device call (beside it gpu-head.tar.gz from
-# `test/gpu/build_gpu.sh build --tar`; $OUT set by the device tool): the suite bit for bit, converge
-# cg_solver (IF node in the WHILE body) and whole_loop_forms plain / auto / PYGRAPH_WHOLE_LOOPS=0 / graph (whole-loop choice), md_step, where a WHILE body's time
-# goes (bench/while_body_bench.cu built with nvcc there; ncu kernel durations of converge).
+# `test/gpu/build_gpu.sh build --tar`; $OUT set by the device tool): the suite bit for bit;
+# converge, whole_loop_forms and cg_solver (IF node in the WHILE body) plain / auto /
+# PYGRAPH_WHOLE_LOOPS=0 / graph (the whole-loop choice); md_step; where a WHILE body's time goes
+# (bench/while_body_bench.cu built with nvcc there; ncu kernel durations of converge).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd); O=$OUT
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $O/card.txt
 mkdir -p /tmp/h && tar -xzf $here/gpu-head.tar.gz -C /tmp/h; B=/tmp/h/gpu/bin
 cat /tmp/h/gpu/BUILD_INFO | grep git
 RUN_TIMEOUT=20 timeout 150 bash /tmp/h/gpu/run_gpu.sh /tmp/h/gpu $O/suite > $O/suite.txt 2>&1; echo "suite rc=$?"; tail -30 $O/suite.txt | cut -c1-150
-for r in 1 2; do
-  for v in plain auto wl0 graph; do
-    bin=$B/converge_pygraph; e="PYGRAPH_REPORT=1"; [[ $v == plain ]] && bin=$B/converge_plain
-    [[ $v == wl0 ]] && e="$e PYGRAPH_WHOLE_LOOPS=0"; [[ $v == graph ]] && e="$e PYGRAPH_MODE=graph"
-    env $e timeout 60 $bin 16384 10 4000 > $O/converge.$v.$r.log 2>&1
-    echo "converge $v r$r $(grep -h loop_ms $O/converge.$v.$r.log) $(grep -h checksum $O/converge.$v.$r.log) $(grep -h 'whole loop' $O/converge.$v.$r.log | grep -o 'state=[a-z]*\|choice="[a-z ]*"\|whole_us=[0-9.]*\|written_us=[0-9.]*' | tr '\n' ' ')"
+# whole_loop_runs NAME ROUNDS [ARGS...]: NAME plain / auto / PYGRAPH_WHOLE_LOOPS=0 / graph, ROUNDS
+# times each, one line per run: loop ms, checksum, the whole-loop report's state and choice.
+whole_loop_runs() {
+  local name=$1 rounds=$2; shift 2
+  for ((r = 1; r <= rounds; r++)); do
+    for v in plain auto wl0 graph; do
+      local bin=$B/${name}_pygraph e="PYGRAPH_REPORT=1" log=$O/$name.$v.$r.log
+      [[ $v == plain ]] && bin=$B/${name}_plain
+      [[ $v == wl0 ]] && e="$e PYGRAPH_WHOLE_LOOPS=0"; [[ $v == graph ]] && e="$e PYGRAPH_MODE=graph"
+      env $e timeout 60 $bin "$@" > $log 2>&1
+      echo "$name $v r$r $(grep -h loop_ms $log) $(grep -h checksum $log) $(grep -h 'whole loop' $log | grep -o 'state=[a-z]*\|graph_runs=[0-9]*\|choice="[a-z ]*"\|whole_us=[0-9.]*\|written_us=[0-9.]*\|why=.*' | tr '\n' ' ')"
+    done
   done
-done
-for r in 1 2; do
-  for v in plain auto wl0 graph; do
-    bin=$B/whole_loop_forms_pygraph; e="PYGRAPH_REPORT=1"; [[ $v == plain ]] && bin=$B/whole_loop_forms_plain
-    [[ $v == wl0 ]] && e="$e PYGRAPH_WHOLE_LOOPS=0"; [[ $v == graph ]] && e="$e PYGRAPH_MODE=graph"
-    env $e timeout 60 $bin > $O/forms.$v.$r.log 2>&1
-    echo "forms $v r$r $(grep -h loop_ms $O/forms.$v.$r.log) $(grep -h checksum $O/forms.$v.$r.log) $(grep -h 'whole loop' $O/forms.$v.$r.log | grep -o 'state=[a-z]*\|graph_runs=[0-9]*\|choice="[a-z ]*"\|whole_us=[0-9.]*\|written_us=[0-9.]*' | tr '\n' ' ')"
-  done
-done
-for v in plain auto wl0 graph; do
-  bin=$B/cg_solver_pygraph; e="PYGRAPH_REPORT=1"; [[ $v == plain ]] && bin=$B/cg_solver_plain
-  [[ $v == wl0 ]] && e="$e PYGRAPH_WHOLE_LOOPS=0"; [[ $v == graph ]] && e="$e PYGRAPH_MODE=graph"
-  env $e timeout 60 $bin > $O/cg.$v.log 2>&1
-  echo "cg_solver $v $(grep -h loop_ms $O/cg.$v.log) $(grep -h checksum $O/cg.$v.log) $(grep -h 'whole loop' $O/cg.$v.log | grep -o 'state=[a-z]*\|graph_runs=[0-9]*\|choice="[a-z ]*"\|whole_us=[0-9.]*\|written_us=[0-9.]*\|why=.*' | tr '\n' ' ')"
-done
+}
+whole_loop_runs converge 2 16384 10 4000
+whole_loop_runs whole_loop_forms 2
+whole_loop_runs cg_solver 1
 for r in 1 2; do for v in plain auto graph; do
   bin=$B/md_step_pygraph; [[ $v == plain ]] && bin=$B/md_step_plain
   echo "md_step $v r$r $(PYGRAPH_MODE=$v PYGRAPH_REPORT=1 timeout 30 $bin 2>&1 | grep -E 'loop_ms|checksum|total' | tr '\n' ' ')"
