@@ -22,11 +22,15 @@ static int runs(cudaStream_t stream, const char *name, size_t count, ncclResult_
   *r = ncclSuccess;
   if (count == 0)
     *r = ncclInvalidArgument;
+  else if (count == 3 && !captured) {
+    *r = ncclInProgress;              /* a non-blocking communicator's answer */
+    fake_nccl.in_progress = 2;
+  }
   else if (captured && fake_nccl.fail_captures)
     *r = ncclInvalidUsage;
   fake_nccl.captures += captured;
   fake_nccl.runs += !captured && *r == ncclSuccess;
-  return !captured && *r == ncclSuccess;
+  return !captured && (*r == ncclSuccess || *r == ncclInProgress);
 }
 
 ncclResult_t ncclAllReduce(const void *sendbuff, void *recvbuff, size_t count,
@@ -67,6 +71,15 @@ ncclResult_t ncclGroupEnd(void)
 ncclResult_t ncclCommCuDevice(const ncclComm_t comm, int *device)
 {
   *device = comm->device;
+  return ncclSuccess;
+}
+
+ncclResult_t ncclCommGetAsyncError(ncclComm_t comm, ncclResult_t *state)
+{
+  (void)comm;
+  fake_log_append("poll ");
+  *state = fake_nccl.in_progress > 0 ? ncclInProgress : ncclSuccess;
+  fake_nccl.in_progress -= fake_nccl.in_progress > 0;
   return ncclSuccess;
 }
 

@@ -8,7 +8,9 @@
  * made on FAKE_CAPTURE_STREAM is captured, not run: it changes nothing and
  * logs cap:<name>(<count>), else it runs and logs <name>(<count>), ar for
  * ncclAllReduce, bc for ncclBroadcast (fake_backend.h's log); group
- * calls log gs / ge.  count 0 is ncclInvalidArgument. */
+ * calls log gs / ge.  count 0 is ncclInvalidArgument; count 3 answers
+ * ncclInProgress, as a non-blocking communicator may, and its async error
+ * (ncclCommGetAsyncError, logged poll) says in progress twice more. */
 #ifndef PYGRAPH_TEST_FAKE_NCCL_H
 #define PYGRAPH_TEST_FAKE_NCCL_H
 
@@ -22,6 +24,7 @@ struct fake_nccl_state {
   int fail_captures;                 /* calls made into the capture stream fail */
   int runs, captures;                /* calls run / captured */
   int device;                        /* cudaGetDevice's answer */
+  int in_progress;                   /* async error queries still answering in progress */
 };
 extern struct fake_nccl_state fake_nccl;
 

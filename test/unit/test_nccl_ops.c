@@ -9,6 +9,7 @@
  * what cannot be recorded runs at once, after what was recorded. */
 #include <string.h>
 
+#include "abi/library_calls.h"
 #include "check.h"
 #include "fake_nccl.h"
 #include "harness.h"
@@ -185,6 +186,21 @@ static void test_capture_failure_runs_eagerly(void)
   CHECK(fake_nccl.runs == 3);
 }
 
+/* A non-blocking communicator answers ncclInProgress: the recorded call
+ * is waited for (its async error polled) before what follows runs. */
+static void test_in_progress_waited_for(void)
+{
+  pygraph_region *r = region_in(PYGRAPH_MODE_GRAPH, "nccl_nonblocking");
+  float g[3] = {1, 1, 1}, s[3];
+  unsigned long long before = pygraph_library_failures();
+  begin(r, 0);
+  allreduce(g, s, 3, S1);
+  kernel(2, 3);
+  end(r);
+  CHECK_STR(fake_log(), "lib(nccl) ar(3) poll poll poll k2(3)");
+  CHECK(pygraph_library_failures() == before);
+}
+
 int main(void)
 {
   test_collective_segment_is_deterministic();
@@ -193,5 +209,6 @@ int main(void)
   test_late_collective_goes_eager();
   test_refusals_flush();
   test_capture_failure_runs_eagerly();
+  test_in_progress_waited_for();
   return check_finish();
 }
