@@ -49,16 +49,22 @@ static int is_sync_like(const pg_api_entry *api) {
                  api->cls == PG_API_OWN_CAPTURE);
 }
 
-/* The -Rpass-analysis text of a library call inside a loop (cuBLAS): one
+/* "an" before a library's name said letter by letter from a vowel sound
+ * ("an NCCL call"), else "a" ("a cuBLAS call"). */
+static const char *indefinite_article(const char *noun) {
+  return noun[0] == 'N' ? "an" : "a";
+}
+
+/* The -Rpass-analysis text of a library call inside a loop (cuBLAS, NCCL): one
  * the runtime records (PG_API_LIBRARY), or one it does not, a barrier;
  * NULL for any other call.  malloc'd. */
 static char *library_in_loop_text(const pg_call_info *ci, const char **name) {
   size_t n;
   if (ci->kind == PG_CALL_ROUTED_OP && ci->api->cls == PG_API_LIBRARY) {
     *name = "LibraryRecorded";
-    return pg_strf("%s inside a loop: a %s recorded in a region as one graph node (a graph "
+    return pg_strf("%s inside a loop: %s %s recorded in a region as one graph node (a graph "
                    "captured from the library), not a barrier%s",
-                   ci->api->name, ci->api->why,
+                   ci->api->name, indefinite_article(ci->api->why), ci->api->why,
                    pg_library_writes_result(ci->api->name)
                        ? "; in host pointer mode its result goes to host memory: a real "
                          "synchronization, which ends the region at run time"
@@ -67,8 +73,9 @@ static char *library_in_loop_text(const pg_call_info *ci, const char **name) {
   if (ci->kind != PG_CALL_BARRIER || ci->why != PG_WHY_LIBRARY_CALL)
     return NULL;
   *name = "LibraryBarrier";
-  return pg_strf("%s inside a loop: a %s that pygraph does not record, a barrier",
-                 LLVMGetValueName2(ci->callee, &n), ci->api->why);
+  return pg_strf("%s inside a loop: %s %s that pygraph does not record, a barrier",
+                 LLVMGetValueName2(ci->callee, &n), indefinite_article(ci->api->why),
+                 ci->api->why);
 }
 
 /* The -Rpass-analysis text of a CUDA call inside a loop that synchronizes,

@@ -1,5 +1,6 @@
-/* library_api_table.c - the cuBLAS calls pygraph knows, from the one list
- * the runtime implements them from (runtime/include/pygraph_library.def).
+/* library_api_table.c - the cuBLAS and NCCL calls pygraph knows, from the
+ * one list the runtime implements them from
+ * (runtime/include/pygraph_library.def).
  *
  * A listed call (PG_API_LIBRARY) enqueues its work on the handle's stream
  * and returns: the runtime records it inside a region and, in a graph,
@@ -9,12 +10,20 @@
  * device (cublasSetMatrix, ...), calls whose results the host reads, and
  * everything pygraph has not looked at (cublasLt*, the legacy API without
  * a handle, batched solvers).  Executing one while calls before it are
- * deferred could reorder them, or read a handle state they change. */
+ * deferred could reorder them, or read a handle state they change.
+ *
+ * NCCL (issue 20): the collectives, ncclSend/ncclRecv and the group calls
+ * are recorded (a group as one call, runtime/README.md); every other nccl*
+ * symbol is a barrier: communicator creation (ncclCommInitRank needs every
+ * rank at once and synchronizes), destruction, finalization and abort,
+ * ncclGetUniqueId, error and property queries whose answers the host
+ * reads (ncclCommGetAsyncError, ncclCommCount, ...), buffer registration. */
 #include "library_api_table.h"
 
 #include <string.h>
 
 #define LIBRARY_WHY "cuBLAS call"
+#define NCCL_WHY "NCCL call"
 
 /* The calls the runtime records, then those it only observes. */
 static const pg_api_entry kLibrary[] = {
@@ -23,10 +32,16 @@ static const pg_api_entry kLibrary[] = {
 #define PYGRAPH_LIBRARY_OBSERVED(ret, symbol, ...)                                               \
   {#symbol, PG_API_LIBRARY_OTHER, 0, LIBRARY_WHY, 0},
 #include "pygraph_library.def"
+#define PYGRAPH_NCCL_CALL(symbol, params, fields, call) {#symbol, PG_API_LIBRARY, 0, NCCL_WHY, 0},
+#define PYGRAPH_NCCL_GROUP(symbol) {#symbol, PG_API_LIBRARY, 0, NCCL_WHY, 0},
+#include "pygraph_library.def"
 };
 
-/* Every other cuBLAS symbol. */
-static const pg_api_entry kLibraryFamily = {"cublas", PG_API_LIBRARY_OTHER, 0, LIBRARY_WHY, 0};
+/* Every other cuBLAS or NCCL symbol. */
+static const pg_api_entry kLibraryFamilies[] = {
+    {"cublas", PG_API_LIBRARY_OTHER, 0, LIBRARY_WHY, 0},
+    {"nccl", PG_API_LIBRARY_OTHER, 0, NCCL_WHY, 0},
+};
 
 /* The recorded calls' parameters as the list writes them, row by row with
  * kLibrary: (kind, C type, name, bytes) each. */
@@ -44,8 +59,9 @@ const pg_api_entry *pg_library_lookup(const char *name) {
   for (size_t i = 0; i < sizeof kLibrary / sizeof kLibrary[0]; ++i)
     if (strcmp(kLibrary[i].name, name) == 0)
       return &kLibrary[i];
-  if (strncmp(name, kLibraryFamily.name, strlen(kLibraryFamily.name)) == 0)
-    return &kLibraryFamily;
+  for (size_t i = 0; i < sizeof kLibraryFamilies / sizeof kLibraryFamilies[0]; ++i)
+    if (strncmp(name, kLibraryFamilies[i].name, strlen(kLibraryFamilies[i].name)) == 0)
+      return &kLibraryFamilies[i];
   return NULL;
 }
 

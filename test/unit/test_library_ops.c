@@ -165,7 +165,7 @@ static void test_workspace_setting(void)
  * update. */
 static void test_signature_holds_the_arguments(void)
 {
-  static const struct pygraph_library_fn fn = {"f", NULL, NULL};
+  static const struct pygraph_library_fn fn = {"f", NULL, NULL, 0};
   float args_a[4] = {1, 2, 3, 4}, args_b[4] = {1, 2, 3, 5};
   struct pygraph_op op = {.kind = PYGRAPH_OP_LIBRARY, .stream = S1, .library = &fn,
                           .library_args = args_a, .library_size = sizeof args_a,

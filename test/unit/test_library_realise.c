@@ -41,7 +41,7 @@ static int fake_run(const void *args, cudaStream_t capture_stream)
   return thunk.fails;
 }
 
-static const struct pygraph_library_fn kFn = {"fakeLibraryCall", fake_run, NULL};
+static const struct pygraph_library_fn kFn = {"fakeLibraryCall", fake_run, NULL, 0};
 
 struct iteration {
   struct pygraph_op_list ops;

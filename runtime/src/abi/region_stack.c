@@ -1,6 +1,8 @@
 /* region_stack.c - begin/end protocol of the ABI, per thread. */
 #include "abi/region_stack.h"
 
+#include <stdatomic.h>
+
 #include "abi/capture_check.h"
 #include "abi/region_state.h"
 #include "abi/report.h"
@@ -42,6 +44,13 @@ void pygraph_stop_recording(void)
   tls_regions.recording = NULL;
 }
 
+static void (*_Atomic iteration_end_hook)(void);
+
+void pygraph_set_iteration_end_hook(void (*hook)(void))
+{
+  atomic_store_explicit(&iteration_end_hook, hook, memory_order_release);
+}
+
 unsigned pygraph_open_region_depth(void)
 {
   return tls_regions.depth;
@@ -63,6 +72,9 @@ static void close_bottom(struct thread_regions *t)
     pygraph_segment_end_iteration(seg);
     pygraph_segment_release(seg);
   }
+  void (*hook)(void) = atomic_load_explicit(&iteration_end_hook, memory_order_acquire);
+  if (hook)
+    hook();
 }
 
 void pygraph_region_close_live(void)

@@ -32,6 +32,13 @@ struct pygraph_segment *pygraph_recording_segment(void);
 /* After a flush the rest of the iteration passes through. */
 void pygraph_stop_recording(void);
 
+/* A library adapter's per-thread state that must not outlive the live
+ * iteration (the NCCL adapter's group held back: cuda/nccl_entry_points.c)
+ * is handed back by `hook`, which runs on the thread whose live iteration
+ * just ended, after its end.  Set once for the process (the adapter that
+ * needs it sets it at its first use: the runtime refers to no adapter). */
+void pygraph_set_iteration_end_hook(void (*hook)(void));
+
 /* How many regions (live + nested) the thread has open; for tests. */
 unsigned pygraph_open_region_depth(void);
 /* The live (outermost open) region, or NULL. */

@@ -208,7 +208,7 @@ static int record(struct pygraph_segment *seg, const pygraph_site *site,
     return pygraph_cublas_run(&a->head, capture_stream, pg_call_##symbol, p);                    \
   }                                                                                              \
   static const struct pygraph_library_fn pg_fn_##symbol = {#symbol, pg_run_##symbol,             \
-                                                           pygraph_cublas_status_name};          \
+                                                           pygraph_cublas_status_name, 0};       \
   PYGRAPH_EXPORT ret __pygraph_##symbol(const pygraph_site *site,                                \
                                         PG_LIST_##n(PG_PARAM, __VA_ARGS__))                      \
   {                                                                                              \

@@ -18,11 +18,12 @@ enum pygraph_op_kind {
   PYGRAPH_OP_EVENT_WAIT,
   PYGRAPH_OP_HOST_BYTES,                 /* bytes taken from the host at the call,
                                             written to device memory (host_bytes.h) */
-  PYGRAPH_OP_LIBRARY                     /* a library call (cuBLAS): its adapter's thunk
+  PYGRAPH_OP_LIBRARY                     /* a library call (cuBLAS, NCCL): its adapter's thunk
                                             and the call's arguments (below) */
 };
 
-/* A library call's adapter (cuda/cublas_entry_points.c): what the op runs.
+/* A library call's adapter (cuda/cublas_entry_points.c, cuda/nccl_calls.c):
+ * what the op runs.
  * `run` makes the call from `args` (the adapter's argument struct, as the
  * op list holds it): with capture_stream NULL on the library's handle as
  * it is (eager), else into that stream, which the caller is capturing (the
@@ -33,6 +34,10 @@ struct pygraph_library_fn {
   const char *name;                      /* "cublasSgemm_v2" */
   int (*run)(const void *args, cudaStream_t capture_stream);
   const char *(*status_name)(int status);   /* "CUBLAS_STATUS_INVALID_VALUE" */
+  /* 1 for a collective (NCCL): whether its launch is graph-captured must be
+   * the same on every process taking part (segment.h,
+   * pygraph_segment_note_collective). */
+  int collective;
 };
 
 /* Where each kernel parameter lives in the kernel's parameter buffer.

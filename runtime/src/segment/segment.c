@@ -782,6 +782,26 @@ const char *pygraph_segment_decision_name(const struct pygraph_segment *seg)
   return seg->cache.n_variants ? "graph" : "eager";
 }
 
+/* ---- collectives (NCCL) -------------------------------------------------- */
+
+const char *pygraph_segment_note_collective(struct pygraph_segment *seg)
+{
+  static const char late[] = "NCCL collective after the segment's first iteration";
+  if (seg->collective || seg->settings.mode != PYGRAPH_MODE_AUTO) {
+    seg->collective = 1;
+    return NULL;
+  }
+  if (seg->stats.iters > 0) {
+    go_eager(seg, EAGER_FOR_GOOD, late);
+    return late;
+  }
+  seg->collective = 1;
+  seg->settings.mode = PYGRAPH_MODE_GRAPH;    /* selection reads it through its pointer */
+  pygraph_debug_log(&seg->settings, SEG_FMT ": NCCL collectives: graph mode's choices",
+                    SEG_ARGS(seg));
+  return NULL;
+}
+
 /* ---- the interception front's view -------------------------------------- */
 
 const struct pygraph_backend *pygraph_segment_backend(const struct pygraph_segment *seg)

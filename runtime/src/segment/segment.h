@@ -150,4 +150,17 @@ const char *pygraph_segment_decision_name(const struct pygraph_segment *seg);
  * segment flushed and will go eager for good at the iteration's end). */
 int pygraph_segment_over_cap(struct pygraph_segment *seg);
 
+/* A collective library call (NCCL) is about to be recorded in this
+ * iteration.  Whether a collective's launch is graph-captured must be the
+ * same on every rank taking part (NCCL, "Using NCCL with CUDA Graphs"), and
+ * every rank decides alone: the segment's choices must not hang on
+ * timings, which differ between processes.  A segment that meets its first
+ * collective in its first iteration makes graph mode's choices from then
+ * on (warm-up, capture, replay, a miss eager: the same on every rank whose
+ * iterations launch alike) and returns NULL.  One that meets it later,
+ * when auto mode may have timed and decided, goes eager for good (also the
+ * same on every rank) and returns why: the caller flushes, the call runs
+ * at once.  A segment in graph mode already returns NULL. */
+const char *pygraph_segment_note_collective(struct pygraph_segment *seg);
+
 #endif /* PYGRAPH_SEGMENT_H */

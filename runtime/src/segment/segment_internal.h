@@ -60,6 +60,9 @@ struct pygraph_segment {
   atomic_flag busy;                          /* one thread per iteration */
   enum pygraph_phase phase;
   int final;                                 /* EAGER for good: no probes */
+  int collective;                            /* it records NCCL collectives: its choices
+                                                are graph mode's, untimed
+                                                (pygraph_segment_note_collective) */
   enum pygraph_probe_state probe;
   unsigned probe_countdown;                  /* iterations since the last probe */
   /* Its iterations held fewer ops than a probe needs to show anything
