@@ -60,6 +60,18 @@ void unknown_call(float *a, float *b, int steps, int n) {
 }
 // REMARK: whole-loop-counted.cu:[[#@LINE-6]]:3: remark: loop (lines [[#@LINE-6]]-[[#@LINE-2]]) not a whole-loop candidate: call with effects 'progress(int)' at whole-loop-counted.cu:[[#@LINE-3]]
 
+// An exit test between the two launches: refused (a WHILE body's tests are
+// made at the top or the end of an iteration only).
+void exit_between(float *a, float *b, int steps, int n) {
+  for (int t = 0;;) {
+    step<<<n / 256, 256>>>(b, a, t, n);
+    if (++t >= steps)
+      break;
+    copyback<<<n / 256, 256>>>(a, b, n);
+  }
+}
+// REMARK: whole-loop-counted.cu:[[#@LINE-7]]:3: remark: loop (lines [[#@LINE-7]]-[[#@LINE-2]]) not a whole-loop candidate: exit test at whole-loop-counted.cu:[[#@LINE-5]] between two operations of the iteration
+
 // The descriptor: n_ops 2, status_op -1 (none), status_copy 3 (none),
 // 0 bytes, no line, status_dest -1, 3 invariants.
 // IR: @.pygraph.whole_loop = private constant {{.*}} { ptr null, i32 {{[0-9]+}}, i32 {{[0-9]+}}, i32 0, i32 2, i32 -1, i32 3, i32 0, i32 0, i32 -1, i64 0, i32 3,

@@ -19,6 +19,7 @@
 #include "harness.h"
 #include "abi/record.h"
 #include "abi/whole_loop.h"
+#include "recording/whole_loop.h"
 
 #define NODE(op, type, arg, imm, step) {PYGRAPH_EXIT_##op, PYGRAPH_TYPE_##type, arg, imm, step}
 #define NONE PYGRAPH_WL_NONE
@@ -276,8 +277,29 @@ static void test_auto_choice(void)
   fake.while_iteration_host_us = 0.0;
 }
 
+/* A descriptor without a status must name none: no status operation, no
+ * destination, no bytes (else it is malformed and the loop runs as
+ * written). */
+static void test_descriptor_check(void)
+{
+  struct prog *p = prog_new();
+  CHECK(pygraph_whole_loop_check(&p->wl));
+  p->wl.status_bytes = 4;
+  CHECK(!pygraph_whole_loop_check(&p->wl));
+  p->wl.status_bytes = 0;
+  p->wl.status_op = 1;
+  CHECK(!pygraph_whole_loop_check(&p->wl));
+  p->wl.status_op = NONE;
+  p->wl.status_dest = 0;
+  CHECK(!pygraph_whole_loop_check(&p->wl));
+  p->wl.status_dest = NONE;
+  p->wl.status_copy = PYGRAPH_STATUS_NONE + 1;
+  CHECK(!pygraph_whole_loop_check(&p->wl));
+}
+
 int main(void)
 {
+  test_descriptor_check();
   test_runs_whole();
   test_faults();
   test_off();
