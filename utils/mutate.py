@@ -164,7 +164,7 @@ MUTATIONS = [
      "  if (pg_api_lookup(name_of(f)))\n    return cuda_query(c, call, f);",
      "  if (pg_api_lookup(name_of(f)))\n    return 1;", ["lit:whole-loop-refusals.cu"]),
     ("whole-loop: an unsynchronized copy allowed", "pass/core/convergence_loops.c",
-     "  if (c->pending)\n    return pg_wl_refuse(c->wl, PG_WL_UNSYNCED_COPY, c->pending);", "",
+     "  if (c->pending)\n    return pg_wl_refuse(wl, PG_WL_UNSYNCED_COPY, c->pending);", "",
      ["lit:whole-loop-refusals.cu"]),
     ("whole-loop: host writes to the status allowed",
      [("pass/core/convergence_loops.c",
@@ -225,8 +225,10 @@ MUTATIONS = [
      ["unit:test_while_graph"]),
     ("while split: operations after the copy kept in the body under a test after it",
      "runtime/src/graphs/while_graph.c",
-     "  return tests_after_copy(rq->wl) && nodes_after_copy(rq);",
-     "  return tests_after_copy(rq->wl) && nodes_after_copy(rq) && 0;",
+     "  return rq->status_op != PYGRAPH_WHILE_NO_STATUS && tests_after_copy(rq->wl) &&\n"
+     "         nodes_after_copy(rq);",
+     "  return rq->status_op != PYGRAPH_WHILE_NO_STATUS && tests_after_copy(rq->wl) &&\n"
+     "         nodes_after_copy(rq) && 0;",
      ["unit:test_while_graph", "unit:test_whole_loop_run"]),
     ("while split: the block does not tell the step the body is split",
      "runtime/src/graphs/while_graph.c",
@@ -316,9 +318,9 @@ MUTATIONS = [
      "    PYGRAPH_EVAL_COPY(s->status, s->status_src, s->loop->status_bytes);\n", "",
      ["unit:test_whole_loop_run", "unit:test_while_graph"]),
     ("while status fold: folded with operations after the copy", "runtime/src/graphs/while_graph.c",
-     "  return rq->ops->ops[rq->status_op].memcpy_kind == cudaMemcpyDeviceToHost &&\n"
+     "         rq->ops->ops[rq->status_op].memcpy_kind == cudaMemcpyDeviceToHost &&\n"
      "         !nodes_after_copy(rq);",
-     "  return rq->ops->ops[rq->status_op].memcpy_kind == cudaMemcpyDeviceToHost;",
+     "         rq->ops->ops[rq->status_op].memcpy_kind == cudaMemcpyDeviceToHost;",
      ["unit:test_whole_loop_run", "unit:test_while_graph"]),
     ("while status fold: the folded copy still has a body node", "runtime/src/cuda/while_graph.c",
      "  return plan->nodes[i].form != PYGRAPH_PLAN_NONE && !(spec->status_folded && i == spec->status_op);",
@@ -349,7 +351,7 @@ MUTATIONS = [
      "  r = LLVMBuildAdd(e->b, r, LLVMConstInt(it, (unsigned long long)lo->val.a, 1), \"\");\n", "",
      ["lit:whole-loop-instrument.cu"]),
     ("whole loop instrument: the status copy not routed", "pass/core/host_pass.c",
-     "        if (wl->instrumented)\n          pg_reroute_call(",
+     "        if (wl->instrumented && wl->copy)\n          pg_reroute_call(",
      "        if (0)\n          pg_reroute_call(", ["lit:whole-loop-instrument.cu"]),
     ("whole loop instrument: exits without their tests' mask", "pass/core/whole_loop_instrument.c",
      "        mask |= 1ull << t;", "        mask |= 0;", ["lit:whole-loop-instrument.cu"]),

@@ -111,7 +111,8 @@ static int status_copy_last(const struct pygraph_while_request *rq)
  * with nodes after it: the iteration it leaves must not run them. */
 static int split_after_copy(const struct pygraph_while_request *rq)
 {
-  return rq->status_op != PYGRAPH_WHILE_NO_STATUS && tests_after_copy(rq->wl) && nodes_after_copy(rq);
+  return rq->status_op != PYGRAPH_WHILE_NO_STATUS && tests_after_copy(rq->wl) &&
+         nodes_after_copy(rq);
 }
 
 cudaError_t pygraph_while_graph_create(struct pygraph_while_graph *wg,
