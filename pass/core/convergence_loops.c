@@ -87,11 +87,20 @@ static void collect_written(pg_wl_ctx *c) {
 
 /* ---- the status copy and the host's writes ------------------------------ */
 
+/* No status copy: a counted loop (its exit tests can read only counters
+ * and invariants, as no status field exists), described with no status
+ * operation (PYGRAPH_STATUS_NONE). */
 static int check_copy(pg_wl_ctx *c) {
-  if (!c->wl->copy)
-    return pg_wl_refuse(c->wl, PG_WL_NO_COPY, LLVMGetFirstInstruction(pg_loop_header(c->loop)));
+  pg_whole_loop *wl = c->wl;
+  if (!wl->copy) {
+    wl->status_copy = PYGRAPH_STATUS_NONE;
+    wl->status_op = PYGRAPH_WL_NONE;
+    wl->status_dest = PYGRAPH_WL_NONE;
+    wl->status_bytes = 0;
+    return 1;
+  }
   if (c->pending)
-    return pg_wl_refuse(c->wl, PG_WL_UNSYNCED_COPY, c->pending);
+    return pg_wl_refuse(wl, PG_WL_UNSYNCED_COPY, c->pending);
   return 1;
 }
 
@@ -162,12 +171,15 @@ static int check_writes(pg_wl_ctx *c) {
 
 /* ---- exits ---------------------------------------------------------------- */
 
+/* Where exit e is made: at the top, right after the status copy, or at
+ * the end (after the copy completed; a counted loop has no copy). */
 static int exit_where(pg_wl_ctx *c, const pg_wl_exit *e, unsigned *where) {
+  int copy = c->wl->copy != NULL;
   if (e->ops_before == 0)
     *where = PYGRAPH_EXIT_AT_TOP;
-  else if (e->after_copy && e->ops_before == c->wl->status_op + 1)
+  else if (copy && e->after_copy && e->ops_before == c->wl->status_op + 1)
     *where = PYGRAPH_EXIT_AFTER_COPY;
-  else if (e->after_copy && e->ops_before == c->nops)
+  else if ((e->after_copy || !copy) && e->ops_before == c->nops)
     *where = PYGRAPH_EXIT_AT_END;
   else
     return pg_wl_refuse(c->wl, PG_WL_EXIT_BETWEEN, e->br);
@@ -451,9 +463,12 @@ typedef struct judge_env {
   pg_whole_loop **tail;
 } judge_env;
 
-/* Judges l when it launches and synchronizes, then the loops inside it. */
+/* Judges l when it launches and either synchronizes or is its region's
+ * own loop (a counted loop without a barrier: batchable.h's loops, the
+ * issue's "also for counted loops"), then the loops inside it that launch
+ * and synchronize. */
 static void judge_tree(judge_env *e, pg_loop *l, int nested) {
-  if (!loop_has(e->calls, l, 0) || !loop_has(e->calls, l, 1))
+  if (!loop_has(e->calls, l, 0) || (nested && !loop_has(e->calls, l, 1)))
     return;
   pg_whole_loop *wl = calloc(1, sizeof *wl);
   if (!wl)

@@ -1,13 +1,15 @@
 /* convergence_loops.h - which loops can run whole as one conditional WHILE
  * graph (issue 17), and why the others cannot.
  *
- * Judged: the loop of every loop scope and every launching loop inside it
- * that has a barrier (a convergence loop synchronizes to read its status;
- * barrier-free loops are batchable.h's).  A loop is a candidate when one
+ * Judged: the loop of every loop scope that launches (a barrier-free one is
+ * a counted loop at best, batchable.h's loops among them) and every
+ * launching loop inside it that has a barrier (a convergence loop
+ * synchronizes to read its status).  A loop is a candidate when one
  * iteration, followed from the header along the path on which every CUDA
  * call succeeds (error checks aside), is straight-line code that holds:
  *   - launches and the stream operations a graph can hold;
- *   - exactly one device-to-host copy of a small status: cudaMemcpy or
+ *   - at most one device-to-host copy of a small status (none: a counted
+ *     loop, PYGRAPH_STATUS_NONE, whose tests can read no status): cudaMemcpy or
  *     cudaMemcpyFromSymbol with a constant size of at most
  *     PYGRAPH_WL_MAX_STATUS_BYTES into a destination the loop does not
  *     move, or cudaMemcpyAsync followed by cudaStreamSynchronize on its

@@ -313,12 +313,13 @@ static void plan_remarks(host_ctx *h) {
 }
 
 /* The status copy of every loop that carries the whole-loop protocol goes
- * to the runtime (pygraph_rt.h): still a barrier, seen by the runtime. */
+ * to the runtime (pygraph_rt.h): still a barrier, seen by the runtime (a
+ * counted loop has none). */
 static void route_status_copies(host_ctx *h) {
   for (unsigned p = 0; p < h->nplans; ++p)
     for (unsigned k = 0; k < h->plans[p].nscopes; ++k)
       for (const pg_whole_loop *wl = h->plans[p].scopes[k].whole_loops; wl; wl = wl->next)
-        if (wl->instrumented)
+        if (wl->instrumented && wl->copy)
           pg_reroute_call(h->m, pg_call_at(&h->calls, wl->copy));
 }
 

@@ -32,7 +32,6 @@ typedef enum pg_wl_why {
   PG_WL_COPY_SIZE,       /* at: a status copy whose size is no constant */
   PG_WL_COPY_TOO_LARGE,  /* at: a status copy of n bytes */
   PG_WL_COPY_DEST,       /* at: a status copy whose destination changes in the loop */
-  PG_WL_NO_COPY,         /* no device-to-host copy in the iteration */
   PG_WL_UNSYNCED_COPY,   /* at: an asynchronous status copy no synchronize completes */
   PG_WL_EFFECT,          /* batch: an effect the batchable rules refuse */
   PG_WL_CALL_EFFECT,     /* at: a call of callee, which has effects the loop would skip */
@@ -109,7 +108,7 @@ typedef struct pg_whole_loop {
   pg_wl_value_why value_why;
   pg_batch_verdict batch;
   /* the description (complete only for a candidate) */
-  LLVMValueRef copy;          /* the status copy */
+  LLVMValueRef copy;          /* the status copy; NULL: a counted loop (PYGRAPH_STATUS_NONE) */
   unsigned n_ops, status_op, status_copy, status_bytes, status_dest;
   long long status_dest_offset;
   LLVMValueRef dest_base;     /* the object the destination is an offset of */

@@ -120,7 +120,8 @@ static LLVMValueRef u32_array(LLVMModuleRef m, const pg_whole_loop *wl, int type
 
 static LLVMValueRef descriptor(LLVMModuleRef m, pg_whole_loop *wl, LLVMValueRef next) {
   unsigned line = 0;
-  pg_inst_file(wl->copy, &line, NULL);
+  if (wl->copy)
+    pg_inst_file(wl->copy, &line, NULL);
   LLVMValueRef f[WL_NFIELDS] = {0};
   f[WL_next] = next;
   f[WL_line_begin] = u32(m, wl->line_begin);

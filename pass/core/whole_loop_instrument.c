@@ -146,7 +146,8 @@ void pg_wl_instrument_check(const pg_scope *s, pg_whole_loop *wl) {
     wl->not_run = "a status copy from a symbol";
   else if (wl->nexits > 64)
     wl->not_run = "more than 64 exit tests";
-  else if (LLVMGetTypeKind(LLVMTypeOf(wl->invariants[wl->status_dest])) != LLVMPointerTypeKind)
+  else if (wl->copy &&
+           LLVMGetTypeKind(LLVMTypeOf(wl->invariants[wl->status_dest])) != LLVMPointerTypeKind)
     wl->not_run = "a status destination that is no pointer";
   for (unsigned k = 0; !wl->not_run && k < wl->ninv; ++k)
     if (!before_loop(wl->loop, wl->invariants[k], 0))
@@ -244,9 +245,11 @@ static void enter(emit *e) {
     LLVMValueRef slot = LLVMBuildInBoundsGEP2(e->b, arr, e->inv, idx, 2, "");
     LLVMBuildStore(e->b, bits64(e, before(e, wl->invariants[k])), slot);
   }
-  LLVMValueRef off = LLVMConstInt(i64, (unsigned long long)wl->status_dest_offset, 1);
-  e->dest = LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx),
-                          before(e, wl->invariants[wl->status_dest]), &off, 1, "pg.wl.dest");
+  if (wl->copy) { /* a counted loop has no status (and no field to reload) */
+    LLVMValueRef off = LLVMConstInt(i64, (unsigned long long)wl->status_dest_offset, 1);
+    e->dest = LLVMBuildGEP2(e->b, LLVMInt8TypeInContext(e->ctx),
+                            before(e, wl->invariants[wl->status_dest]), &off, 1, "pg.wl.dest");
+  }
   for (unsigned k = 0; k < wl->nliveouts; ++k) {
     const pg_wl_liveout *lo = &wl->liveouts[k];
     if (lo->kind != PG_WLO_EVOLUTION)
@@ -379,10 +382,26 @@ static LLVMValueRef try_at_top(emit *e) {
   return LLVMBuildSwitch(e->b, k, e->body, e->wl->nexits);
 }
 
+/* Where exit(region, wl, mask) goes in exit block bb: first, or right
+ * after a batchable loop's __pygraph_region_exit there, so that the
+ * iterations the batch left unrun are issued before the runtime's exit
+ * (which may time the execution to its end: whole_loop_choice.c). */
+static LLVMValueRef exit_call_point(LLVMBasicBlockRef bb) {
+  LLVMValueRef at = first_insertion_point(bb);
+  for (LLVMValueRef i = at; i && pg_is_call(i); i = LLVMGetNextInstruction(i)) {
+    LLVMValueRef f = pg_called_function(i);
+    size_t n;
+    if (f && strcmp(LLVMGetValueName2(f, &n), PYGRAPH_ROUTED_PREFIX "region_exit") == 0)
+      return LLVMGetNextInstruction(i);
+  }
+  return at;
+}
+
 /* exit(region, wl, mask) first in every exit block of the loop (before
- * the exits get their new predecessors); an exit that begins with an
- * exception pad other than a landing pad gets none (the runtime then
- * stops checking the loop at its next entry). */
+ * the exits get their new predecessors; after a batch's region exit);
+ * an exit that begins with an exception pad other than a landing pad
+ * gets none (the runtime then stops checking the loop at its next
+ * entry). */
 static void exit_calls(emit *e) {
   pg_loop *l = e->wl->loop;
   unsigned n = pg_loop_exit_blocks(l, NULL, 0);
@@ -398,6 +417,7 @@ static void exit_calls(emit *e) {
     LLVMValueRef at = first_insertion_point(exits[j]);
     if (!at || LLVMIsAFuncletPadInst(at) || LLVMIsACatchSwitchInst(at))
       continue;
+    at = exit_call_point(exits[j]);
     position_before(e, at);
     LLVMValueRef args[3] = {e->region, e->wl->desc,
                             LLVMConstInt(LLVMInt64TypeInContext(e->ctx), mask, 0)};

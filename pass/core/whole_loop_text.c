@@ -157,11 +157,15 @@ char *pg_wl_candidate_text(const pg_whole_loop *wl, int in_region) {
               : wl->not_run ? pg_strf("; not run whole: %s", wl->not_run)
                             : pg_strf("%s", "; instrumented: runs whole once its executions "
                                             "were checked");
+  /* a counted loop has no status copy: its tests read counters and invariants */
+  char *status = wl->copy ? pg_strf("status copy of %u bytes", wl->status_bytes)
+                          : pg_strf("%s", "counted: no status copy");
   char *text = pg_strf(
-      "whole loop as one conditional graph: candidate (exit test: %s; %u operations, status copy "
-      "of %u bytes; operands: %u invariant, %u affine, %u rotating)%s",
-      tests, wl->n_ops, wl->status_bytes, counts[PYGRAPH_EVOLVE_INVARIANT],
+      "whole loop as one conditional graph: candidate (exit test: %s; %u operations, %s; "
+      "operands: %u invariant, %u affine, %u rotating)%s",
+      tests, wl->n_ops, status, counts[PYGRAPH_EVOLVE_INVARIANT],
       counts[PYGRAPH_EVOLVE_AFFINE], counts[PYGRAPH_EVOLVE_ROTATION], run);
+  free(status);
   free(tests);
   free(run);
   return text;
@@ -254,7 +258,6 @@ static char *simple_reason(const pg_whole_loop *wl, const char *at) {
     return pg_strf("status copy of %lld bytes%s (at most %u)", wl->n, at,
                    PYGRAPH_WL_MAX_STATUS_BYTES);
   case PG_WL_COPY_DEST: return pg_strf("status copy%s into a destination the loop moves", at);
-  case PG_WL_NO_COPY: return pg_strf("no device-to-host status copy in the iteration");
   case PG_WL_UNSYNCED_COPY:
     return pg_strf("asynchronous status copy%s that no synchronize of its stream completes", at);
   case PG_WL_STATUS_STORE: return pg_strf("host store to the status%s", at);

@@ -128,8 +128,11 @@ enum pygraph_status_copy {
   PYGRAPH_STATUS_MEMCPY = 0,       /* cudaMemcpy(dst, src, status_bytes, cudaMemcpyDeviceToHost) */
   PYGRAPH_STATUS_MEMCPY_ASYNC = 1, /* cudaMemcpyAsync(..., cudaMemcpyDeviceToHost, stream), then
                                       cudaStreamSynchronize(stream) or cudaDeviceSynchronize() */
-  PYGRAPH_STATUS_MEMCPY_FROM_SYMBOL = 2 /* cudaMemcpyFromSymbol(dst, symbol, status_bytes, offset,
+  PYGRAPH_STATUS_MEMCPY_FROM_SYMBOL = 2, /* cudaMemcpyFromSymbol(dst, symbol, status_bytes, offset,
                                            cudaMemcpyDeviceToHost) */
+  PYGRAPH_STATUS_NONE = 3          /* no status copy: a counted loop, whose exit tests read only
+                                      counters and invariants; status_op and status_dest are
+                                      PYGRAPH_WL_NONE, status_bytes 0 */
 };
 
 /* The IR kinds of descriptor fields and protocol parameters in

@@ -23,20 +23,22 @@ __global__ void k(float *p, int i) {}
 __global__ void k2(float *p) {}
 
 // Descriptors: abi 2, kind 2 (batch), 1 segment, launch sites, function,
-// file, lines, trip count (constant, else -1), batch_max 32.
-// CHECK: [[CONST:@.pygraph.region[.0-9]*]] = internal global { i32, i32, i32, i32, ptr, ptr, i32, i32, i64, i32, ptr, ptr } { i32 4, i32 2, i32 1, i32 1, ptr @.pygraph.str{{[.0-9]*}}, ptr @.pygraph.str{{[.0-9]*}}, i32 43, i32 44, i64 100, i32 32, ptr null, ptr null }
-// CHECK: [[RUNTIME:@.pygraph.region[.0-9]*]] = internal global {{.*}} { i32 4, i32 2, i32 1, i32 1, {{.*}}, i64 -1, i32 32, ptr null, ptr null }
+// file, lines, trip count (constant, else -1), batch_max 32.  Counted loops
+// whose operands the pass follows also point to a whole-loop descriptor
+// (whole-loops=1, the default: described, not instrumented).
+// CHECK: [[CONST:@.pygraph.region[.0-9]*]] = internal global { i32, i32, i32, i32, ptr, ptr, i32, i32, i64, i32, ptr, ptr } { i32 4, i32 2, i32 1, i32 1, ptr @.pygraph.str{{[.0-9]*}}, ptr @.pygraph.str{{[.0-9]*}}, i32 45, i32 46, i64 100, i32 32, ptr null, ptr @.pygraph.whole_loop{{[.0-9]*}} }
+// CHECK: [[RUNTIME:@.pygraph.region[.0-9]*]] = internal global {{.*}} { i32 4, i32 2, i32 1, i32 1, {{.*}}, i64 -1, i32 32, ptr null, ptr @.pygraph.whole_loop{{[.0-9]*}} }
 // CHECK: [[FLAG:@.pygraph.region[.0-9]*]] = internal global {{.*}} { i32 4, i32 2, i32 1, i32 1, {{.*}}, i64 -1, i32 32, ptr null, ptr null }
 // CHECK: [[BREAK:@.pygraph.region[.0-9]*]] = internal global {{.*}} { i32 4, i32 2, i32 1, i32 1, {{.*}}, i64 -1, i32 32, ptr null, ptr null }
 // CHECK: [[RETURN:@.pygraph.region[.0-9]*]] = internal global {{.*}} { i32 4, i32 2, i32 1, i32 1, {{.*}}, i64 -1, i32 32, ptr null, ptr null }
 // CHECK: [[EXIT:@.pygraph.region[.0-9]*]] = internal global {{.*}} { i32 4, i32 2, i32 1, i32 1, {{.*}}, i64 -1, i32 32, ptr null, ptr null }
-// CHECK: [[TWO:@.pygraph.region[.0-9]*]] = internal global {{.*}} { i32 4, i32 2, i32 1, i32 2, {{.*}}, i64 -1, i32 32, ptr null, ptr null }
+// CHECK: [[TWO:@.pygraph.region[.0-9]*]] = internal global {{.*}} { i32 4, i32 2, i32 1, i32 2, {{.*}}, i64 -1, i32 32, ptr null, ptr @.pygraph.whole_loop{{[.0-9]*}} }
 // CHECK: [[PINGPONG:@.pygraph.region[.0-9]*]] = internal global {{.*}} { i32 4, i32 2, i32 1, i32 1, {{.*}}, i64 -1, i32 32, ptr null, ptr null }
-// B8: @.pygraph.region{{[.0-9]*}} = internal global {{.*}} { i32 4, i32 2, i32 1, i32 1, {{.*}}, i64 100, i32 8, ptr null, ptr null }
+// B8: @.pygraph.region{{[.0-9]*}} = internal global {{.*}} { i32 4, i32 2, i32 1, i32 1, {{.*}}, i64 100, i32 8, ptr null, ptr @.pygraph.whole_loop }
 // B8-NOT: i32 32, ptr null }
 // OFF-NOT: internal global {{.*}} { i32 3, i32 2,
 // One region with batch=0: two_launches, a loop region (kind 0) as before.
-// OFF: @.pygraph.region = internal global {{.*}} { i32 4, i32 0, i32 1, i32 2, {{.*}}, i64 -1, i32 0, ptr null, ptr null }
+// OFF: @.pygraph.region = internal global {{.*}} { i32 4, i32 0, i32 1, i32 2, {{.*}}, i64 -1, i32 0, ptr null, ptr @.pygraph.whole_loop }
 // OFF-NOT: @.pygraph.region.{{[0-9]+}} =
 
 void constant_trips(float *p) {

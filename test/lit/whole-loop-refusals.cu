@@ -9,7 +9,7 @@
 // O0-NOT: remark: whole loop as one conditional graph
 // The descriptors of the twins only.
 // RUN: %cuda_host -O2 -fplugin=%plugin -S -emit-llvm %s -o - | FileCheck %s --check-prefix=IR
-// IR-COUNT-9: @.pygraph.whole_loop{{[.0-9]*}} = private constant
+// IR-COUNT-10: @.pygraph.whole_loop{{[.0-9]*}} = private constant
 // IR-NOT: @.pygraph.whole_loop{{[.0-9]*}} = private constant
 #include <cuda_runtime.h>
 #include <stdio.h>
@@ -306,10 +306,11 @@ int exit_between(float *p, Status *d_st, int maxit) {
   return it;
 }
 
-// A loop that synchronizes but copies no status (counted loops: later).
+// A loop that synchronizes but copies no status: a counted loop (its exit
+// test reads only its counter), a candidate with no status operation.
 int no_copy(float *p, int n) {
   for (int it = 0; it < n; ++it) {
-    // CHECK: whole-loop-refusals.cu:[[@LINE-1]]:3: remark: loop (lines [[#@LINE-1]]-[[#@LINE+4]]) not a whole-loop candidate: no device-to-host status copy in the iteration
+    // CHECK: whole-loop-refusals.cu:[[@LINE-1]]:3: remark: whole loop as one conditional graph: candidate (exit test: at the end of the iteration, leave when (1 + i) == inv0; 2 operations, counted: no status copy; operands: 2 invariant, 2 affine, 0 rotating)
     k<<<64, 256>>>(p, it);
     k<<<64, 256>>>(p, it + 1);
     cudaDeviceSynchronize();

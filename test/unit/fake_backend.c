@@ -409,13 +409,18 @@ static cudaError_t fake_while_build(const struct pygraph_op_list *ops,
   }
   fake_log_append("wbuild(");
   log_plan(ops, plan);
-  fake_log_append("; status %zu%s%s", spec->status_op, spec->status_folded ? " folded" : "",
-                  spec->split_after_copy ? " if" : "");
+  if (spec->status_op == PYGRAPH_WHILE_NO_STATUS)
+    fake_log_append("; no status");
+  else
+    fake_log_append("; status %zu%s%s", spec->status_op, spec->status_folded ? " folded" : "",
+                    spec->split_after_copy ? " if" : "");
   struct fake_graph *g = fake_graph_of(ops, ind);
   fake_log_append(") ");
   g->while_state = spec->state;
   g->if_from = spec->split_after_copy ? spec->status_op + 1 : 0;
-  if (spec->status_folded)       /* no node: the condition step copies the status */
+  if (spec->status_op == PYGRAPH_WHILE_NO_STATUS)
+    ;                            /* a counted loop: no status copy */
+  else if (spec->status_folded)  /* no node: the condition step copies the status */
     g->nodes[spec->status_op] = (struct fake_node){0};
   else
     g->nodes[spec->status_op].dst = spec->status;

@@ -141,7 +141,6 @@ static int finish_iteration(struct pygraph_wl_state *st, uint64_t j)
 int pygraph_whole_loop_try_with(const struct pygraph_backend *backend, pygraph_region *r,
                                 const pygraph_whole_loop *wl, unsigned long long *left_in)
 {
-  (void)r;
   struct pygraph_wl_state *st = tls_current;
   if (!st || st->wl != wl)
     return -1;
@@ -154,13 +153,23 @@ int pygraph_whole_loop_try_with(const struct pygraph_backend *backend, pygraph_r
     return -1;
   /* a loop inside its region's loop: what the region deferred (the last
    * iteration's operations after the status copy) runs before the graph,
-   * and the rest of the region's iteration passes through */
-  if (wl->nested)
+   * and the rest of the region's iteration passes through; a batchable
+   * loop's own region (a counted loop): its open unit (iteration 0) ends
+   * here and runs, as at the loop's exit, and the region_exit the program
+   * then passes finds nothing open */
+  if (wl->nested || pygraph_live_region() == r)
     pygraph_region_close_live();
   int k = pygraph_wl_run(st, backend, i, left_in);
   if (k >= 0)
     leave_execution(st);
   return k;
+}
+
+/* Is m operations into an iteration right after its status copy?  Never
+ * in a counted loop (it has none). */
+static int after_copy(const pygraph_whole_loop *wl, size_t m)
+{
+  return pygraph_whole_loop_has_status(wl) && m == (size_t)wl->status_op + 1;
 }
 
 /* The tests due before operation m of iteration i say go on (the program
@@ -169,7 +178,7 @@ int pygraph_whole_loop_try_with(const struct pygraph_backend *backend, pygraph_r
 static int passes(struct pygraph_wl_state *st, size_t m, uint64_t i)
 {
   unsigned where = m == 0 ? PYGRAPH_EXIT_AT_TOP : PYGRAPH_EXIT_AFTER_COPY;
-  if ((m == 0 || m == (size_t)st->wl->status_op + 1) &&
+  if ((m == 0 || after_copy(st->wl, m)) &&
       pygraph_wl_eval(st, where, i) != PYGRAPH_EXIT_CONTINUE)
     return fail(st, "an exit test says leave where the program went on");
   return 1;
@@ -198,7 +207,7 @@ static int append(struct pygraph_wl_state *st, const struct pygraph_backend *bac
 static int copy_in_place(struct pygraph_wl_state *st, size_t m)
 {
   const struct pygraph_op *o = &st->cur->ops[m];
-  if (m == st->wl->status_op) {
+  if (pygraph_whole_loop_has_status(st->wl) && m == st->wl->status_op) {
     if (o->kind != PYGRAPH_OP_MEMCPY || o->memcpy_kind != cudaMemcpyDeviceToHost ||
         o->dst != pygraph_wl_status_dest(st) || o->count != st->wl->status_bytes)
       return fail(st, "the status copy is not the descriptor's");
@@ -285,7 +294,7 @@ static unsigned places(const pygraph_whole_loop *wl, size_t m, unsigned where[2]
   unsigned n = 0;
   if (m == 0)
     where[n++] = PYGRAPH_EXIT_AT_TOP;
-  if (m == (size_t)wl->status_op + 1)
+  if (after_copy(wl, m))
     where[n++] = PYGRAPH_EXIT_AFTER_COPY;
   if (m == wl->n_ops)
     where[n++] = PYGRAPH_EXIT_AT_END;

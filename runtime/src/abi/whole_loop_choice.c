@@ -13,12 +13,22 @@
  * for.  An execution run as written for a sample is not checked (the
  * checks would slow it); a ready loop needs no more checking.
  * PYGRAPH_MODE=graph runs whole without a choice, and so does a backend
- * without a clock. */
+ * without a clock.
+ *
+ * A counted loop (no status copy) as written does not wait for the GPU:
+ * a batchable one queues its batched graphs and leaves while they run,
+ * whereas the WHILE launch is waited for.  So its timed execution as
+ * written ends once its stream's work is done (a stream synchronize at
+ * its exit, after the batch's region exit issued what the batch held
+ * back; not while the program captures that stream): both sides are then
+ * timed to the GPU's end, and the batched graphs are what the WHILE graph
+ * is compared with. */
 #include "abi/whole_loop_internal.h"
 
 #include "common/debug_log.h"
 #include "common/policy.h"
 #include "common/settings.h"
+#include "recording/whole_loop.h"
 
 static int choosing(const struct pygraph_wl_state *st, const struct pygraph_backend *backend)
 {
@@ -90,11 +100,25 @@ void pygraph_wl_note_whole(struct pygraph_wl_state *st, const struct pygraph_bac
   decide(st);
 }
 
+/* A timed counted loop as written: its work done before the clock is read
+ * (see the top).  Iteration 0's first operation names the stream. */
+static void wait_written(const struct pygraph_wl_state *st)
+{
+  const struct pygraph_backend *b = st->backend;
+  if (pygraph_whole_loop_has_status(st->wl) || !st->first->n_ops || !b->stream_synchronize)
+    return;
+  cudaStream_t stream = st->first->ops[0].stream;
+  if (b->stream_captured && b->stream_captured(stream))
+    return;
+  (void)b->stream_synchronize(stream);   /* an error here stays the program's to see */
+}
+
 void pygraph_wl_note_leave(struct pygraph_wl_state *st)
 {
   if (!st->choice.timing_written)
     return;
   st->choice.timing_written = 0;
+  wait_written(st);
   /* set by pygraph_wl_choose_whole in this execution, whose backend has a
    * clock; iterations 1 .. tries - 1 ran (the last maybe in part, as the
    * WHILE graph's last does) */

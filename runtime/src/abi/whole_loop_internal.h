@@ -85,7 +85,8 @@ struct pygraph_wl_state *pygraph_wl_state_of(const pygraph_region *r,
 int pygraph_wl_claim(struct pygraph_wl_state *st);
 void pygraph_wl_release(struct pygraph_wl_state *st);
 
-/* The status copy's host destination in this execution. */
+/* The status copy's host destination in this execution; NULL for a
+ * counted loop (no status copy). */
 void *pygraph_wl_status_dest(const struct pygraph_wl_state *st);
 /* The loop's exit tests at `where` of iteration `i` on the host (the
  * destination's bytes now): whole_loop.h's pygraph_exit_test_eval. */

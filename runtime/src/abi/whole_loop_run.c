@@ -48,7 +48,8 @@ static int plain_host_memory(const struct pygraph_backend *backend, void *dest)
 static int left(struct pygraph_wl_state *st, const struct pygraph_while_state *state,
                 uint64_t first, unsigned long long *left_in)
 {
-  memcpy(pygraph_wl_status_dest(st), state->status, st->wl->status_bytes);
+  if (pygraph_whole_loop_has_status(st->wl))  /* a counted loop has none to give back */
+    memcpy(pygraph_wl_status_dest(st), state->status, st->wl->status_bytes);
   *left_in = state->exit_where == PYGRAPH_EXIT_AT_TOP ? state->iteration : state->iteration - 1;
   uint64_t ran = state->iteration - first;
   st->counts.graph_runs++;
@@ -64,8 +65,8 @@ int pygraph_wl_run(struct pygraph_wl_state *st, const struct pygraph_backend *ba
    * host's, and when one says leave the program makes it itself */
   if (pygraph_wl_eval(st, PYGRAPH_EXIT_AT_TOP, first) != PYGRAPH_EXIT_CONTINUE)
     return -1;
-  void *dest = pygraph_wl_status_dest(st);
-  if (!plain_host_memory(backend, dest)) {
+  void *dest = pygraph_wl_status_dest(st);   /* NULL: a counted loop */
+  if (dest && !plain_host_memory(backend, dest)) {
     pygraph_wl_turn_off(st, "the status destination is memory CUDA knows (a kernel may read it)",
                         NULL);
     return -1;

@@ -78,6 +78,8 @@ void pygraph_wl_release(struct pygraph_wl_state *st)
 
 void *pygraph_wl_status_dest(const struct pygraph_wl_state *st)
 {
+  if (!pygraph_whole_loop_has_status(st->wl))
+    return NULL;               /* a counted loop: its tests read no status */
   return (char *)(uintptr_t)st->inv[st->wl->status_dest] + st->wl->status_dest_offset;
 }
 

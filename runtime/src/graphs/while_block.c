@@ -148,7 +148,8 @@ int pygraph_while_block_start(struct pygraph_while_block *b, const uint64_t *inv
   memcpy(&st, b->image, sizeof st);
   memcpy(b->image + b->invariants_at, invariants, b->n_invariants * sizeof *invariants);
   memset(st.status, 0, sizeof st.status);
-  memcpy(st.status, status, b->status_bytes);
+  if (b->status_bytes)               /* a counted loop has no status (NULL) */
+    memcpy(st.status, status, b->status_bytes);
   st.iteration = first;
   st.max_iterations = max_iterations;
   st.outcome = PYGRAPH_WHILE_RUNNING;

@@ -48,6 +48,24 @@ static const char *body_op_refusal(const struct pygraph_backend *backend,
   return NULL;
 }
 
+/* Why the request's status copy cannot be the body's, or NULL: a loop
+ * with a status needs it as a device-to-host copy of status_bytes with a
+ * node; a counted loop has none, and its request must name none. */
+static const char *status_refusal(const struct pygraph_while_request *rq)
+{
+  const struct pygraph_op_list *ops = rq->ops;
+  if (!pygraph_whole_loop_has_status(rq->wl))
+    return rq->status_op == PYGRAPH_WHILE_NO_STATUS
+               ? NULL
+               : "a status copy named for a loop without one";
+  const struct pygraph_op *copy = rq->status_op < ops->n_ops ? &ops->ops[rq->status_op] : NULL;
+  if (!copy || copy->kind != PYGRAPH_OP_MEMCPY || copy->count != rq->wl->status_bytes ||
+      (copy->memcpy_kind != cudaMemcpyDeviceToHost && copy->memcpy_kind != cudaMemcpyDefault) ||
+      rq->plan->nodes[rq->status_op].form != PYGRAPH_PLAN_OP)
+    return "the status copy is not a device-to-host copy of the status";
+  return NULL;
+}
+
 const char *pygraph_while_refusal(const struct pygraph_backend *backend,
                                   const struct pygraph_while_request *rq)
 {
@@ -56,11 +74,9 @@ const char *pygraph_while_refusal(const struct pygraph_backend *backend,
   if (!pygraph_whole_loop_check(rq->wl))
     return "malformed whole-loop descriptor";
   const struct pygraph_op_list *ops = rq->ops;
-  const struct pygraph_op *copy = rq->status_op < ops->n_ops ? &ops->ops[rq->status_op] : NULL;
-  if (!copy || copy->kind != PYGRAPH_OP_MEMCPY || copy->count != rq->wl->status_bytes ||
-      (copy->memcpy_kind != cudaMemcpyDeviceToHost && copy->memcpy_kind != cudaMemcpyDefault) ||
-      rq->plan->nodes[rq->status_op].form != PYGRAPH_PLAN_OP)
-    return "the status copy is not a device-to-host copy of the status";
+  const char *status = status_refusal(rq);
+  if (status)
+    return status;
   if (rq->plan->n_after)
     return "event records made after the graph";
   for (size_t i = 0; i < ops->n_ops; i++) {
@@ -71,7 +87,8 @@ const char *pygraph_while_refusal(const struct pygraph_backend *backend,
   return NULL;
 }
 
-/* Does an op after the status copy have a node? */
+/* Does an op after the status copy have a node?  (Called only with a
+ * status copy.) */
 static int nodes_after_copy(const struct pygraph_while_request *rq)
 {
   for (size_t i = rq->status_op + 1; i < rq->ops->n_ops; i++)
@@ -85,7 +102,8 @@ static int nodes_after_copy(const struct pygraph_while_request *rq)
  * source itself. */
 static int status_copy_last(const struct pygraph_while_request *rq)
 {
-  return rq->ops->ops[rq->status_op].memcpy_kind == cudaMemcpyDeviceToHost &&
+  return rq->status_op != PYGRAPH_WHILE_NO_STATUS &&
+         rq->ops->ops[rq->status_op].memcpy_kind == cudaMemcpyDeviceToHost &&
          !nodes_after_copy(rq);
 }
 
@@ -93,7 +111,8 @@ static int status_copy_last(const struct pygraph_while_request *rq)
  * with nodes after it: the iteration it leaves must not run them. */
 static int split_after_copy(const struct pygraph_while_request *rq)
 {
-  return tests_after_copy(rq->wl) && nodes_after_copy(rq);
+  return rq->status_op != PYGRAPH_WHILE_NO_STATUS && tests_after_copy(rq->wl) &&
+         nodes_after_copy(rq);
 }
 
 cudaError_t pygraph_while_graph_create(struct pygraph_while_graph *wg,

@@ -15,6 +15,8 @@
  *       spec->status, or no node where spec->status_folded;
  *       the condition kernel, (spec->state, handle), one thread, after
  *       every body node no other body node depends on }
+ * (a counted loop, spec->status_op PYGRAPH_WHILE_NO_STATUS: no status copy,
+ * the condition kernel's tests read counters and invariants only)
  * and where spec->split_after_copy (an exit test right after the status
  * copy, operations with nodes after it), the WHILE body is instead:
  *       the nodes of the ops up to the status copy (it included), as above;
@@ -49,13 +51,21 @@
 #ifndef PYGRAPH_WHILE_GRAPH_H
 #define PYGRAPH_WHILE_GRAPH_H
 
+#include <stdint.h>
+
 #include "graphs/graph_plan.h"
 #include "graphs/indirect.h"
 #include "graphs/while_block.h"
 
+/* status_op of a loop with no status copy (a counted loop,
+ * PYGRAPH_STATUS_NONE): the body is the iteration's nodes and the
+ * condition kernel, nothing folded, nothing split. */
+#define PYGRAPH_WHILE_NO_STATUS SIZE_MAX
+
 /* What the backend is given besides the iteration's ops (backend.h). */
 struct pygraph_while_spec {
-  size_t status_op;              /* the status copy's index in the op list */
+  size_t status_op;              /* the status copy's index in the op list, or
+                                    PYGRAPH_WHILE_NO_STATUS */
   void *state;                   /* device address of the condition block's state: the
                                     condition kernel's first parameter */
   void *status;                  /* device address of that state's status bytes: the
@@ -74,7 +84,8 @@ struct pygraph_while_request {
   const struct pygraph_graph_plan *plan;      /* the capture's plan of ops */
   const struct pygraph_indirect_graph *ind;   /* NULL or no nodes: none */
   const pygraph_whole_loop *wl;               /* the loop's descriptor */
-  size_t status_op;                           /* ops index of the status copy */
+  size_t status_op;                           /* ops index of the status copy, or
+                                                 PYGRAPH_WHILE_NO_STATUS */
   const struct pygraph_while_slot *slots;     /* operands the condition kernel advances,
                                                  in ind's argument block */
   size_t n_slots;
@@ -87,7 +98,8 @@ struct pygraph_while_graph {
 
 /* Why the request cannot be a WHILE graph, or NULL: the backend has no
  * WHILE graphs, the descriptor is malformed, the status copy is not a
- * device-to-host copy of status_bytes with a node, the body would hold
+ * device-to-host copy of status_bytes with a node (or a counted loop's
+ * request names one, or a loop with a status names none), the body would hold
  * what a conditional body cannot (event record or wait nodes, copies or
  * memsets touching host memory), or records are made after the graph.
  * An exit test right after the status copy with ops after it splits the

@@ -126,8 +126,9 @@ static cudaError_t build_parts(struct pygraph_while_variant *v,
   if (err != cudaSuccess)
     return err;
   struct pygraph_indirect_graph ig = {&v->ind, &v->args};
-  struct pygraph_while_request rq = {ops, &v->plan, &ig, wl, wl->status_op, v->slots,
-                                     v->n_slots};
+  size_t status_op =
+      pygraph_whole_loop_has_status(wl) ? (size_t)wl->status_op : PYGRAPH_WHILE_NO_STATUS;
+  struct pygraph_while_request rq = {ops, &v->plan, &ig, wl, status_op, v->slots, v->n_slots};
   return pygraph_while_graph_create(&v->wg, backend, &rq, step);
 }
 

@@ -41,6 +41,14 @@ struct pygraph_eval_slot {
   unsigned type;
 };
 
+/* 1 when the loop copies a status every iteration; 0 for a counted loop
+ * (PYGRAPH_STATUS_NONE: no status operation, no status bytes, tests over
+ * counters and invariants only). */
+PYGRAPH_EVAL_FN int pygraph_eval_has_status(const pygraph_whole_loop *wl)
+{
+  return wl->status_copy != PYGRAPH_STATUS_NONE;
+}
+
 /* What one evaluation reads: the descriptor, the status bytes as the host
  * destination holds them (status_bytes of them), the iteration number and
  * the n_invariants invariants. */

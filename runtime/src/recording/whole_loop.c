@@ -26,11 +26,22 @@ int pygraph_loop_value_at(const pygraph_whole_loop *wl, unsigned k, uint64_t ite
 
 /* ---- the whole descriptor -------------------------------------------------- */
 
+/* The status fields: a status copy among the ops into an invariant's
+ * address, or none at all (a counted loop: every status field names
+ * nothing). */
+static int status_ok(const pygraph_whole_loop *wl)
+{
+  if (wl->status_copy == PYGRAPH_STATUS_NONE)
+    return wl->status_op == PYGRAPH_WL_NONE && wl->status_dest == PYGRAPH_WL_NONE &&
+           wl->status_bytes == 0;
+  return wl->status_op < wl->n_ops && wl->status_bytes &&
+         wl->status_bytes <= PYGRAPH_WL_MAX_STATUS_BYTES && wl->status_dest < wl->n_invariants &&
+         wl->status_copy <= PYGRAPH_STATUS_MEMCPY_FROM_SYMBOL;
+}
+
 static int header_ok(const pygraph_whole_loop *wl)
 {
-  if (!wl->n_ops || wl->status_op >= wl->n_ops || !wl->status_bytes ||
-      wl->status_bytes > PYGRAPH_WL_MAX_STATUS_BYTES || wl->status_dest >= wl->n_invariants ||
-      wl->status_copy > PYGRAPH_STATUS_MEMCPY_FROM_SYMBOL || wl->nested > 1 ||
+  if (!wl->n_ops || !status_ok(wl) || wl->nested > 1 ||
       !wl->invariant_types || (wl->n_values && !wl->values) ||
       (wl->n_rotation_members && !wl->rotation_members))
     return 0;
@@ -57,6 +68,11 @@ int pygraph_whole_loop_check(const pygraph_whole_loop *wl)
   int ok = pygraph_eval_exit(&e, PYGRAPH_EXIT_AT_TOP) != PYGRAPH_EVAL_MALFORMED;
   free(zeros);
   return ok;
+}
+
+int pygraph_whole_loop_has_status(const pygraph_whole_loop *wl)
+{
+  return pygraph_eval_has_status(wl);
 }
 
 int pygraph_whole_loop_op_evolves(const pygraph_whole_loop *wl, size_t op)

@@ -52,4 +52,8 @@ int pygraph_loop_value_at(const pygraph_whole_loop *wl, unsigned k, uint64_t ite
  * each execution's own. */
 int pygraph_whole_loop_op_evolves(const pygraph_whole_loop *wl, size_t op);
 
+/* 1 when the loop copies a status (its status fields are valid); 0 for a
+ * counted loop (PYGRAPH_STATUS_NONE). */
+int pygraph_whole_loop_has_status(const pygraph_whole_loop *wl);
+
 #endif
