@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # session_call.sh: this session's pending GPU checks in one device call (beside it gpu-head.tar.gz from
 # `test/gpu/build_gpu.sh build --tar`; $OUT set by the device tool): the suite bit for bit;
-# converge, whole_loop_forms and cg_solver (IF node in the WHILE body) plain / auto /
+# converge, whole_loop_forms, cg_solver (IF node in the WHILE body) and counted_loop (no status
+# copy: a counted loop run whole) plain / auto /
 # PYGRAPH_WHOLE_LOOPS=0 / graph (the whole-loop choice); md_step; where a WHILE body's time goes
 # (bench/while_body_bench.cu built with nvcc there; ncu kernel durations of converge).
 set -uo pipefail
@@ -27,6 +28,7 @@ whole_loop_runs() {
 whole_loop_runs converge 2 16384 10 4000
 whole_loop_runs whole_loop_forms 2
 whole_loop_runs cg_solver 1
+whole_loop_runs counted_loop 2
 for r in 1 2; do for v in plain auto graph; do
   bin=$B/md_step_pygraph; [[ $v == plain ]] && bin=$B/md_step_plain
   echo "md_step $v r$r $(PYGRAPH_MODE=$v PYGRAPH_REPORT=1 timeout 30 $bin 2>&1 | grep -E 'loop_ms|checksum|total' | tr '\n' ' ')"
