@@ -625,7 +625,7 @@ MUTATIONS = [
      "  for (unsigned i = 0; err == cudaSuccess && i < 0; i++)", ["unit:test_while_realise"]),
     # ---- what the pass tells the runtime instead of error-probing CUDA
     ("facts: a site's argument slots dropped", "runtime/src/abi/record.c",
-     "site ? site->arg_slots : 0", "0", ["unit:test_site_facts"]),
+     "op->site ? op->site->arg_slots : 0", "0", ["unit:test_site_facts"]),
     ("facts: argument slots not computed", "pass/core/launch_args.c",
      "return (unsigned)(total / ptr_bytes);", "return 0;", ["lit:launch-arg-slots.cu"]),
     ("facts: DisableTiming flag ignored", "runtime/src/recording/event_kinds.c",
