@@ -655,6 +655,8 @@ MUTATIONS = [
      "op->site ? op->site->arg_slots : 0", "0", ["unit:test_site_facts"]),
     ("facts: argument slots not computed", "pass/core/launch_args.c",
      "return (unsigned)(total / ptr_bytes);", "return 0;", ["lit:launch-arg-slots.cu"]),
+    ("facts: driver kernelParams slots not computed", "pass/core/launch_args.c",
+     "    return n_operands == 11 ? 9 : -1;", "    return -1;", ["lit:driver-arg-slots.cu"]),
     ("facts: DisableTiming flag ignored", "runtime/src/recording/event_kinds.c",
      "(flags & cudaEventDisableTiming) != 0", "0", ["unit:test_site_facts"]),
     ("facts: destroyed events stay untimed", "runtime/src/recording/event_kinds.c",
