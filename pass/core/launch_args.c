@@ -6,13 +6,21 @@
 
 #include <string.h>
 
-/* Operand index of `args` in the runtime-API launch calls, or -1.  The
- * dim3 parameters of cudaLaunchKernel are coerced into several IR operands
- * by the host ABI, so its `args` is counted from the end:
- * (func, grid..., block..., args, shmem, stream). */
+/* Operand index of `args` in the launch calls, or -1.  The dim3
+ * parameters of cudaLaunchKernel are coerced into several IR operands by
+ * the host ABI, so its `args` is counted from the end:
+ * (func, grid..., block..., args, shmem, stream).  The driver's take only
+ * scalars and pointers: cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shmem,
+ * stream, kernelParams, extra), cuLaunchKernelEx(config, f, kernelParams,
+ * extra), and their _ptsz forms. */
 static int args_operand(const pg_api_entry *api, unsigned n_operands) {
-  if (api->driver || api->cls != PG_API_LAUNCH)
+  if (api->cls != PG_API_LAUNCH)
     return -1;
+  if (api->driver) {
+    if (strncmp(api->name, "cuLaunchKernelEx", 16) == 0)
+      return n_operands == 4 ? 2 : -1;
+    return n_operands == 11 ? 9 : -1;
+  }
   if (strncmp(api->name, "cudaLaunchKernelExC", 19) == 0)
     return n_operands == 3 ? 2 : -1;
   if (strncmp(api->name, "cudaLaunchKernel", 16) == 0)

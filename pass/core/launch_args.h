@@ -5,9 +5,10 @@
 
 #include "call_classifier.h"
 
-/* Entries of the `void **args` array a runtime-API launch passes
- * (cudaLaunchKernel*, cudaLaunchKernelExC*), when it is a stack array of
- * known size; 0 when it is not (a driver launch, an array built elsewhere).
+/* Entries of the `void **args` array a launch passes (cudaLaunchKernel*,
+ * cudaLaunchKernelExC*, the driver's kernelParams of cuLaunchKernel*),
+ * when it is a stack array of known size; 0 when it is not (an array
+ * built elsewhere).
  * Clang's stubs allocate one entry per kernel parameter and at least one,
  * so the runtime can ask the driver for exactly that many parameters
  * instead of probing past the last one (an API error under

@@ -106,7 +106,7 @@ compile() {
 # The order here is the order the GPU scripts run them in.
 order=(jacobi2d cg_solver default_stream tiny_chain multistream transformer
        mlp_train md_step bfs long_kernel tiny_loop pingpong big_loop early_exit sync_copies alloc_loop
-       h2d_params converge launch_forms across_files cublas_loop whole_loop_forms counted_loop)
+       h2d_params converge launch_forms across_files cublas_loop whole_loop_forms counted_loop driver_launch)
 # Also built as <name>_pygraph_b0 (plugin arg batch=0: per-iteration regions).
 b0_examples=(tiny_loop pingpong big_loop early_exit tiny_chain jacobi2d big_grid)
 examples=()
@@ -163,9 +163,14 @@ for n in "${examples[@]}"; do
   own=()
   for a in $(sed -n 's|^// pygraph-plugin-args: ||p' "$src"); do own+=("-fplugin-arg-pygraph-$a"); done
   # A source line "// example-libs: cublas" links those toolkit libraries
-  # (shared: a static cuBLAS is ~500 MB) into every build of it.
+  # (shared: a static cuBLAS is ~500 MB) into every build of it; "cuda" is
+  # the driver's libcuda, linked against the toolkit's stub (the GPU
+  # machine's driver provides libcuda.so.1).
   xlibs=()
-  for a in $(sed -n 's|^// example-libs: ||p' "$src"); do xlibs+=("-l$a"); done
+  for a in $(sed -n 's|^// example-libs: ||p' "$src"); do
+    [[ $a == cuda ]] && xlibs+=("-L$cuda/lib64/stubs")
+    xlibs+=("-l$a")
+  done
   echo "$n" >>"$gpu/examples.txt"
   launch "$src" "$gpu/bin/${n}_plain" -- "${more[@]}" "${xlibs[@]}"
   if [[ $with_pygraph -eq 1 ]]; then

@@ -97,6 +97,7 @@ void fake_reset(void)
   fake_timing_records = fake_timing_queries = 0;
   fake_capture_queries = 0;
   fake_pointer_queries = 0;
+  fake_driver_layout_queries = 0;
   fake_attribute_queries = 0;
   fake_host_bytes_queries = fake_symbol_queries = 0;
   fake_event_times_queries = 0;
@@ -115,9 +116,10 @@ static void log_op(const struct pygraph_op *op)
   switch (op->kind) {
   case PYGRAPH_OP_KERNEL:
     if (op->layout->n_params)
-      fake_log_append("k%lu(%d) ", id_of(op->func, 0), *(const int *)op->arg_ptrs[0]);
+      fake_log_append("%c%lu(%d) ", op->driver ? 'd' : 'k', id_of(op->func, 0),
+                      *(const int *)op->arg_ptrs[0]);
     else
-      fake_log_append("k%lu() ", id_of(op->func, 0));
+      fake_log_append("%c%lu() ", op->driver ? 'd' : 'k', id_of(op->func, 0));
     break;
   case PYGRAPH_OP_MEMSET:
     fake_log_append("ms(%d) ", op->value);
@@ -180,10 +182,9 @@ static cudaError_t fake_execute(const struct pygraph_op *op)
 
 unsigned fake_layout_last_slots;
 
-static struct pygraph_param_layout *fake_param_layout(const void *func, unsigned arg_slots)
+/* Func ids: 1..63 (int, long long), 64 none, FAKE_NO_LAYOUT no answer. */
+static struct pygraph_param_layout *layout_of_id(const void *func)
 {
-  fake_layout_queries++;
-  fake_layout_last_slots = arg_slots;
   unsigned long id = (unsigned long)func;
   if (id == FAKE_NO_LAYOUT)
     return NULL;
@@ -196,6 +197,32 @@ static struct pygraph_param_layout *fake_param_layout(const void *func, unsigned
   l->params[1].size = 8;
   l->total_size = 16;
   return l;
+}
+
+static struct pygraph_param_layout *fake_param_layout(const void *func, unsigned arg_slots)
+{
+  fake_layout_queries++;
+  fake_layout_last_slots = arg_slots;
+  return layout_of_id(func);
+}
+
+/* driver_param_layout: a CUfunction id describes as the host stub of the
+ * same id does (fake_param_layout). */
+int fake_driver_layout_queries;
+
+static struct pygraph_param_layout *fake_driver_param_layout(const void *func,
+                                                             unsigned arg_slots)
+{
+  fake_driver_layout_queries++;
+  fake_layout_last_slots = arg_slots;
+  return layout_of_id(func);
+}
+
+/* driver_context_ok: no unless fake.driver_other_context. */
+static int fake_driver_context_ok(cudaStream_t stream)
+{
+  (void)stream;
+  return !fake.driver_other_context;
 }
 
 int fake_pointer_queries;
@@ -307,6 +334,8 @@ static void log_plan(const struct pygraph_op_list *ops, const struct pygraph_gra
       fake_log_append(":e");
     if (ops->ops[i].kind == PYGRAPH_OP_LIBRARY)
       fake_log_append("L");
+    if (ops->ops[i].kind == PYGRAPH_OP_KERNEL && ops->ops[i].driver)
+      fake_log_append("D");
     for (unsigned d = 0; d < pn->n_deps; d++)
       fake_log_append("%s%zu", d ? "," : "<", pn->deps[d]);
   }
@@ -751,6 +780,8 @@ static void fake_range_pop(void)
 const struct pygraph_backend fake_backend = {
     .execute = fake_execute,
     .param_layout = fake_param_layout,
+    .driver_param_layout = fake_driver_param_layout,
+    .driver_context_ok = fake_driver_context_ok,
     .both_device_memory = fake_both_device,
     .func_attribute_holds = fake_attribute_holds,
     .host_bytes_source = fake_host_bytes_source,

@@ -1,7 +1,8 @@
 /* fake_backend.h - a backend that logs every call as a short token and
  * fails on request, so tests can assert exactly what the runtime did.
  *
- * Tokens: k<func>(<arg0>) eager kernel, ms(<value>) memset, mc(<dst>)
+ * Tokens: k<func>(<arg0>) eager kernel (d<func>(<arg0>) a driver-API
+ * launch's, recording/op.h `driver`; its node marked D in a plan), ms(<value>) memset, mc(<dst>)
  * memcpy, hb(<first byte>) host bytes (PYGRAPH_OP_HOST_BYTES), lib(<name>)
  * a library call (PYGRAPH_OP_LIBRARY: its run made, eagerly), er<event> /
  * ew<event> event record / wait, build(<plan>) (the
@@ -53,6 +54,8 @@ struct fake_config {
   int launch_ran_before_failing;  /* failing launch reports the graph as enqueued */
   int exec_update_ok;             /* instantiate with a previous graph updates in place */
   int attribute_holds;             /* func_attribute_holds' answer (any kernel) */
+  int driver_other_context;       /* driver_context_ok says no (a driver launch
+                                     outside the current context) */
   int no_host_bytes;              /* host_bytes_source says no (the copy kernels
                                      did not load) */
   int memcpy_default_is_device;   /* answer of both_device_memory for pointers
@@ -111,6 +114,8 @@ extern struct pygraph_while_spec fake_while_spec;
 extern const struct pygraph_backend fake_backend;
 extern int fake_live_graphs;      /* built and not yet destroyed */
 extern int fake_layout_queries;
+extern int fake_driver_layout_queries;   /* driver_param_layout calls (a CUfunction
+                                            id describes as the func id does) */
 extern unsigned fake_layout_last_slots;       /* arg_slots of the last layout query */
 extern int fake_pointer_queries;  /* both_device_memory calls (not logged) */
 extern int fake_attribute_queries;     /* func_attribute_holds calls (not logged) */

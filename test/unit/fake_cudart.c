@@ -390,6 +390,109 @@ UNUSED_CALL(cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s))
 UNUSED_CALL(cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned int f))
 UNUSED_CALL(cudaError_t cudaStreamSynchronize(cudaStream_t s))
 
+/* ---- driver entry points (fake_cudart.h) ---- */
+
+int fcuda_driver_launches, fcuda_driver_updates;
+int fcuda_driver_launch_param0, fcuda_driver_update_param0;
+unsigned fcuda_driver_launch_attrs;
+CUcontext fcuda_current_ctx, fcuda_stream_ctx;
+
+#define DRIVER_FAIL_IF(name) \
+  if (fails(name))           \
+  return CUDA_ERROR_INVALID_VALUE
+
+static CUresult f_add_kernel_node(CUgraphNode *node, CUgraph graph, const CUgraphNode *deps,
+                                  size_t n_deps, const CUDA_KERNEL_NODE_PARAMS *p)
+{
+  DRIVER_FAIL_IF("cuGraphAddKernelNode");
+  struct CUgraphNode_st *n = add(graph, FC_KERNEL, deps, n_deps);
+  n->driver = 1;
+  n->func = p->func;
+  n->grid = (dim3){p->gridDimX, p->gridDimY, p->gridDimZ};
+  n->block = (dim3){p->blockDimX, p->blockDimY, p->blockDimZ};
+  for (int k = 0; k < 2 && p->kernelParams && p->kernelParams[k]; k++)
+    memcpy(&n->param[k], p->kernelParams[k], sizeof n->param[k]);
+  *node = n;
+  return CUDA_SUCCESS;
+}
+
+static CUresult f_node_set_attribute(CUgraphNode node, CUkernelNodeAttrID attr,
+                                     const CUkernelNodeAttrValue *value)
+{
+  DRIVER_FAIL_IF("cuGraphKernelNodeSetAttribute");
+  node->n_attrs++;
+  node->last_attr = (cudaLaunchAttributeID)attr;
+  memcpy(&node->last_attr_val, value, sizeof node->last_attr_val);
+  return CUDA_SUCCESS;
+}
+
+static CUresult f_exec_set_params(CUgraphExec exec, CUgraphNode node,
+                                  const CUDA_KERNEL_NODE_PARAMS *p)
+{
+  DRIVER_FAIL_IF("cuGraphExecKernelNodeSetParams");
+  fcuda_driver_updates++;
+  memcpy(&fcuda_driver_update_param0, p->kernelParams[0], sizeof fcuda_driver_update_param0);
+  return CUDA_SUCCESS;
+}
+
+static CUresult f_launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                         unsigned by, unsigned bz, unsigned shmem, CUstream stream, void **params,
+                         void **extra)
+{
+  DRIVER_FAIL_IF("cuLaunchKernel");
+  fcuda_driver_launches++;
+  memcpy(&fcuda_driver_launch_param0, params[0], sizeof fcuda_driver_launch_param0);
+  return CUDA_SUCCESS;
+}
+
+static CUresult f_launch_ex(const CUlaunchConfig *config, CUfunction f, void **params,
+                            void **extra)
+{
+  DRIVER_FAIL_IF("cuLaunchKernelEx");
+  fcuda_driver_launches++;
+  fcuda_driver_launch_attrs = config->numAttrs;
+  memcpy(&fcuda_driver_launch_param0, params[0], sizeof fcuda_driver_launch_param0);
+  return CUDA_SUCCESS;
+}
+
+static CUresult f_ctx_current(CUcontext *ctx)
+{
+  *ctx = fcuda_current_ctx;
+  return CUDA_SUCCESS;
+}
+
+static CUresult f_stream_ctx(CUstream stream, CUcontext *ctx)
+{
+  *ctx = fcuda_stream_ctx;
+  return CUDA_SUCCESS;
+}
+
+cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **fn, unsigned int version,
+                                             unsigned long long flags,
+                                             enum cudaDriverEntryPointQueryResult *status)
+{
+  static const struct {
+    const char *name;
+    void *fn;
+  } known[] = {
+      {"cuGraphAddKernelNode", (void *)f_add_kernel_node},
+      {"cuGraphKernelNodeSetAttribute", (void *)f_node_set_attribute},
+      {"cuGraphExecKernelNodeSetParams", (void *)f_exec_set_params},
+      {"cuLaunchKernel", (void *)f_launch},
+      {"cuLaunchKernelEx", (void *)f_launch_ex},
+      {"cuCtxGetCurrent", (void *)f_ctx_current},
+      {"cuStreamGetCtx", (void *)f_stream_ctx},
+  };
+  *fn = NULL;
+  *status = cudaDriverEntryPointSymbolNotFound;
+  for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
+    if (strcmp(symbol, known[k].name) == 0) {
+      *fn = known[k].fn;
+      *status = cudaDriverEntryPointSuccess;
+    }
+  return cudaSuccess;
+}
+
 /* ---- the rest of the CUDA layer that graph_realise.c reaches ---- */
 
 static int every_event_times(cudaEvent_t event)

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 
+#include <cuda.h>
 #include <cuda_runtime_api.h>
 
 /* The kinds of node the fake records. */
@@ -27,6 +28,7 @@ struct CUgraphNode_st {
   /* kernels: the function, launch shape and the first two parameters'
    * first 8 bytes (0 where there is none) */
   const void *func;
+  int driver;                        /* added by the driver's cuGraphAddKernelNode */
   dim3 grid, block;
   unsigned long long param[2];
   /* launch attributes set on a kernel node: how many, and the last one */
@@ -98,6 +100,21 @@ extern cudaStream_t fcuda_capturing;
 extern enum cudaStreamCaptureMode fcuda_capture_mode;
 extern int fcuda_capture_invalidated;
 extern struct CUgraph_st *fcuda_last_captured;
+
+/* The driver entry points cudaGetDriverEntryPointByVersion hands out
+ * (driver launches recorded, cuda/driver_launch.c): cuGraphAddKernelNode
+ * (a kernel node marked driver), cuGraphKernelNodeSetAttribute,
+ * cuGraphExecKernelNodeSetParams (counted, the node's first parameter
+ * kept in fcuda_driver_update_param0), cuLaunchKernel / cuLaunchKernelEx
+ * (counted, the first parameter's first 4 bytes and the attributes
+ * given kept; the call fails with CUDA_ERROR_INVALID_VALUE when it is
+ * fcuda_fail_at's), cuCtxGetCurrent (fcuda_current_ctx) and
+ * cuStreamGetCtx (fcuda_stream_ctx for every stream).  Each counts as a
+ * call and may be made to fail. */
+extern int fcuda_driver_launches, fcuda_driver_updates;
+extern int fcuda_driver_launch_param0, fcuda_driver_update_param0;
+extern unsigned fcuda_driver_launch_attrs;
+extern CUcontext fcuda_current_ctx, fcuda_stream_ctx;
 
 void fcuda_reset(void);
 

@@ -108,6 +108,6 @@ void func_setting(int func, int attr, int value);
 void kernel_attrs(int func, int arg0, const cudaLaunchAttribute *attrs, unsigned n);                     /* PYGRAPH_POOL_MB, same scope */
 void event_record(int event, cudaStream_t stream);
 void event_wait(cudaStream_t stream, int event);
-void undeferrable(const char *what);                   /* e.g. a driver launch */
+void undeferrable(const char *what);                   /* e.g. a launch configuration missing */
 
 #endif /* PYGRAPH_TEST_HARNESS_H */

@@ -93,6 +93,47 @@ enum pygraph_record_result pygraph_record_kernel(struct pygraph_segment *seg,
   return pygraph_record_kernel_attrs(seg, site, func, grid, block, shmem, stream, args, NULL, 0);
 }
 
+/* The layout of op's kernel: last iteration's op at this position usually
+ * is this very kernel, launched the same way (its layout, no lock). */
+static const struct pygraph_param_layout *kernel_layout(struct pygraph_segment *seg,
+                                                        const struct pygraph_op *op)
+{
+  const struct pygraph_op_list *cur = pygraph_segment_recorded(seg);
+  const struct pygraph_op_list *ref = pygraph_segment_hint(seg);
+  const struct pygraph_op *hint = ref && cur->n_ops < ref->n_ops ? &ref->ops[cur->n_ops] : NULL;
+  if (hint && (hint->kind != PYGRAPH_OP_KERNEL || hint->driver != op->driver))
+    hint = NULL;
+  return pygraph_param_layout_lookup(pygraph_segment_backend(seg), op->func, op->driver,
+                                     op->site ? op->site->arg_slots : 0,
+                                     hint ? hint->func : NULL, hint ? hint->layout : NULL);
+}
+
+/* A kernel op (kind, stream, func, driver, site, grid, block and shmem
+ * set) with its launch attributes and the caller's arguments, on a stream
+ * found not captured (goes_to_cuda asked already). */
+static enum pygraph_record_result kernel_op(struct pygraph_segment *seg, struct pygraph_op *op,
+                                            void **args, const cudaLaunchAttribute *attrs,
+                                            unsigned n_attrs)
+{
+  for (unsigned i = 0; i < n_attrs; i++)
+    if (!node_attribute(attrs[i].id))
+      return pygraph_record_undeferrable(seg, "a launch attribute with no graph-node form");
+  if (over_cap(seg))
+    return pygraph_record_undeferrable(seg, "iteration too long");
+  op->layout = kernel_layout(seg, op);
+  if (!op->layout)
+    return pygraph_record_undeferrable(seg, "kernel parameter layout unavailable");
+  if (op->layout->n_params > 0 && !args)
+    return pygraph_record_undeferrable(seg, "kernel arguments missing");
+  if (op->shmem > UINT_MAX)
+    return pygraph_record_undeferrable(seg, "dynamic shared memory too large for a graph node");
+  op->wait_link = -1;
+  op->n_attrs = n_attrs;
+  op->attrs = n_attrs ? attrs : NULL;
+  op->attrs_hash = n_attrs ? attrs_hash(attrs, n_attrs) : 0;
+  return append(seg, op, args);
+}
+
 enum pygraph_record_result pygraph_record_kernel_attrs(
     struct pygraph_segment *seg, const pygraph_site *site, const void *func, dim3 grid, dim3 block,
     size_t shmem, cudaStream_t stream, void **args, const cudaLaunchAttribute *attrs,
@@ -100,34 +141,36 @@ enum pygraph_record_result pygraph_record_kernel_attrs(
 {
   if (goes_to_cuda(seg, stream))
     return PYGRAPH_RUN_NOW;
-  for (unsigned i = 0; i < n_attrs; i++)
-    if (!node_attribute(attrs[i].id))
-      return pygraph_record_undeferrable(seg, "a launch attribute with no graph-node form");
-  const struct pygraph_op_list *cur = pygraph_segment_recorded(seg);
-  const struct pygraph_op_list *ref = pygraph_segment_hint(seg);
-  if (over_cap(seg))
-    return pygraph_record_undeferrable(seg, "iteration too long");
-  /* Last iteration's op at this position usually is this very kernel. */
-  const struct pygraph_op *hint = ref && cur->n_ops < ref->n_ops ? &ref->ops[cur->n_ops] : NULL;
-  if (hint && hint->kind != PYGRAPH_OP_KERNEL)
-    hint = NULL;
-  const struct pygraph_param_layout *layout = pygraph_param_layout_lookup(
-      pygraph_segment_backend(seg), func, site ? site->arg_slots : 0, hint ? hint->func : NULL,
-      hint ? hint->layout : NULL);
-  if (!layout)
-    return pygraph_record_undeferrable(seg, "kernel parameter layout unavailable");
-  if (layout->n_params > 0 && !args)
-    return pygraph_record_undeferrable(seg, "kernel arguments missing");
-  if (shmem > UINT_MAX)
-    return pygraph_record_undeferrable(seg, "dynamic shared memory too large for a graph node");
-
   struct pygraph_op op = {
-      .kind = PYGRAPH_OP_KERNEL, .stream = stream, .func = func, .site = site, .layout = layout,
-      .grid = grid, .block = block, .shmem = shmem, .wait_link = -1,
-      .n_attrs = n_attrs, .attrs = n_attrs ? attrs : NULL,
-      .attrs_hash = n_attrs ? attrs_hash(attrs, n_attrs) : 0,
+      .kind = PYGRAPH_OP_KERNEL, .stream = stream, .func = func, .site = site,
+      .grid = grid, .block = block, .shmem = shmem,
   };
-  return append(seg, &op, args);
+  return kernel_op(seg, &op, args, attrs, n_attrs);
+}
+
+/* Flush reasons of driver-API launches that are not deferred (record.h). */
+static const char kDriverExtra[] = "driver launch with its parameters in `extra`";
+static const char kDriverContext[] = "driver launch outside the current context";
+
+enum pygraph_record_result pygraph_record_driver_kernel(
+    struct pygraph_segment *seg, const pygraph_site *site, const void *func, dim3 grid,
+    dim3 block, size_t shmem, cudaStream_t stream, void **params, void **extra,
+    const cudaLaunchAttribute *attrs, unsigned n_attrs)
+{
+  if (goes_to_cuda(seg, stream))
+    return PYGRAPH_RUN_NOW;
+  if (extra)
+    return pygraph_record_undeferrable(seg, kDriverExtra);
+  if (n_attrs && !attrs)
+    return pygraph_record_undeferrable(seg, "launch configuration missing");
+  const struct pygraph_backend *backend = pygraph_segment_backend(seg);
+  if (!backend->driver_context_ok || !backend->driver_context_ok(stream))
+    return pygraph_record_undeferrable(seg, kDriverContext);
+  struct pygraph_op op = {
+      .kind = PYGRAPH_OP_KERNEL, .stream = stream, .func = func, .driver = 1, .site = site,
+      .grid = grid, .block = block, .shmem = shmem,
+  };
+  return kernel_op(seg, &op, params, attrs, n_attrs);
 }
 
 /* Flush reasons (the report's last_flush) of the synchronous forms. */
@@ -326,7 +369,7 @@ static int launched_this_iteration(const struct pygraph_segment *seg, const void
 {
   const struct pygraph_op_list *cur = pygraph_segment_recorded(seg);
   for (size_t i = 0; i < cur->n_ops; i++)
-    if (cur->ops[i].kind == PYGRAPH_OP_KERNEL && cur->ops[i].func == func)
+    if (cur->ops[i].kind == PYGRAPH_OP_KERNEL && !cur->ops[i].driver && cur->ops[i].func == func)
       return 1;
   return 0;
 }

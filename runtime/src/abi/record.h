@@ -35,6 +35,24 @@ enum pygraph_record_result pygraph_record_kernel_attrs(
     struct pygraph_segment *seg, const pygraph_site *site, const void *func, dim3 grid, dim3 block,
     size_t shmem, cudaStream_t stream, void **args, const cudaLaunchAttribute *attrs,
     unsigned n_attrs);
+/* A driver-API launch (cuLaunchKernel, cuLaunchKernelEx and their _ptsz
+ * forms) of CUfunction `func`, recorded like a kernel of the runtime API
+ * (recording/op.h, `driver`): deferred, signature by function, grid,
+ * block, shared memory, stream and attributes, its parameter bytes copied
+ * now (params[i] points to parameter i, as cuLaunchKernel's kernelParams;
+ * the caller may reuse that memory once the call returns), a graph kernel
+ * node updated when only they change, run eagerly by the same driver call.
+ * cuLaunchKernelEx's attributes come as cudaLaunchAttribute (the entry
+ * point's conversion says why it may) and are taken as above.  The segment
+ * flushes instead (PYGRAPH_RUN_NOW) for parameters given in `extra` (a
+ * buffer whose layout the call does not describe), when the port says the
+ * launch is not in the current context (driver_context_ok), and, as above,
+ * for a layout the driver cannot describe or an attribute a node cannot
+ * hold. */
+enum pygraph_record_result pygraph_record_driver_kernel(
+    struct pygraph_segment *seg, const pygraph_site *site, const void *func, dim3 grid,
+    dim3 block, size_t shmem, cudaStream_t stream, void **params, void **extra,
+    const cudaLaunchAttribute *attrs, unsigned n_attrs);
 enum pygraph_record_result pygraph_record_memset(struct pygraph_segment *seg, void *dst,
                                                  int value, size_t count, cudaStream_t stream);
 enum pygraph_record_result pygraph_record_memcpy(struct pygraph_segment *seg, void *dst,
@@ -114,7 +132,7 @@ enum pygraph_record_result pygraph_record_library(struct pygraph_segment *seg,
                                                   const void *args, size_t size,
                                                   cudaStream_t stream);
 
-/* For ops the runtime never defers (driver launches, launch attributes). */
+/* For ops the runtime never defers (e.g. a launch configuration missing). */
 enum pygraph_record_result pygraph_record_undeferrable(struct pygraph_segment *seg,
                                                        const char *reason);
 

@@ -190,8 +190,8 @@ static int append(struct pygraph_wl_state *st, const struct pygraph_backend *bac
 {
   struct pygraph_op o = *op;
   if (o.kind == PYGRAPH_OP_KERNEL) {
-    o.layout = pygraph_param_layout_lookup(backend, o.func, o.site ? o.site->arg_slots : 0,
-                                           NULL, NULL);
+    o.layout = pygraph_param_layout_lookup(backend, o.func, o.driver,
+                                           o.site ? o.site->arg_slots : 0, NULL, NULL);
     if (!o.layout)
       return fail(st, "a kernel whose parameter layout is unknown");
     if ((o.layout->n_params && !args) || pygraph_op_list_copy_args(st->cur, &o, args))

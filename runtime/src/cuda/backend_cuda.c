@@ -6,6 +6,7 @@
 
 #include "cuda/capture_mode.h"
 #include "cuda/cuda_ops.h"
+#include "cuda/driver_launch.h"
 #include "cuda/graph_realise.h"
 #include "cuda/host_bytes.h"
 #include "cuda/nvtx_ranges.h"
@@ -26,6 +27,9 @@
   DIRECT(execute)                                                                                 \
   RELAXED(param_layout, struct pygraph_param_layout *, (const void *func, unsigned arg_slots),    \
           (func, arg_slots))                                                                      \
+  RELAXED(driver_param_layout, struct pygraph_param_layout *,                                     \
+          (const void *func, unsigned arg_slots), (func, arg_slots))                              \
+  DIRECT(driver_context_ok)                                                                       \
   DIRECT(both_device_memory)                                                                      \
   RELAXED(func_attribute_holds, int, (const void *func, int attr, int value),                     \
           (func, attr, value))                                                                    \

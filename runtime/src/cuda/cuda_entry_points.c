@@ -11,6 +11,7 @@
 #include "cuda/backend_cuda.h"
 #include "cuda/cuda_ptsz.h"
 #include "cuda/driver_api.h"
+#include "cuda/driver_launch.h"
 #include "recording/event_kinds.h"
 #include "abi/launch_counter.h"
 #include "abi/record.h"
@@ -189,22 +190,32 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaLaunchKernelExC_ptsz(const pygraph_site
   return cudaLaunchKernelExC_ptsz(config, func, args);
 }
 
-/* ---- kernel launches (driver API): never deferred for now ------------ */
+/* ---- kernel launches (driver API; record.h, pygraph_record_driver_kernel) */
 
-static void flush_for_driver_launch(void)
+/* Recorded (1) or to be made by the caller now (0).  A whole loop holds
+ * none: the observed execution stops checking there. */
+static int defer_driver(const pygraph_site *site, CUfunction f, dim3 grid, dim3 block,
+                        unsigned shmem, CUstream stream, int ptsz, void **params, void **extra,
+                        const CUlaunchAttribute *attrs, unsigned n_attrs)
 {
   OBSERVE_OTHER("a driver API launch");
   struct pygraph_segment *seg = pygraph_recording_segment();
-  if (seg)
-    pygraph_record_undeferrable(seg, "driver API launch");
+  if (LIKELY(!seg))
+    return 0;
+  return pygraph_record_driver_kernel(seg, site, f, grid, block, shmem,
+                                      pygraph_normalize_stream((cudaStream_t)stream, ptsz),
+                                      params, extra, pygraph_cuda_driver_attrs(attrs),
+                                      n_attrs) == PYGRAPH_DEFERRED;
 }
 
-static CUresult driver_launch(int ptsz, CUfunction f, unsigned gx, unsigned gy, unsigned gz,
-                              unsigned bx, unsigned by, unsigned bz, unsigned shmem,
-                              CUstream stream, void **params, void **extra)
+static CUresult driver_launch(const pygraph_site *site, int ptsz, CUfunction f, unsigned gx,
+                              unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                              unsigned shmem, CUstream stream, void **params, void **extra)
 {
   pygraph_count_launch();
-  flush_for_driver_launch();
+  if (defer_driver(site, f, (dim3){gx, gy, gz}, (dim3){bx, by, bz}, shmem, stream, ptsz, params,
+                   extra, NULL, 0))
+    return CUDA_SUCCESS;
   pygraph_pfn_cuLaunchKernel launch = pygraph_driver_cuLaunchKernel(ptsz);
   if (!launch)
     return CUDA_ERROR_NOT_FOUND;
@@ -217,8 +228,7 @@ PYGRAPH_EXPORT CUresult __pygraph_cuLaunchKernel(const pygraph_site *site, CUfun
                                                  unsigned shmem, CUstream stream,
                                                  void **params, void **extra)
 {
-  (void)site;
-  return driver_launch(0, f, gx, gy, gz, bx, by, bz, shmem, stream, params, extra);
+  return driver_launch(site, 0, f, gx, gy, gz, bx, by, bz, shmem, stream, params, extra);
 }
 
 PYGRAPH_EXPORT CUresult __pygraph_cuLaunchKernel_ptsz(const pygraph_site *site, CUfunction f,
@@ -227,15 +237,30 @@ PYGRAPH_EXPORT CUresult __pygraph_cuLaunchKernel_ptsz(const pygraph_site *site, 
                                                       unsigned shmem, CUstream stream,
                                                       void **params, void **extra)
 {
-  (void)site;
-  return driver_launch(1, f, gx, gy, gz, bx, by, bz, shmem, stream, params, extra);
+  return driver_launch(site, 1, f, gx, gy, gz, bx, by, bz, shmem, stream, params, extra);
 }
 
-static CUresult driver_launch_ex(int ptsz, const CUlaunchConfig *config, CUfunction f,
-                                 void **params, void **extra)
+/* cuLaunchKernelEx: its configuration read now (the caller may reuse it). */
+static int defer_driver_ex(const pygraph_site *site, int ptsz, const CUlaunchConfig *c,
+                           CUfunction f, void **params, void **extra)
+{
+  if (c)
+    return defer_driver(site, f, (dim3){c->gridDimX, c->gridDimY, c->gridDimZ},
+                        (dim3){c->blockDimX, c->blockDimY, c->blockDimZ}, c->sharedMemBytes,
+                        c->hStream, ptsz, params, extra, c->attrs, c->numAttrs);
+  OBSERVE_OTHER("a driver API launch");
+  struct pygraph_segment *seg = pygraph_recording_segment();
+  if (seg)
+    pygraph_record_undeferrable(seg, "launch configuration missing");
+  return 0;
+}
+
+static CUresult driver_launch_ex(const pygraph_site *site, int ptsz, const CUlaunchConfig *config,
+                                 CUfunction f, void **params, void **extra)
 {
   pygraph_count_launch();
-  flush_for_driver_launch();
+  if (defer_driver_ex(site, ptsz, config, f, params, extra))
+    return CUDA_SUCCESS;
   pygraph_pfn_cuLaunchKernelEx launch = pygraph_driver_cuLaunchKernelEx(ptsz);
   if (!launch)
     return CUDA_ERROR_NOT_FOUND;
@@ -246,8 +271,7 @@ PYGRAPH_EXPORT CUresult __pygraph_cuLaunchKernelEx(const pygraph_site *site,
                                                    const CUlaunchConfig *config, CUfunction f,
                                                    void **params, void **extra)
 {
-  (void)site;
-  return driver_launch_ex(0, config, f, params, extra);
+  return driver_launch_ex(site, 0, config, f, params, extra);
 }
 
 PYGRAPH_EXPORT CUresult __pygraph_cuLaunchKernelEx_ptsz(const pygraph_site *site,
@@ -255,8 +279,7 @@ PYGRAPH_EXPORT CUresult __pygraph_cuLaunchKernelEx_ptsz(const pygraph_site *site
                                                         CUfunction f, void **params,
                                                         void **extra)
 {
-  (void)site;
-  return driver_launch_ex(1, config, f, params, extra);
+  return driver_launch_ex(site, 1, config, f, params, extra);
 }
 
 /* ---- other stream operations ----------------------------------------- */

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "cuda/driver_api.h"
+#include "cuda/driver_launch.h"
 #include "cuda/host_bytes.h"
 #include "cuda/library_capture.h"
 #include "recording/event_kinds.h"
@@ -41,6 +42,8 @@ cudaError_t pygraph_cuda_execute(const struct pygraph_op *op)
 {
   switch (op->kind) {
   case PYGRAPH_OP_KERNEL:
+    if (op->driver)
+      return pygraph_cuda_driver_execute(op);
     if (op->n_attrs)
       return launch_with_attrs(op);
     return cudaLaunchKernel(op->func, op->grid, op->block, op->arg_ptrs, op->shmem, op->stream);
@@ -86,16 +89,28 @@ struct pygraph_param_layout *pygraph_cuda_param_layout(const void *func, unsigne
     (void)cudaGetLastError();        /* the launch itself will report a bad func */
     return NULL;
   }
+  return pygraph_cuda_function_layout((CUfunction)f, arg_slots);
+}
+
+/* A driver-API launch's CUfunction is asked as it is. */
+struct pygraph_param_layout *pygraph_cuda_driver_param_layout(const void *func,
+                                                              unsigned arg_slots)
+{
+  return pygraph_cuda_function_layout((CUfunction)func, arg_slots);
+}
+
+struct pygraph_param_layout *pygraph_cuda_function_layout(CUfunction f, unsigned arg_slots)
+{
   pygraph_pfn_cuFuncGetParamInfo get_info = pygraph_driver_cuFuncGetParamInfo();
   if (!get_info)
     return NULL;
-  long long n = param_count(get_info, (CUfunction)f, arg_slots);
+  long long n = param_count(get_info, f, arg_slots);
   struct pygraph_param_layout *layout = n < 0 ? NULL : pygraph_param_layout_alloc((size_t)n);
   if (!layout)
     return NULL;
   for (size_t i = 0; i < (size_t)n; i++) {
     size_t offset, size;
-    if (get_info((CUfunction)f, i, &offset, &size) != CUDA_SUCCESS) {
+    if (get_info(f, i, &offset, &size) != CUDA_SUCCESS) {
       free(layout);
       return NULL;
     }

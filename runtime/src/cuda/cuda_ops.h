@@ -7,10 +7,17 @@
 #ifndef PYGRAPH_CUDA_OPS_H
 #define PYGRAPH_CUDA_OPS_H
 
+#include <cuda.h>
+
 #include "port/backend.h"
 
 cudaError_t pygraph_cuda_execute(const struct pygraph_op *op);
 struct pygraph_param_layout *pygraph_cuda_param_layout(const void *func, unsigned arg_slots);
+/* The layout of a CUfunction (cuFuncGetParamInfo), arg_slots as the port's
+ * param_layout takes it; NULL when the driver cannot tell. */
+struct pygraph_param_layout *pygraph_cuda_function_layout(CUfunction f, unsigned arg_slots);
+struct pygraph_param_layout *pygraph_cuda_driver_param_layout(const void *func,
+                                                              unsigned arg_slots);
 int pygraph_cuda_both_device_memory(const void *dst, const void *src);
 int pygraph_cuda_func_attribute_holds(const void *func, int attr, int value);
 const char *pygraph_cuda_twin_check(const void *twin, struct pygraph_twin_info *info);

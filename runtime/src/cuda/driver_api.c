@@ -61,3 +61,39 @@ pygraph_pfn_cuMemGetAddressRange pygraph_driver_cuMemGetAddressRange(void)
   return (pygraph_pfn_cuMemGetAddressRange)lookup(&cache, "cuMemGetAddressRange", CUDA_VERSION,
                                                   cudaEnableDefault);
 }
+
+pygraph_pfn_cuGraphAddKernelNode pygraph_driver_cuGraphAddKernelNode(void)
+{
+  static void *cache;       /* CUDA_VERSION: the CUDA_KERNEL_NODE_PARAMS_v2 form */
+  return (pygraph_pfn_cuGraphAddKernelNode)lookup(&cache, "cuGraphAddKernelNode", CUDA_VERSION,
+                                                  cudaEnableDefault);
+}
+
+pygraph_pfn_cuGraphExecKernelNodeSetParams pygraph_driver_cuGraphExecKernelNodeSetParams(void)
+{
+  static void *cache;
+  return (pygraph_pfn_cuGraphExecKernelNodeSetParams)lookup(
+      &cache, "cuGraphExecKernelNodeSetParams", CUDA_VERSION, cudaEnableDefault);
+}
+
+pygraph_pfn_cuGraphKernelNodeSetAttribute pygraph_driver_cuGraphKernelNodeSetAttribute(void)
+{
+  static void *cache;
+  return (pygraph_pfn_cuGraphKernelNodeSetAttribute)lookup(
+      &cache, "cuGraphKernelNodeSetAttribute", CUDA_VERSION, cudaEnableDefault);
+}
+
+pygraph_pfn_cuCtxGetCurrent pygraph_driver_cuCtxGetCurrent(void)
+{
+  static void *cache;
+  return (pygraph_pfn_cuCtxGetCurrent)lookup(&cache, "cuCtxGetCurrent", CUDA_VERSION,
+                                             cudaEnableDefault);
+}
+
+pygraph_pfn_cuStreamGetCtx pygraph_driver_cuStreamGetCtx(void)
+{
+  static void *cache;
+  /* 9020: the (stream, context) form; from 12050 on the symbol takes a
+   * green context too (cudaTypedefs.h, PFN_cuStreamGetCtx_v12050). */
+  return (pygraph_pfn_cuStreamGetCtx)lookup(&cache, "cuStreamGetCtx", 9020, cudaEnableDefault);
+}

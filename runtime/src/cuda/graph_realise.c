@@ -12,6 +12,7 @@
 
 #include "cuda/backend_cuda.h"
 #include "cuda/cuda_ops.h"
+#include "cuda/driver_launch.h"
 #include "cuda/host_bytes_module.h"
 #include "cuda/library_capture.h"
 #include "cuda/loader_module.h"
@@ -112,6 +113,8 @@ static cudaError_t add_node(struct cuda_graph *g, const struct pygraph_op *op,
 {
   switch (op->kind) {
   case PYGRAPH_OP_KERNEL: {
+    if (op->driver)                        /* a CUfunction: the driver's node */
+      return pygraph_cuda_driver_node_add(node, g->body, deps, n_deps, op);
     struct cudaKernelNodeParams p = kernel_params(op);
     cudaError_t err = cudaGraphAddKernelNode(node, g->body, deps, n_deps, &p);
     return err == cudaSuccess ? set_node_attrs(*node, op) : err;
@@ -388,6 +391,8 @@ cudaError_t pygraph_cuda_graph_update_node(void *graph, size_t index, const stru
   }
   switch (op->kind) {
   case PYGRAPH_OP_KERNEL: {
+    if (op->driver)
+      return pygraph_cuda_driver_node_update(g->exec, node, op);
     struct cudaKernelNodeParams p = kernel_params(op);
     return cudaGraphExecKernelNodeSetParams(g->exec, node, &p);
   }

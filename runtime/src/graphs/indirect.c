@@ -73,6 +73,9 @@ static const char *why_direct(const struct pygraph_backend *backend, const struc
   *detail = NULL;
   if (!changed)
     return "args unchanged";
+  /* A function the program loaded itself: the plugin compiled no twin of it. */
+  if (op->driver)
+    return "driver API launch: no indirect twin";
   *twin = op->site ? op->site->indirect_twin : NULL;
   if (!*twin)
     return "no indirect twin";
@@ -268,7 +271,9 @@ static int fits_one_wave(const struct pygraph_backend *backend, const struct pyg
 {
   unsigned long long threads = (unsigned long long)op->block.x * op->block.y * op->block.z;
   unsigned long long blocks = (unsigned long long)op->grid.x * op->grid.y * op->grid.z;
-  *resident = threads <= 0xffffffffull
+  /* The port's occupancy query takes a host stub, not a CUfunction: a
+   * driver launch's occupancy is unknown (a full edge, the safe side). */
+  *resident = threads <= 0xffffffffull && !op->driver
                   ? pygraph_resident_blocks(backend, func, (unsigned)threads, op->shmem)
                   : -1;
   return *resident > 0 && blocks <= (unsigned long long)*resident;

@@ -45,6 +45,20 @@ struct pygraph_backend {
    * could tell (pygraph_site.arg_slots), else 0. */
   struct pygraph_param_layout *(*param_layout)(const void *func, unsigned arg_slots);
 
+  /* The parameter layout of a CUfunction the program launches through the
+   * driver API (recording/op.h, `driver`), asked of the driver
+   * (cuFuncGetParamInfo) as param_layout asks it of a kernel's CUfunction;
+   * arg_slots as there.  NULL, or a NULL answer: the launch is not
+   * deferred (the segment flushes, the call is made as it is). */
+  struct pygraph_param_layout *(*driver_param_layout)(const void *func, unsigned arg_slots);
+
+  /* May a driver-API launch on `stream` (normalised) be recorded: is a
+   * context current on the calling thread, the one the runtime API's graph
+   * calls then use, and is `stream` (the legacy or per-thread stream, or a
+   * stream of that context) of it?  Asked at every such launch; leaves no
+   * error behind.  NULL: never. */
+  int (*driver_context_ok)(cudaStream_t stream);
+
   /* Are both pointers plain device memory (cudaMemoryTypeDevice: not
    * pinned host, managed, pageable or unknown memory)?  For
    * cudaMemcpyDefault and the synchronous memset (dst twice) and copy. */

@@ -54,6 +54,13 @@ struct pygraph_op {
 
   /* PYGRAPH_OP_KERNEL */
   const void *func;
+  /* func is a CUfunction the program launched through the driver API
+   * (cuLaunchKernel, cuLaunchKernelEx: abi/record.h): its layout, its eager
+   * run, its node and the node's updates go through the driver.  It has no
+   * indirect twin (the program loaded it itself: the plugin never saw its
+   * device code), so its node is always direct; no occupancy is asked of
+   * it.  Signature, like func. */
+  int driver;
   const struct pygraph_site *site;       /* the launch site, NULL if unknown; its
                                             indirect_twin is not signature */
   const struct pygraph_param_layout *layout;

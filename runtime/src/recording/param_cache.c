@@ -12,7 +12,8 @@
 #include <stdlib.h>
 
 struct cache_entry {
-  struct pygraph_table_key key;                  /* the kernel's host stub */
+  struct pygraph_table_key key;                  /* the kernel's host stub or CUfunction,
+                                                    a = 1 for a CUfunction */
   const struct pygraph_param_layout *layout;     /* NULL = backend could not tell */
 };
 
@@ -28,8 +29,18 @@ struct pygraph_param_layout *pygraph_param_layout_alloc(size_t n_params)
   return layout;
 }
 
+/* The backend's layout of func: a driver-API CUfunction's through its own
+ * entry (none: not described). */
+static struct pygraph_param_layout *query(const struct pygraph_backend *backend, const void *func,
+                                          int driver, unsigned arg_slots)
+{
+  if (!driver)
+    return backend->param_layout(func, arg_slots);
+  return backend->driver_param_layout ? backend->driver_param_layout(func, arg_slots) : NULL;
+}
+
 const struct pygraph_param_layout *
-pygraph_param_layout_lookup(const struct pygraph_backend *backend, const void *func,
+pygraph_param_layout_lookup(const struct pygraph_backend *backend, const void *func, int driver,
                             unsigned arg_slots, const void *hint_func,
                             const struct pygraph_param_layout *hint)
 {
@@ -37,14 +48,15 @@ pygraph_param_layout_lookup(const struct pygraph_backend *backend, const void *f
     return hint;
 
   pthread_mutex_lock(&cache_lock);
-  struct pygraph_table_key key = {func, 0, 0};
+  /* A host stub and a CUfunction are different handles: keyed apart. */
+  struct pygraph_table_key key = {func, driver ? 1u : 0u, 0};
   const struct cache_entry *found = pygraph_key_table_find(&layouts, key);
   const struct pygraph_param_layout *layout;
   if (found) {
     layout = found->layout;
   } else {
     /* Querying under the lock keeps one layout per kernel; it happens once. */
-    layout = backend->param_layout(func, arg_slots);
+    layout = query(backend, func, driver, arg_slots);
     struct cache_entry *e = pygraph_key_table_insert(&layouts, key);
     if (e)
       e->layout = layout;

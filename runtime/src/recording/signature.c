@@ -25,7 +25,7 @@ static int same_op_signature(const struct pygraph_op_list *la, const struct pygr
     return 0;
   switch (a->kind) {
   case PYGRAPH_OP_KERNEL:
-    return a->func == b->func && same_dim3(a->grid, b->grid) &&
+    return a->func == b->func && a->driver == b->driver && same_dim3(a->grid, b->grid) &&
            same_dim3(a->block, b->block) && a->shmem == b->shmem &&
            a->n_attrs == b->n_attrs && a->attrs_hash == b->attrs_hash;
   case PYGRAPH_OP_MEMSET:
@@ -60,7 +60,7 @@ unsigned long long pygraph_signature_hash(const struct pygraph_op_list *list)
     h = mix(h, (unsigned long long)(unsigned long)op->stream);
     switch (op->kind) {
     case PYGRAPH_OP_KERNEL:
-      h = mix(h, (unsigned long long)(unsigned long)op->func);
+      h = mix(h, (unsigned long long)(unsigned long)op->func ^ (unsigned long long)op->driver);
       h = mix(h, ((unsigned long long)op->grid.x << 32) ^ ((unsigned long long)op->grid.y << 16) ^
                      op->grid.z);
       h = mix(h, ((unsigned long long)op->block.x << 32) ^
