@@ -29,6 +29,10 @@ whole_loop_runs converge 2 16384 10 4000
 whole_loop_runs whole_loop_forms 2
 whole_loop_runs cg_solver 1
 whole_loop_runs counted_loop 2
+# driver-API launches as kernel nodes (issue 18): the report's total line and flushes
+for v in auto graph; do
+  echo "driver_launch $v $(PYGRAPH_MODE=$v PYGRAPH_REPORT=1 timeout 30 $B/driver_launch_pygraph 2>&1 | grep -E 'checksum|total|flush' | tr '\n' ' ' | cut -c1-600)"
+done
 for r in 1 2; do for v in plain auto graph; do
   bin=$B/md_step_pygraph; [[ $v == plain ]] && bin=$B/md_step_plain
   echo "md_step $v r$r $(PYGRAPH_MODE=$v PYGRAPH_REPORT=1 timeout 30 $bin 2>&1 | grep -E 'loop_ms|checksum|total' | tr '\n' ' ')"
