@@ -207,7 +207,10 @@ static int is_c_harmless(LLVMValueRef f) {
  * the caller through it. */
 static int judge_call(pg_batch_memo *m, LLVMValueRef call, pg_batch_verdict *v, int *unwinds) {
   LLVMValueRef f = pg_called_function(call);
-  if (!f || is_cuda(pg_call_at(m->calls, call), f))
+  const pg_call_info *ci = pg_call_at(m->calls, call);
+  if (f && ci->api && ci->api->cls == PG_API_DEVICE_SET)
+    return found(v, PG_BATCH_DEVICE_CHANGE, call);
+  if (!f || is_cuda(ci, f))
     return 0; /* indirect calls and inline assembly are barriers */
   *unwinds = !LLVMIsAInvokeInst(call) && pg_call_may_unwind(call) && !is_c_harmless(f);
   if (writer_verb(f)) {
@@ -393,6 +396,7 @@ static char *inner_text(const pg_batch_verdict *v) {
   const char *which = v->inner == PG_BATCH_SHARED_LOAD ? "may read memory a kernel writes"
                       : v->inner == PG_BATCH_RECURSIVE ? "is recursive"
                       : v->inner == PG_BATCH_BARRIER   ? "may synchronize"
+                      : v->inner == PG_BATCH_DEVICE_CHANGE ? "changes the current device"
                                                        : "may write memory a kernel reads";
   if (v->inner_at == v->at) /* the callee itself: a declaration */
     return pg_strf("which %s", which);
@@ -445,6 +449,8 @@ char *pg_batch_why_text(const pg_classifier *c, const pg_batch_verdict *v) {
     free(dn);
     break;
   }
+  case PG_BATCH_DEVICE_CHANGE:
+    return pg_strf("%s", "changes the current device (cudaSetDevice)");
   case PG_BATCH_RECURSIVE:
   case PG_BATCH_UNKNOWN_EFFECT: /* inner reasons only */
     return pg_strf("%s", "a callee is not batch-safe");

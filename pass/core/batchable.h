@@ -35,6 +35,8 @@ typedef enum pg_batch_why {
   PG_BATCH_SHARED_LOAD,    /* `at` is a volatile or atomic load of shared memory */
   PG_BATCH_CALLEE,         /* `at` calls `callee`, which is not batch-safe: `inner` */
   PG_BATCH_MAY_THROW,      /* `at`, a call of `callee`, may unwind out of the loop */
+  PG_BATCH_DEVICE_CHANGE,  /* `at` changes the current device (cudaSetDevice): each device's
+                              ops are a state of their own, one iteration at a time */
   PG_BATCH_RECURSIVE,      /* inner only: the callee is part of a call cycle */
   PG_BATCH_UNKNOWN_EFFECT  /* inner only: a declaration that may write memory */
 } pg_batch_why;

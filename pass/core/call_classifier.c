@@ -96,6 +96,7 @@ static void classify_api(const pg_classifier *c, LLVMValueRef inst, LLVMValueRef
       out->kind = PG_CALL_ROUTED_OP;
     return;
   case PG_API_FUNC_SETTING:
+  case PG_API_DEVICE_SET:
     if (!pg_api_routed(api))
       set_barrier(out, PG_WHY_API_NOT_ROUTED);
     else

@@ -122,7 +122,10 @@ static const pg_api_entry kTable[] = {
     {"cudaEventCreate", PG_API_UNCAPTURABLE, 0, "creates an event", 0},
     {"cudaEventCreateWithFlags", PG_API_UNCAPTURABLE, 0, "creates an event", 0},
     {"cudaEventDestroy", PG_API_UNCAPTURABLE, 0, "destroys an event", 0},
-    {"cudaSetDevice", PG_API_UNCAPTURABLE, 0, "changes the device", 0},
+    /* Several devices from one thread: the runtime keeps one graph state
+     * per device (runtime abi/devices.h), so changing the device is no
+     * barrier.  The driver's context calls stay barriers. */
+    {"cudaSetDevice", PG_API_DEVICE_SET, 0, "changes the device", 0},
     {"cudaDeviceSetLimit", PG_API_UNCAPTURABLE, 0, "changes device limits", 0},
     /* the program's own stream capture (cudaGraph* / cuGraph*: kPrefixes) */
     OWN("cudaStreamBeginCapture", BEGINS, "begins the program's own stream capture"),
@@ -203,7 +206,7 @@ int pg_api_routed(const pg_api_entry *e) {
     return 1;
   return (e->cls == PG_API_LAUNCH || e->cls == PG_API_STREAM_OP ||
           e->cls == PG_API_MAYBE_DEFERRED || e->cls == PG_API_POOLED ||
-          e->cls == PG_API_FUNC_SETTING) &&
+          e->cls == PG_API_FUNC_SETTING || e->cls == PG_API_DEVICE_SET) &&
          has_entry_point(e->name);
 }
 
@@ -227,6 +230,7 @@ const char *pg_api_class_name(pg_api_class c) {
   case PG_API_MAYBE_DEFERRED: return "deferred on device memory";
   case PG_API_POOLED: return "served from a pool in a region";
   case PG_API_FUNC_SETTING: return "made at once in a region";
+  case PG_API_DEVICE_SET: return "device change, recorded per device in a region";
   case PG_API_LIBRARY: return "library call recorded in a region";
   case PG_API_LIBRARY_OTHER: return "library call not recorded";
   case PG_API_UNCAPTURABLE: return "not capturable";

@@ -16,6 +16,10 @@ typedef enum pg_api_class {
                             made at once; the runtime flushes first only when
                             a launch of the kernel deferred before it would
                             see a changed setting (runtime abi/record.h) */
+  PG_API_DEVICE_SET,     /* cudaSetDevice: routed, made at once; the runtime records the
+                            new device's ops in a state of that device (runtime
+                            abi/devices.h); a loop holding one neither batches nor
+                            runs whole */
   PG_API_LIBRARY,        /* a library call the runtime records (cuBLAS: one graph node, a
                             graph captured from the library; library_api_table.h) */
   PG_API_LIBRARY_OTHER,  /* any other call of that library: a barrier (handle, stream and

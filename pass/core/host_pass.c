@@ -110,6 +110,12 @@ static char *sync_in_loop_text(const host_ctx *h, const pg_call_info *ci, const 
                    "deferred before it runs first when the setting changes)",
                    ci->api->name);
   }
+  if (ci->kind == PG_CALL_ROUTED_OP && ci->api->cls == PG_API_DEVICE_SET) {
+    *name = "DeviceInRegion";
+    return pg_strf("%s inside a loop: made at once in a region (the launches after it are "
+                   "recorded in a graph state of the device it sets)",
+                   ci->api->name);
+  }
   if (ci->kind != PG_CALL_ROUTED_OP || ci->api->cls != PG_API_MAYBE_DEFERRED)
     return NULL;
   *name = "SyncDeferred";

@@ -106,7 +106,8 @@ compile() {
 # The order here is the order the GPU scripts run them in.
 order=(jacobi2d cg_solver default_stream tiny_chain multistream transformer
        mlp_train md_step bfs long_kernel tiny_loop pingpong big_loop early_exit sync_copies alloc_loop
-       h2d_params converge launch_forms across_files cublas_loop whole_loop_forms counted_loop driver_launch)
+       h2d_params converge launch_forms across_files cublas_loop whole_loop_forms counted_loop driver_launch
+       multi_gpu_loop nccl_single nccl_step)
 # Also built as <name>_pygraph_b0 (plugin arg batch=0: per-iteration regions).
 b0_examples=(tiny_loop pingpong big_loop early_exit tiny_chain jacobi2d big_grid)
 examples=()
@@ -152,8 +153,22 @@ launch() {  # run compile in the background, at most $jobs at a time
 }
 
 : >"$gpu/examples.txt"
+# has_headers <src>: every header its "// example-needs: a.h b.h" lines name
+# is in the CUDA toolkit's include folder or /usr/include (nccl.h: the NCCL
+# examples are built only where NCCL is).
+has_headers() {
+  local h
+  for h in $(sed -n 's|^// example-needs: ||p' "$1"); do
+    [[ -f $cuda/include/$h || -f /usr/include/$h ]] || { echo "$h"; return 1; }
+  done
+}
+
 for n in "${examples[@]}"; do
   src=$repo/examples/$n.cu
+  if ! miss=$(has_headers "$src"); then
+    echo "build_gpu.sh: note: $n not built (no $miss)" >&2
+    continue
+  fi
   # <name>_helpers.cu, when there is one, is compiled into the same program
   # (a second translation unit, which the pass compiling <name>.cu cannot see).
   more=()

@@ -13,7 +13,9 @@
 # present; compares their checksum lines bit for bit against plain; prints
 # one table (b0 ms: "-" where there is no b0 binary).  Exits non-zero when
 # any checksum differs or any program fails.  Without a CUDA GPU it prints
-# "SKIP: no CUDA GPU found" and exits 0.
+# "SKIP: no CUDA GPU found" and exits 0.  An example whose plain build
+# prints "skip: <why>" and exits 0 (multi_gpu_loop and nccl_step on fewer
+# than 2 GPUs), or cannot start without libnccl.so.2, is a SKIP row.
 #
 # Environment: RUN_TIMEOUT (seconds per program run, default 300),
 # ONLY="jacobi2d tiny_chain" (subset), EXTRA_ENV="PYGRAPH_MODE=graph" (added to
@@ -74,6 +76,12 @@ run_one() {
   R_RC=$?
   R_SUM=$(field "$o" checksum)
   R_MS=$(field "$o" loop_ms)
+  # An example that cannot run here (multi_gpu_loop, nccl_step on fewer
+  # than 2 GPUs) prints "skip: <why>" and exits 0; one whose shared library
+  # is missing (libnccl.so.2) cannot start.
+  if [[ $R_RC -eq 0 ]] && grep -q '^skip: ' "$o"; then R_SUM=skip R_MS=-; fi
+  if [[ $R_RC -eq 127 ]] && grep -q 'libnccl' "$e"; then R_RC=0 R_SUM=skip R_MS=-; fi
+  [[ $R_SUM == skip ]] && { echo "$name.$variant: skipped" >>"$out/runs.txt"; return; }
   if [[ $R_RC -eq 0 && ! $R_SUM =~ ^[0-9a-f]{16}$ ]]; then R_RC=998; fi
   if [[ $R_RC -eq 0 && -z $R_MS ]]; then R_RC=999; fi
   echo "$name.$variant: rc=$R_RC checksum=${R_SUM:--} loop_ms=${R_MS:--}" >>"$out/runs.txt"
@@ -114,6 +122,12 @@ for l in "${lines[@]}"; do
   # shellcheck disable=SC2086
   run_one "$name" plain $args
   p_rc=$R_RC p_sum=$R_SUM p_ms=$R_MS
+  if [[ $p_sum == skip ]]; then
+    why=$(sed -n 's/^skip: //p' "$out/$name.plain.out" | head -n1)
+    rows+=("$name|-|-|-|-|-|SKIP|${why:-no libnccl}")
+    echo "run_gpu.sh: $name skipped: ${why:-libnccl.so.2 not found}" >&2
+    continue
+  fi
   verdict=OK
   [[ $p_rc -ne 0 ]] && verdict="FAIL(plain rc=$p_rc)"
 

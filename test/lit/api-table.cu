@@ -204,7 +204,7 @@ ROW(barrier, cudaDestroySurfaceObject, cudaDestroySurfaceObject((cudaSurfaceObje
 ROW(observed, cudaEventCreate, cudaEvent_t x; cudaEventCreate(&x))
 ROW(observed, cudaEventCreateWithFlags, cudaEvent_t x; cudaEventCreateWithFlags(&x, 0))
 ROW(observed, cudaEventDestroy, cudaEventDestroy(e))
-ROW(barrier, cudaSetDevice, cudaSetDevice(0))
+ROW(deferred, cudaSetDevice, cudaSetDevice(0))
 ROW(barrier, cudaDeviceSetLimit, cudaDeviceSetLimit(cudaLimitStackSize, 1024))
 
 // ---- the program's own stream capture and graphs

@@ -102,6 +102,8 @@ void fake_reset(void)
   fake_host_bytes_queries = fake_symbol_queries = 0;
   fake_event_times_queries = 0;
   fake_range_depth = fake_range_pushes = fake_range_underflows = 0;
+  fake_device = 0;
+  fake_device_queries = 0;
   fake_memory_reset_counts();
   fake_log_clear();
 }
@@ -571,7 +573,7 @@ static void run_while(const struct fake_graph *g)
 static cudaError_t fake_launch(void *graph, int *ran)
 {
   struct fake_graph *g = graph;
-  if (fake.fail_launch) {
+  if (fake.fail_launch || (fake.fail_on_device && fake.fail_on_device == fake_device + 1)) {
     *ran = fake.launch_ran_before_failing;
     fake_log_append("launch! ");
     return cudaErrorLaunchFailure;
@@ -755,6 +757,36 @@ static const char *fake_error_name(cudaError_t err)
   }
 }
 
+_Thread_local int fake_device;
+int fake_device_queries;
+
+static cudaError_t fake_get_device(int *device)
+{
+  fake_device_queries++;
+  *device = fake_device;
+  return cudaSuccess;
+}
+
+/* Logged only when the device changes (CUDA's call is cheap then too). */
+static cudaError_t fake_set_device(int device)
+{
+  if (device < 0 || device >= (fake.devices ? fake.devices : 1)) {
+    fake_log_append("dev%d! ", device);
+    return cudaErrorInvalidDevice;
+  }
+  if (device != fake_device)
+    fake_log_append("dev%d ", device);
+  fake_device = device;
+  return cudaSuccess;
+}
+
+/* Fake buffers (fake_memory.h) are device 0's memory, unless
+ * fake.buffer_device says otherwise. */
+static int fake_pointer_device(const void *ptr)
+{
+  return fake_is_device(ptr) ? fake.buffer_device : -1;
+}
+
 int fake_range_depth, fake_range_pushes, fake_range_underflows;
 unsigned fake_range_last_colour;
 
@@ -812,6 +844,9 @@ const struct pygraph_backend fake_backend = {
     .stream_captured = fake_stream_captured,
     .clear_error = fake_clear_error,
     .error_name = fake_error_name,
+    .get_device = fake_get_device,
+    .set_device = fake_set_device,
+    .pointer_device = fake_pointer_device,
     .range_push = fake_range_push,
     .range_pop = fake_range_pop,
 };

@@ -104,9 +104,18 @@ struct fake_config {
                                      but the node keeps its old arguments */
   int fail_copy_at;               /* the n-th memory_copy fails (1-based), 0 = none */
   int fail_sync_at;               /* the n-th stream_synchronize fails, 0 = none */
+  /* several devices: set_device accepts 0 .. devices - 1 (0: one device)
+   * and logs dev<d> when the device changes (dev<d>! refused) */
+  int devices;
+  int buffer_device;              /* pointer_device's answer for fake buffers */
+  int fail_on_device;             /* device + 1 on which graph launches fail (0: none) */
 };
 
 extern struct fake_config fake;
+/* The calling thread's current device (get_device / set_device; 0 after
+ * fake_reset on the thread that calls it), and get_device calls. */
+extern _Thread_local int fake_device;
+extern int fake_device_queries;
 /* The spec of the last WHILE graph built. */
 extern struct pygraph_while_spec fake_while_spec;
 /* The most body iterations one launch of a fake WHILE graph runs. */

@@ -4,6 +4,7 @@
 #include <limits.h>
 
 #include "abi/capture_check.h"
+#include "abi/devices.h"
 #include "pygraph_abi.h"
 #include "recording/param_cache.h"
 #include "abi/region_stack.h"
@@ -18,8 +19,7 @@ cudaStream_t pygraph_normalize_stream(cudaStream_t stream, int per_thread_defaul
 enum pygraph_record_result pygraph_record_undeferrable(struct pygraph_segment *seg,
                                                        const char *reason)
 {
-  pygraph_stop_recording();
-  pygraph_segment_flush(seg, reason);
+  pygraph_stop_live(seg, reason);
   return PYGRAPH_RUN_NOW;
 }
 
@@ -35,8 +35,7 @@ static int goes_to_cuda(struct pygraph_segment *seg, cudaStream_t stream)
     return 1;
   if (!pygraph_stream_captured(pygraph_segment_backend(seg), stream))
     return 0;
-  pygraph_stop_recording();
-  pygraph_segment_yield_to_program_capture(seg);
+  pygraph_yield_live(seg);
   return 1;
 }
 
@@ -228,6 +227,23 @@ static int copies_device_to_device(struct pygraph_segment *seg, void *dst, const
   return (kind == cudaMemcpyDeviceToDevice && !synchronous) || device_memory(seg, dst, src);
 }
 
+/* Flush reasons of several devices (abi/devices.h). */
+static const char kPeerCopy[] = "copy of another device's memory (peer copy)";
+static const char kEventOfTwoDevices[] = "event used by two devices in the iteration";
+
+/* Is either pointer another device's memory than the one the iteration is
+ * on?  Asked only once the process changed devices: a peer copy's graph
+ * node would run in one device's graph, unordered with the other's. */
+static int peer_memory(struct pygraph_segment *seg, void *dst, const void *src)
+{
+  int current = pygraph_devices_current();
+  const struct pygraph_backend *backend = pygraph_segment_backend(seg);
+  if (current < 0 || !backend->pointer_device)
+    return 0;
+  int d = backend->pointer_device(dst), s = backend->pointer_device(src);
+  return (d >= 0 && d != current) || (s >= 0 && s != current);
+}
+
 /* A copy on a stream found not captured (goes_to_cuda asked already). */
 static enum pygraph_record_result memcpy_op(struct pygraph_segment *seg, void *dst,
                                             const void *src, size_t count,
@@ -239,6 +255,8 @@ static enum pygraph_record_result memcpy_op(struct pygraph_segment *seg, void *d
                                                         : "memcpy not device-to-device");
   if (count == 0)
     return pygraph_record_undeferrable(seg, "zero-size memcpy");
+  if (peer_memory(seg, dst, src))
+    return pygraph_record_undeferrable(seg, kPeerCopy);
   struct pygraph_op op = {
       .kind = PYGRAPH_OP_MEMCPY, .stream = stream, .dst = dst, .src = src,
       .count = count, .memcpy_kind = kind, .wait_link = -1,
@@ -330,6 +348,8 @@ enum pygraph_record_result pygraph_record_event_record(struct pygraph_segment *s
 {
   if (goes_to_cuda(seg, stream))
     return PYGRAPH_RUN_NOW;
+  if (pygraph_devices_several() && pygraph_devices_event_elsewhere(seg, event))
+    return pygraph_record_undeferrable(seg, kEventOfTwoDevices);
   /* An external wait node samples the event at graph launch; re-recording
    * the event inside the same graph would change what it sees. */
   const struct pygraph_op_list *cur = pygraph_segment_recorded(seg);
@@ -354,6 +374,8 @@ enum pygraph_record_result pygraph_record_event_wait(struct pygraph_segment *seg
     return PYGRAPH_RUN_NOW;
   if (flags != 0)
     return pygraph_record_undeferrable(seg, "cudaStreamWaitEvent flags");
+  if (pygraph_devices_several() && pygraph_devices_event_elsewhere(seg, event))
+    return pygraph_record_undeferrable(seg, kEventOfTwoDevices);
   /* Waiting on a record made earlier in this iteration is an edge of the
    * graph; otherwise it waits for work from before the region (wait node). */
   struct pygraph_op op = {

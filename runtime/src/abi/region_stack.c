@@ -4,6 +4,7 @@
 #include <stdatomic.h>
 
 #include "abi/capture_check.h"
+#include "abi/devices.h"
 #include "abi/region_state.h"
 #include "abi/report.h"
 
@@ -20,6 +21,7 @@ struct thread_regions {
   struct open_region stack[MAX_OPEN_REGIONS];
   unsigned depth;
   struct pygraph_segment *recording;
+  unsigned segment;                         /* the live region's segment */
   /* Batchable loops: the bottom region's unit goes on past a loop
    * iteration's end, so the next begin of that region continues it. */
   int unit_open;
@@ -42,6 +44,43 @@ struct pygraph_segment *pygraph_recording_segment(void)
 void pygraph_stop_recording(void)
 {
   tls_regions.recording = NULL;
+}
+
+void pygraph_stop_live(struct pygraph_segment *seg, const char *reason)
+{
+  tls_regions.recording = NULL;
+  if (pygraph_devices_held())
+    pygraph_devices_stop(tls_regions.stack[0].owned, reason, 0);
+  else
+    pygraph_segment_flush(seg, reason);
+}
+
+void pygraph_yield_live(struct pygraph_segment *seg)
+{
+  tls_regions.recording = NULL;
+  if (pygraph_devices_held())
+    pygraph_devices_stop(tls_regions.stack[0].owned, NULL, 1);
+  else
+    pygraph_segment_yield_to_program_capture(seg);
+}
+
+void pygraph_region_device_changed(const struct pygraph_backend *backend, int prev, int device)
+{
+  struct thread_regions *t = &tls_regions;
+  pygraph_devices_note_change(prev);
+  if (!t->recording)
+    return;                                 /* passing through: it stays so */
+  pygraph_region *live = t->stack[0].region;
+  const char *why = "device changed in a batchable loop's unit";
+  struct pygraph_segment *next =
+      live->kind == PYGRAPH_REGION_BATCH
+          ? NULL
+          : pygraph_devices_switch(backend, live, t->segment, t->stack[0].owned, prev, device,
+                                   &why);
+  if (next)
+    t->recording = next;
+  else
+    pygraph_stop_live(t->recording, why);
 }
 
 static void (*_Atomic iteration_end_hook)(void);
@@ -68,7 +107,9 @@ static void close_bottom(struct thread_regions *t)
   t->depth = 0;
   t->recording = NULL;
   t->unit_open = 0;
-  if (seg) {
+  if (seg && pygraph_devices_held()) {
+    pygraph_devices_end(seg);               /* each state on its device */
+  } else if (seg) {
     pygraph_segment_end_iteration(seg);
     pygraph_segment_release(seg);
   }
@@ -81,6 +122,21 @@ void pygraph_region_close_live(void)
 {
   if (tls_regions.depth)
     close_bottom(&tls_regions);
+}
+
+/* The state a begin takes: the thread's, or, once the process changed
+ * devices (devices.h), the thread's for the device it is on now. */
+static struct pygraph_segment *segment_to_begin(const struct pygraph_backend *backend,
+                                                pygraph_region *region, unsigned segment)
+{
+  int device = -1;
+  if (__builtin_expect(pygraph_devices_changed(), 0) && backend->get_device &&
+      backend->get_device(&device) == cudaSuccess && device >= 0) {
+    pygraph_devices_begin(device);
+    return pygraph_region_segment_on(backend, region, segment, device);
+  }
+  pygraph_devices_begin(-1);
+  return pygraph_region_segment(backend, region, segment);
 }
 
 void pygraph_region_begin_with(const struct pygraph_backend *backend, pygraph_region *region,
@@ -108,7 +164,7 @@ void pygraph_region_begin_with(const struct pygraph_backend *backend, pygraph_re
   if (__builtin_expect(!__atomic_load_n(&region->state, __ATOMIC_RELAXED), 0) &&
       region->abi_version == PYGRAPH_ABI_VERSION)
     pygraph_report_arm();
-  struct pygraph_segment *seg = pygraph_region_segment(backend, region, segment);
+  struct pygraph_segment *seg = segment_to_begin(backend, region, segment);
   if (seg && !pygraph_segment_try_acquire(seg))
     seg = NULL;   /* a shared state (region_state.h) another thread has: pass through */
   if (seg && t->entered == region)
@@ -116,6 +172,7 @@ void pygraph_region_begin_with(const struct pygraph_backend *backend, pygraph_re
   t->entered = NULL;
   t->split_region = NULL;
   t->stack[0] = (struct open_region){region, seg};
+  t->segment = segment;
   t->depth = 1;
   t->recording = seg && pygraph_segment_begin_iteration(seg) ? seg : NULL;
   if (t->recording)
@@ -183,9 +240,7 @@ static void split_live(const struct pygraph_backend *backend, const char *reason
     t->split_segment = segment;
     return;
   }
-  struct pygraph_segment *seg = t->recording;
-  t->recording = NULL;
-  pygraph_segment_flush(seg, reason);
+  pygraph_stop_live(t->recording, reason);
 }
 
 void pygraph_external_call_impl(const struct pygraph_backend *backend, pygraph_region *region,
@@ -206,4 +261,19 @@ void pygraph_barrier_point_impl(const struct pygraph_backend *backend)
 {
   if (tls_regions.recording)
     split_live(backend, "barrier in a function called from the region");
+}
+
+cudaError_t pygraph_region_set_device(const struct pygraph_backend *backend, int device)
+{
+  int prev = -1;
+  if (!backend->set_device)
+    return cudaErrorInvalidDevice;          /* a port of one device */
+  if (backend->get_device(&prev) != cudaSuccess) {
+    backend->clear_error();                 /* the program's call says what is wrong */
+    prev = -1;
+  }
+  cudaError_t err = backend->set_device(device);
+  if (err == cudaSuccess && prev != device)
+    pygraph_region_device_changed(backend, prev, device);
+  return err;
 }

@@ -32,6 +32,22 @@ struct pygraph_segment *pygraph_recording_segment(void);
 /* After a flush the rest of the iteration passes through. */
 void pygraph_stop_recording(void);
 
+/* An op of `seg` (the recording segment) cannot be deferred: the live
+ * iteration stops recording and what it recorded runs now, in order (on
+ * every device it spans: devices.h); the rest passes through. */
+void pygraph_stop_live(struct pygraph_segment *seg, const char *reason);
+/* The same when the program captures a stream of the iteration
+ * (pygraph_segment_yield_to_program_capture). */
+void pygraph_yield_live(struct pygraph_segment *seg);
+
+/* A routed cudaSetDevice changed the thread's device from `prev` (-1: not
+ * known) to `device` (devices.h): a recording iteration goes on in
+ * `device`'s state, or stops recording when it cannot. */
+void pygraph_region_device_changed(const struct pygraph_backend *backend, int prev, int device);
+/* A routed cudaSetDevice: the device before it asked, the call made (its
+ * error returned), and a change handled as above. */
+cudaError_t pygraph_region_set_device(const struct pygraph_backend *backend, int device);
+
 /* A library adapter's per-thread state that must not outlive the live
  * iteration (the NCCL adapter's group held back: cuda/nccl_entry_points.c)
  * is handed back by `hook`, which runs on the thread whose live iteration

@@ -14,11 +14,13 @@ static struct pygraph_region_state *registry_head, **registry_tail = &registry_h
 static unsigned long next_thread_id;
 static _Thread_local unsigned long tls_thread_id;
 
+/* The thread's key for states of no particular device (region_state.h). */
 static unsigned long thread_id(void)
 {
   unsigned long id = tls_thread_id;
   if (__builtin_expect(id == 0, 0))
-    tls_thread_id = id = __atomic_add_fetch(&next_thread_id, 1, __ATOMIC_RELAXED);
+    tls_thread_id = id = __atomic_add_fetch(&next_thread_id, 1, __ATOMIC_RELAXED)
+                         << PYGRAPH_DEVICE_KEY_BITS;
   return id;
 }
 
@@ -66,6 +68,40 @@ static struct pygraph_segment *create_thread_state(struct pygraph_region_state *
   return pygraph_segment_create_like(state->segments[index]);
 }
 
+/* Claims slot k for `key` (its device + 1 in `device`, 0: unknown) and
+ * makes its state: 1 with *out set (NULL: creation failed), or 0 when
+ * another thread claimed the slot first (*owner: its key). */
+static int claim_slot(struct pygraph_region_state *state, unsigned index, unsigned k,
+                      unsigned long key, int device, unsigned long *owner,
+                      struct pygraph_segment **out)
+{
+  struct pygraph_thread_states *t = &state->threads[index];
+  unsigned long expected = 0;
+  if (!__atomic_compare_exchange_n(&t->owner[k], &expected, key, 0, __ATOMIC_ACQ_REL,
+                                   __ATOMIC_ACQUIRE)) {
+    *owner = expected;
+    return 0;
+  }
+  __atomic_store_n(&t->device[k], device, __ATOMIC_RELAXED);
+  if (k == 0) {
+    *out = state->segments[index];        /* pre-created, published at creation */
+    return 1;
+  }
+  *out = create_thread_state(state, index);
+  if (*out)                               /* the report reads it */
+    __atomic_store_n(&t->seg[k], *out, __ATOMIC_RELEASE);
+  return 1;
+}
+
+/* Slot k's state as its owner sees it (NULL: creation failed). */
+static struct pygraph_segment *own_slot(struct pygraph_region_state *state, unsigned index,
+                                        unsigned k)
+{
+  if (k == 0)
+    return state->segments[index];
+  return __atomic_load_n(&state->threads[index].seg[k], __ATOMIC_RELAXED);
+}
+
 /* The calling thread's slot of segment `index`: found, claimed, or none
  * (table full, or out of memory): slot 0's state, shared. */
 static struct pygraph_segment *thread_state(struct pygraph_region_state *state, unsigned index)
@@ -74,31 +110,47 @@ static struct pygraph_segment *thread_state(struct pygraph_region_state *state, 
   unsigned long me = thread_id();
   for (unsigned k = 0; k < PYGRAPH_THREAD_STATES; k++) {
     unsigned long owner = __atomic_load_n(&t->owner[k], __ATOMIC_ACQUIRE);
-    if (owner == 0) {
-      unsigned long expected = 0;
-      if (!__atomic_compare_exchange_n(&t->owner[k], &expected, me, 0, __ATOMIC_ACQ_REL,
-                                       __ATOMIC_ACQUIRE)) {
-        owner = expected;                  /* another thread claimed it first */
-      } else {
-        if (k == 0)
-          return state->segments[index];  /* pre-created, published at creation */
-        struct pygraph_segment *seg = create_thread_state(state, index);
-        if (seg)                           /* the report reads it */
-          __atomic_store_n(&t->seg[k], seg, __ATOMIC_RELEASE);
-        return seg ? seg : state->segments[index];
-      }
-    }
+    struct pygraph_segment *seg;
+    if (owner == 0 && claim_slot(state, index, k, me, 0, &owner, &seg))
+      return seg ? seg : state->segments[index];
     if (owner == me) {
       /* Only this thread writes seg[k]; NULL: creation failed, share slot 0. */
-      struct pygraph_segment *seg = __atomic_load_n(&t->seg[k], __ATOMIC_RELAXED);
+      seg = own_slot(state, index, k);
       return seg ? seg : state->segments[index];
     }
   }
   return state->segments[index];          /* table full: shared, trylock */
 }
 
-struct pygraph_segment *pygraph_region_segment(const struct pygraph_backend *backend,
-                                               pygraph_region *region, unsigned index)
+/* The calling thread's slot of segment `index` for `device`: its slot of
+ * unknown device (which takes `device`), its slot of that device, or a
+ * slot claimed for it; NULL when there is none (nothing is shared: slot
+ * 0's state may run on another device). */
+static struct pygraph_segment *device_state(struct pygraph_region_state *state, unsigned index,
+                                            int device)
+{
+  struct pygraph_thread_states *t = &state->threads[index];
+  unsigned long me = thread_id(), key = me | (unsigned long)(device + 1);
+  for (unsigned k = 0; k < PYGRAPH_THREAD_STATES; k++) {
+    unsigned long owner = __atomic_load_n(&t->owner[k], __ATOMIC_ACQUIRE);
+    struct pygraph_segment *seg;
+    if (owner == 0 && claim_slot(state, index, k, key, device + 1, &owner, &seg))
+      return seg;
+    if (owner != me && owner != key)
+      continue;
+    int known = __atomic_load_n(&t->device[k], __ATOMIC_RELAXED);
+    if (known == 0)                       /* its first device: this one from now on */
+      __atomic_store_n(&t->device[k], known = device + 1, __ATOMIC_RELAXED);
+    if (known == device + 1)
+      return own_slot(state, index, k);
+  }
+  return NULL;
+}
+
+/* The region's state, created at its first use; NULL when it cannot be
+ * served. */
+static struct pygraph_region_state *region_state(const struct pygraph_backend *backend,
+                                                 pygraph_region *region)
 {
   struct pygraph_region_state *state = __atomic_load_n(&region->state, __ATOMIC_ACQUIRE);
   if (!state) {
@@ -120,12 +172,58 @@ struct pygraph_segment *pygraph_region_segment(const struct pygraph_backend *bac
       state = expected;
     }
   }
-  if (index >= state->n_segments)
+  return state;
+}
+
+struct pygraph_segment *pygraph_region_segment(const struct pygraph_backend *backend,
+                                               pygraph_region *region, unsigned index)
+{
+  struct pygraph_region_state *state = region_state(backend, region);
+  if (!state || index >= state->n_segments)
     return NULL;
   /* Fast path: the thread owning slot 0 (the only thread, usually). */
   if (__atomic_load_n(&state->threads[index].owner[0], __ATOMIC_RELAXED) == thread_id())
     return state->segments[index];
   return thread_state(state, index);
+}
+
+struct pygraph_segment *pygraph_region_segment_on(const struct pygraph_backend *backend,
+                                                  pygraph_region *region, unsigned index,
+                                                  int device)
+{
+  struct pygraph_region_state *state = region_state(backend, region);
+  if (!state || index >= state->n_segments || device < 0 ||
+      device >= (1 << PYGRAPH_DEVICE_KEY_BITS) - 1)
+    return NULL;
+  return device_state(state, index, device);
+}
+
+/* pygraph_region_states_on_device, for one region state. */
+static void assign_device(const struct pygraph_region_state *state, void *ctx)
+{
+  int device = *(const int *)ctx;
+  unsigned long me = thread_id();
+  for (unsigned i = 0; i < state->n_segments; i++)
+    for (unsigned k = 0; k < PYGRAPH_THREAD_STATES; k++) {
+      struct pygraph_thread_states *t = &state->threads[i];
+      if (__atomic_load_n(&t->owner[k], __ATOMIC_ACQUIRE) == me &&
+          __atomic_load_n(&t->device[k], __ATOMIC_RELAXED) == 0)
+        __atomic_store_n(&t->device[k], device + 1, __ATOMIC_RELAXED);
+    }
+}
+
+void pygraph_region_states_on_device(int device)
+{
+  if (device >= 0)
+    pygraph_region_states_foreach(assign_device, &device);
+}
+
+int pygraph_region_thread_device(const struct pygraph_region_state *state, unsigned index,
+                                 unsigned slot)
+{
+  if (index >= state->n_segments || slot >= PYGRAPH_THREAD_STATES)
+    return -1;
+  return __atomic_load_n(&state->threads[index].device[slot], __ATOMIC_RELAXED) - 1;
 }
 
 const struct pygraph_segment *pygraph_region_thread_segment(

@@ -19,13 +19,21 @@
 
 #define PYGRAPH_THREAD_STATES 8u
 
-/* One segment's per-thread states.  owner: the claiming thread's id (0 =
- * free); seg: its state, published after owner (NULL while being created,
- * or when creation failed: that thread then shares slot 0's state). */
+/* One segment's per-thread states.  owner: the claiming thread's key (0 =
+ * free): its id shifted left by PYGRAPH_DEVICE_KEY_BITS, the low bits 0
+ * for a state claimed without a device, device + 1 for one claimed for a
+ * device (several devices, abi/devices.h); seg: its state, published after
+ * owner (NULL while being created, or when creation failed: that thread
+ * then shares slot 0's state); device: the device + 1 its state runs on,
+ * 0 while not known (written by the owner only, read by the report). */
 struct pygraph_thread_states {
   unsigned long owner[PYGRAPH_THREAD_STATES];          /* atomic access only */
   struct pygraph_segment *seg[PYGRAPH_THREAD_STATES];  /* atomic access only */
+  int device[PYGRAPH_THREAD_STATES];                   /* atomic access only */
 };
+
+/* Devices 0 .. 2^PYGRAPH_DEVICE_KEY_BITS - 2 get states of their own. */
+#define PYGRAPH_DEVICE_KEY_BITS 10u
 
 struct pygraph_region_state {
   pygraph_region *region;
@@ -41,6 +49,24 @@ struct pygraph_region_state {
  * trylock, so callers always use pygraph_segment_try_acquire(). */
 struct pygraph_segment *pygraph_region_segment(const struct pygraph_backend *backend,
                                                pygraph_region *region, unsigned index);
+
+/* The calling thread's state of segment `index` of `region` for `device`
+ * (abi/devices.h): its state of unknown device, which then runs on
+ * `device` from now on, or the one it has or claims for `device`; NULL
+ * when none can be had (table full, out of memory, a device number past
+ * the keys): the caller passes through.  Never a shared state. */
+struct pygraph_segment *pygraph_region_segment_on(const struct pygraph_backend *backend,
+                                                  pygraph_region *region, unsigned index,
+                                                  int device);
+
+/* Every state of the calling thread whose device is not known yet runs on
+ * `device`: the thread changes its device for the first time, and what it
+ * ran so far ran there. */
+void pygraph_region_states_on_device(int device);
+
+/* The device slot `slot` of segment `index` runs on, -1 when not known. */
+int pygraph_region_thread_device(const struct pygraph_region_state *state, unsigned index,
+                                 unsigned slot);
 
 /* Slot `slot` of segment `index`'s thread table: slot 0 is always
  * segments[index]; others are NULL until a thread created them. */

@@ -73,6 +73,9 @@
   DIRECT(stream_captured)                                                                         \
   DIRECT(clear_error)                                                                             \
   DIRECT(error_name)                                                                              \
+  DIRECT(get_device)                                                                              \
+  DIRECT(set_device)                                                                              \
+  DIRECT(pointer_device)                                                                          \
   DIRECT(range_push)                                                                              \
   DIRECT(range_pop)
 

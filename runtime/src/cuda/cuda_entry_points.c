@@ -538,3 +538,12 @@ PYGRAPH_EXPORT cudaError_t __pygraph_cudaFuncSetCacheConfig(const pygraph_site *
     pygraph_record_func_setting(seg, func, -1, (int)cacheConfig);
   return cudaFuncSetCacheConfig(func, cacheConfig);
 }
+
+/* ---- the current device (abi/devices.h) -------------------------------- */
+
+PYGRAPH_EXPORT cudaError_t __pygraph_cudaSetDevice(const pygraph_site *site, int device)
+{
+  (void)site;
+  OBSERVE_OTHER("cudaSetDevice");
+  return pygraph_region_set_device(process_backend(), device);
+}

@@ -269,3 +269,23 @@ const char *pygraph_cuda_error_name(cudaError_t err)
 {
   return cudaGetErrorName(err);
 }
+
+cudaError_t pygraph_cuda_get_device(int *device)
+{
+  return cudaGetDevice(device);
+}
+
+cudaError_t pygraph_cuda_set_device(int device)
+{
+  return cudaSetDevice(device);
+}
+
+int pygraph_cuda_pointer_device(const void *ptr)
+{
+  struct cudaPointerAttributes a;
+  if (cudaPointerGetAttributes(&a, ptr) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return -1;
+  }
+  return a.type == cudaMemoryTypeDevice ? a.device : -1;
+}

@@ -35,5 +35,9 @@ double pygraph_cuda_now_us(void);
 int pygraph_cuda_stream_captured(cudaStream_t stream);
 void pygraph_cuda_clear_error(void);
 const char *pygraph_cuda_error_name(cudaError_t err);
+/* cudaGetDevice / cudaSetDevice (port/backend.h). */
+cudaError_t pygraph_cuda_get_device(int *device);
+cudaError_t pygraph_cuda_set_device(int device);
+int pygraph_cuda_pointer_device(const void *ptr);
 
 #endif /* PYGRAPH_CUDA_OPS_H */

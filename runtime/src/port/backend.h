@@ -226,6 +226,19 @@ struct pygraph_backend {
 
   const char *(*error_name)(cudaError_t err);
 
+  /* ---- several devices in one region (abi/devices.h) ---- */
+
+  /* cudaGetDevice / cudaSetDevice of the calling thread.  The runtime asks
+   * only in a region whose iteration changed the device, and at the begin
+   * of regions once the process changed devices: single-device programs
+   * never call them.  NULL: one device (0), never changed. */
+  cudaError_t (*get_device)(int *device);
+  cudaError_t (*set_device)(int device);
+  /* The device whose memory `ptr` points into (cudaMemoryTypeDevice), -1
+   * for any other memory or an unknown pointer.  Leaves no error behind.
+   * NULL: every pointer is the current device's. */
+  int (*pointer_device)(const void *ptr);
+
   /* ---- the timeline (segment/ranges.h) ---- */
 
   /* Opens a range named `name` (a string that outlives the range) on the

@@ -782,24 +782,52 @@ const char *pygraph_segment_decision_name(const struct pygraph_segment *seg)
   return seg->cache.n_variants ? "graph" : "eager";
 }
 
-/* ---- collectives (NCCL) -------------------------------------------------- */
+/* ---- collectives (NCCL) and several devices ------------------------------ */
 
-const char *pygraph_segment_note_collective(struct pygraph_segment *seg)
+/* The segment makes graph mode's choices from now on, untimed, when it has
+ * run no iteration yet (or is not in auto mode): *flag set, NULL.  Later,
+ * when auto mode may have timed and decided, it goes eager for good and
+ * returns `late`.  `what` names the cause in the debug log. */
+static const char *choose_as_graph_mode(struct pygraph_segment *seg, int *flag,
+                                        const char *late, const char *what)
 {
-  static const char late[] = "NCCL collective after the segment's first iteration";
-  if (seg->collective || seg->settings.mode != PYGRAPH_MODE_AUTO) {
-    seg->collective = 1;
+  if (*flag || seg->collective || seg->devices || seg->settings.mode != PYGRAPH_MODE_AUTO) {
+    *flag = 1;
     return NULL;
   }
   if (seg->stats.iters > 0) {
     go_eager(seg, EAGER_FOR_GOOD, late);
     return late;
   }
-  seg->collective = 1;
+  *flag = 1;
   seg->settings.mode = PYGRAPH_MODE_GRAPH;    /* selection reads it through its pointer */
-  pygraph_debug_log(&seg->settings, SEG_FMT ": NCCL collectives: graph mode's choices",
-                    SEG_ARGS(seg));
+  pygraph_debug_log(&seg->settings, SEG_FMT ": %s: graph mode's choices", SEG_ARGS(seg), what);
   return NULL;
+}
+
+const char *pygraph_segment_note_collective(struct pygraph_segment *seg)
+{
+  return choose_as_graph_mode(seg, &seg->collective,
+                              "NCCL collective after the segment's first iteration",
+                              "NCCL collectives");
+}
+
+const char *pygraph_segment_note_devices(struct pygraph_segment *seg)
+{
+  return choose_as_graph_mode(seg, &seg->devices,
+                              "device changed inside the segment after its first iteration",
+                              "several devices");
+}
+
+const char *pygraph_segment_eager_for_good(const struct pygraph_segment *seg)
+{
+  return seg->final && seg->phase == PYGRAPH_PHASE_EAGER ? seg->fallback : NULL;
+}
+
+void pygraph_segment_give_up(struct pygraph_segment *seg, const char *why)
+{
+  if (!seg->final)
+    go_eager(seg, EAGER_FOR_GOOD, why);
 }
 
 /* ---- the interception front's view -------------------------------------- */

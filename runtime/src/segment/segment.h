@@ -163,4 +163,21 @@ int pygraph_segment_over_cap(struct pygraph_segment *seg);
  * at once.  A segment in graph mode already returns NULL. */
 const char *pygraph_segment_note_collective(struct pygraph_segment *seg);
 
+/* The segment's iteration (its state of one device) is part of a region
+ * iteration whose ops span several devices (abi/devices.h): one state per
+ * device, each recording its device's ops.  Their choices must not hang on
+ * timings taken on one device only, nor differ so that one device replays
+ * while another runs eagerly: as for collectives, a segment meeting it in
+ * its first iteration makes graph mode's choices from then on (NULL); one
+ * meeting it later goes eager for good and returns why (the caller
+ * flushes). */
+const char *pygraph_segment_note_devices(struct pygraph_segment *seg);
+
+/* Why the segment is eager for good (a fault, ...), NULL when it is not. */
+const char *pygraph_segment_eager_for_good(const struct pygraph_segment *seg);
+
+/* Eager for good from the next iteration, for `why` (copied), unless it is
+ * already: another device's state of the same region iteration went. */
+void pygraph_segment_give_up(struct pygraph_segment *seg, const char *why);
+
 #endif /* PYGRAPH_SEGMENT_H */

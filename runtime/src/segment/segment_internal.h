@@ -63,6 +63,9 @@ struct pygraph_segment {
   int collective;                            /* it records NCCL collectives: its choices
                                                 are graph mode's, untimed
                                                 (pygraph_segment_note_collective) */
+  int devices;                               /* it takes part in iterations over several
+                                                devices: likewise graph mode's choices
+                                                (pygraph_segment_note_devices) */
   enum pygraph_probe_state probe;
   unsigned probe_countdown;                  /* iterations since the last probe */
   /* Its iterations held fewer ops than a probe needs to show anything

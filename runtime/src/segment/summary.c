@@ -16,6 +16,9 @@ static const char *mode_name(const struct pygraph_segment *seg)
 static const char kCollectiveWhy[] =
     "NCCL collectives: the same choices on every rank (as PYGRAPH_MODE=graph, untimed)";
 
+static const char kDevicesWhy[] =
+    "several devices: one state per device, each as PYGRAPH_MODE=graph (untimed)";
+
 /* Why the segment runs as it does: never empty once graphs ran (a
  * decision sets its own reason; these cover a segment with none). */
 static const char *why_text(const struct pygraph_segment *seg, const char *decided_why)
@@ -28,6 +31,8 @@ static const char *why_text(const struct pygraph_segment *seg, const char *decid
     return "graph fault (see fallback)";
   if (seg->collective)
     return kCollectiveWhy;
+  if (seg->devices)
+    return kDevicesWhy;
   if (seg->settings.mode == PYGRAPH_MODE_GRAPH)
     return "PYGRAPH_MODE=graph";
   return "undecided: no sample read";
