@@ -33,6 +33,10 @@ whole_loop_runs counted_loop 2
 for v in auto graph; do
   echo "driver_launch $v $(PYGRAPH_MODE=$v PYGRAPH_REPORT=1 timeout 30 $B/driver_launch_pygraph 2>&1 | grep -E 'checksum|total|flush' | tr '\n' ' ' | cut -c1-600)"
 done
+# NCCL on one GPU (issue 20): captured collectives replayed (needs libnccl.so.2 on the machine)
+for v in auto graph; do
+  echo "nccl_single $v $(PYGRAPH_MODE=$v PYGRAPH_REPORT=1 timeout 30 $B/nccl_single_pygraph 2>&1 | grep -E 'skip|checksum|total|error' | tr '\n' ' ' | cut -c1-600)"
+done
 for r in 1 2; do for v in plain auto graph; do
   bin=$B/md_step_pygraph; [[ $v == plain ]] && bin=$B/md_step_plain
   echo "md_step $v r$r $(PYGRAPH_MODE=$v PYGRAPH_REPORT=1 timeout 30 $bin 2>&1 | grep -E 'loop_ms|checksum|total' | tr '\n' ' ')"
