@@ -284,7 +284,7 @@ static void test_report_lines(void)
                  "why=\"undecided: no sample read\" eager_iters=2 timed=5\n");
 
   seg.phase = PYGRAPH_PHASE_EAGER;
-  snprintf(seg.fallback, sizeof seg.fallback, "graph launch failed: cudaErrorLaunchFailure");
+  seg.fallback = "graph launch failed: cudaErrorLaunchFailure";
   seg.stats.flushes = 2;
   seg.last_flush_reason = "driver API launch";
   r.file = NULL;
@@ -309,7 +309,7 @@ static void test_report_lines(void)
    * the adapters' workspaces and failed calls on the total line. */
   seg.phase = PYGRAPH_PHASE_REPLAY;
   seg.stats.flushes = 0;
-  seg.fallback[0] = '\0';
+  seg.fallback = "";
   seg.stats.library_calls = 300;
   pygraph_report_format_segment(buf, sizeof buf, &seg);
   CHECK(strstr(buf, " timed=5 library_calls=300\n") != NULL);

@@ -1,10 +1,11 @@
 /* devices.c - several devices in one region iteration (devices.h). */
 #include "abi/devices.h"
 
-#include <stdio.h>
+#include <stdlib.h>
 
 #include "abi/region_state.h"
 #include "common/grow.h"
+#include "common/text.h"
 
 static int devices_changed;                 /* atomic access only */
 
@@ -171,10 +172,10 @@ static void give_up_together(const struct live_devices *l)
   }
   if (!why)
     return;
-  char text[200];
-  snprintf(text, sizeof text, "another device's state of the iteration: %s", why);
+  char *text = pygraph_text_printf("another device's state of the iteration: %s", why);
   for (size_t i = 0; i < l->n; i++)
-    pygraph_segment_give_up(l->states[i].seg, text);
+    pygraph_segment_give_up(l->states[i].seg, text ? text : why);
+  free(text);
 }
 
 void pygraph_devices_end(struct pygraph_segment *home)

@@ -13,13 +13,18 @@
 #include <string.h>
 
 #include "common/debug_log.h"
+#include "common/text.h"
 #include "recording/signature.h"
+
+static const char kNoFallback[] = "";
+static const char kOutOfMemoryWhy[] = "out of memory (copying why the segment went eager)";
 
 void pygraph_segment_init(struct pygraph_segment *seg, const struct pygraph_backend *backend,
                           const struct pygraph_settings *settings,
                           const pygraph_region *region, unsigned index)
 {
   memset(seg, 0, sizeof *seg);
+  seg->fallback = kNoFallback;
   seg->backend = backend;
   seg->settings = *settings;
   seg->region = region;
@@ -197,6 +202,15 @@ enum eager_kind {
   EAGER_BY_DECISION    /* no graph pays: pass through, probed now and then */
 };
 
+/* The segment's fallback becomes a copy of `why`, whole. */
+static void set_fallback(struct pygraph_segment *seg, const char *why)
+{
+  char *copy = pygraph_text_printf("%s", why);
+  if (seg->fallback != kNoFallback && seg->fallback != kOutOfMemoryWhy)
+    free((char *)seg->fallback);
+  seg->fallback = copy ? copy : kOutOfMemoryWhy;
+}
+
 /* Drops every graph and passes through from the next iteration.  Selection
  * hears of it in the iteration's outcome (or decided it there). */
 static void go_eager(struct pygraph_segment *seg, enum eager_kind kind, const char *why)
@@ -204,7 +218,7 @@ static void go_eager(struct pygraph_segment *seg, enum eager_kind kind, const ch
   pygraph_variant_cache_drop_all(&seg->cache);
   seg->phase = PYGRAPH_PHASE_EAGER;
   if (kind == EAGER_FOR_GOOD) {
-    snprintf(seg->fallback, sizeof seg->fallback, "%s", why);
+    set_fallback(seg, why);
     seg->eager_for_good = seg->fallback;
     seg->final = 1;
   } else {
@@ -220,10 +234,10 @@ static void go_eager(struct pygraph_segment *seg, enum eager_kind kind, const ch
  * owes the iteration's ops one eager execution unless the graph ran. */
 static void graph_fault(struct pygraph_segment *seg, const char *step, cudaError_t err)
 {
-  char reason[sizeof seg->fallback];
   seg->backend->clear_error();
-  snprintf(reason, sizeof reason, "%s failed: %s", step, seg->backend->error_name(err));
-  go_eager(seg, EAGER_FOR_GOOD, reason);
+  char *reason = pygraph_text_printf("%s failed: %s", step, seg->backend->error_name(err));
+  go_eager(seg, EAGER_FOR_GOOD, reason ? reason : step);
+  free(reason);
 }
 
 /* An iteration over PYGRAPH_MAX_OPS: eager for good, memory stays bounded. */

@@ -107,7 +107,8 @@ struct pygraph_segment {
 
   unsigned long long iter_updates;           /* updates + refreshes this iteration */
   struct pygraph_segment_stats stats;
-  char fallback[160];                        /* why EAGER; "" when not a fallback */
+  const char *fallback;                      /* why EAGER for good, whole (a heap copy or
+                                                kOutOfMemoryWhy); "" when not a fallback */
   const char *last_flush_reason;
 
   struct pygraph_batch batch;                /* iterations per unit (batch.h) */
