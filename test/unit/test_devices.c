@@ -8,12 +8,16 @@
  * changed" flag stays set once a test changed the device: the tests run in
  * this order on purpose. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "harness.h"
 #include "abi/devices.h"
 #include "abi/record.h"
+#include "abi/report.h"
+#include "common/settings.h"
 
 #define S_DEV0 S1
 #define S_DEV1 S2
@@ -35,10 +39,12 @@ static void two_device_iteration(pygraph_region *r, int arg)
   end(r);
 }
 
+static pygraph_region *two_devices_region;  /* the first test's, reported by the second */
+
 static void test_two_devices_replay_per_device_graphs(void)
 {
   harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
-  pygraph_region *r = harness_region("two_devices", 1);
+  pygraph_region *r = two_devices_region = harness_region("two_devices", 1);
   fake_reset();
   fake.devices = 2;
   CHECK(!pygraph_devices_changed());
@@ -195,9 +201,45 @@ static void test_device_change_in_batch_unit_flushes(void)
         strcmp(seg->last_flush_reason, "device changed in a batchable loop's unit") == 0);
 }
 
+/* The report tells a segment's states apart by thread slot and device:
+ * " thread=<slot> device=<d>" on the text line, "device" in the JSON. */
+static void test_report_names_devices(void)
+{
+  char line[1024];
+  pygraph_region *r = two_devices_region;
+  pygraph_report_format_segment_thread(line, sizeof line, harness_thread_segment(r, 0, 1), 1,
+                                       pygraph_region_thread_device(r->state, 0, 1));
+  size_t n = strlen(line);
+  CHECK(n > 19 && strcmp(line + n - 19, " thread=1 device=1\n") == 0);
+
+  char path[] = "/tmp/pygraph_test_devices_XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  if (fd < 0)
+    return;
+  close(fd);
+  struct pygraph_settings s = *pygraph_settings();
+  s.report_json = path;
+  pygraph_settings_override(&s);
+  pygraph_report_at_exit();
+  s.report_json = NULL;
+  pygraph_settings_override(&s);
+  FILE *f = fopen(path, "r");
+  static char text[1 << 16];
+  size_t got = f ? fread(text, 1, sizeof text - 1, f) : 0;
+  if (f)
+    fclose(f);
+  remove(path);
+  text[got] = '\0';
+  const char *two = strstr(text, "\"function\": \"two_devices\"");
+  CHECK(two != NULL);
+  CHECK(two && strstr(two, "\"device\": 0") && strstr(two, "\"device\": 1"));
+}
+
 int main(void)
 {
   test_two_devices_replay_per_device_graphs();
+  test_report_names_devices();
   test_fault_on_one_device_goes_eager_together();
   test_cross_device_event_flushes();
   test_peer_copy_flushes();

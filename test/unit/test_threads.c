@@ -130,7 +130,7 @@ static void test_two_threads_replay_their_own_graphs(void)
 
   /* Report: " thread=<slot>" at the end of each line of such a segment. */
   char line[1024];
-  pygraph_report_format_segment_thread(line, sizeof line, s1, 1);
+  pygraph_report_format_segment_thread(line, sizeof line, s1, 1, -1);
   CHECK(strstr(line, "pygraph: region two test.cu:10-20 seg 0: mode=graph iters=6 replays=4 "
                      "captures=1 ") == line);
   size_t n = strlen(line);

@@ -13,7 +13,7 @@
 
 int pygraph_report_format_segment(char *buf, size_t cap, const struct pygraph_segment *seg)
 {
-  return pygraph_report_format_segment_thread(buf, cap, seg, -1);
+  return pygraph_report_format_segment_thread(buf, cap, seg, -1, -1);
 }
 
 /* A batchable loop's units: K of the last run (1: not batched), loop
@@ -35,9 +35,9 @@ static int format_pool(char *buf, size_t cap, const struct pygraph_segment_summa
 
 /* Appends to buf[n..cap) what the fixed fields leave: a flush's reason,
  * the program's own captures, the batch, the pool, the library calls it
- * recorded, verify mode's result, the thread, the newline. */
+ * recorded, verify mode's result, the thread and its device, the newline. */
 static int format_tail(char *buf, size_t cap, int n, const struct pygraph_segment_summary *s,
-                       int thread)
+                       int thread, int device)
 {
   if (n >= 0 && (size_t)n < cap && s->last_flush)
     n += snprintf(buf + n, cap - (size_t)n, " last_flush=\"%s\"", s->last_flush);
@@ -55,13 +55,16 @@ static int format_tail(char *buf, size_t cap, int n, const struct pygraph_segmen
     n += snprintf(buf + n, cap - (size_t)n, " verify=\"%s\"", s->verify);
   if (n >= 0 && (size_t)n < cap && thread >= 0)
     n += snprintf(buf + n, cap - (size_t)n, " thread=%d", thread);
+  if (n >= 0 && (size_t)n < cap && device >= 0)
+    n += snprintf(buf + n, cap - (size_t)n, " device=%d", device);
   if (n >= 0 && (size_t)n < cap)
     n += snprintf(buf + n, cap - (size_t)n, "\n");
   return n;
 }
 
 int pygraph_report_format_segment_thread(char *buf, size_t cap,
-                                         const struct pygraph_segment *seg, int thread)
+                                         const struct pygraph_segment *seg, int thread,
+                                         int device)
 {
   struct pygraph_segment_summary s;
   pygraph_segment_summarize(seg, &s);
@@ -75,7 +78,7 @@ int pygraph_report_format_segment_thread(char *buf, size_t cap,
                    r->line_end, s.index, s.mode, s.iters, s.replays, s.captures, s.updates,
                    s.flushes, s.mismatches, s.indirect_nodes, s.indirect_bytes, s.fallback,
                    s.decision, s.eager_us, s.graph_us, s.variants, s.why, s.eager_iters, s.timed);
-  return format_tail(buf, cap, n, &s, thread);
+  return format_tail(buf, cap, n, &s, thread, device);
 }
 
 int pygraph_report_format_total(char *buf, size_t cap, unsigned long long launches,
@@ -113,14 +116,15 @@ int pygraph_report_format_whole_loop(char *buf, size_t cap,
 /* What one report line is made of: a segment's state, or a whole loop's. */
 struct report_item {
   const struct pygraph_segment *seg;
-  int thread;
+  int thread, device;                        /* -1: not printed */
   const struct pygraph_whole_loop_summary *loop;
 };
 
 static int format_item(char *buf, size_t cap, const struct report_item *item)
 {
   return item->loop ? pygraph_report_format_whole_loop(buf, cap, item->loop)
-                    : pygraph_report_format_segment_thread(buf, cap, item->seg, item->thread);
+                    : pygraph_report_format_segment_thread(buf, cap, item->seg, item->thread,
+                                                           item->device);
 }
 
 /* Prints one line, in a buffer grown until the line fits (names of
@@ -151,7 +155,8 @@ static void print_region(const struct pygraph_region_state *state, void *ctx)
 {
   unsigned long long *in_graphs = ctx;
   for (unsigned i = 0; i < state->n_segments; i++) {
-    /* One line per thread state; " thread=<slot>" only when there are several. */
+    /* One line per thread state; " thread=<slot> device=<d>" only when
+     * there are several. */
     int several = pygraph_region_thread_states(state, i) > 1;
     for (unsigned k = 0; k < PYGRAPH_THREAD_STATES; k++) {
       const struct pygraph_segment *seg = pygraph_region_thread_segment(state, i, k);
@@ -160,7 +165,8 @@ static void print_region(const struct pygraph_region_state *state, void *ctx)
       struct pygraph_segment_summary sum;
       pygraph_segment_summarize(seg, &sum);
       *in_graphs += sum.launches_in_graphs;
-      struct report_item item = {seg, several ? (int)k : -1, NULL};
+      struct report_item item = {seg, several ? (int)k : -1,
+                                 several ? pygraph_region_thread_device(state, i, k) : -1, NULL};
       print_item(&item);
     }
   }
@@ -172,7 +178,7 @@ static void print_whole_loop(const struct pygraph_whole_loop_summary *s, void *c
 {
   unsigned long long *in_graphs = ctx;
   *in_graphs += s->graph_kernels;
-  struct report_item item = {NULL, -1, s};
+  struct report_item item = {NULL, -1, -1, s};
   print_item(&item);
 }
 

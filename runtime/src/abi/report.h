@@ -19,10 +19,12 @@
 int pygraph_report_format_segment(char *buf, size_t cap, const struct pygraph_segment *seg);
 
 /* The same, for one of a segment's per-thread states (region_state.h):
- * thread >= 0 appends " thread=<thread>" (its slot) at the end of the line;
- * the report does so only for segments with more than one thread state. */
+ * thread >= 0 appends " thread=<thread>" (its slot) at the end of the line,
+ * device >= 0 then " device=<device>" (the device the state runs on); the
+ * report does so only for segments with more than one thread state. */
 int pygraph_report_format_segment_thread(char *buf, size_t cap,
-                                         const struct pygraph_segment *seg, int thread);
+                                         const struct pygraph_segment *seg, int thread,
+                                         int device);
 
 /* One line (with '\n') for a whole loop (abi/whole_loop.h): its state
  * (warming, ready, off), executions entered, iterations checked, WHILE

@@ -114,14 +114,19 @@ static void write_pool(struct pygraph_json *j, const struct pygraph_segment_summ
   pygraph_json_end_object(j);
 }
 
+/* device: the device the state runs on, -1 (null) when not known. */
 static void write_segment(struct pygraph_json *j, const struct pygraph_segment_summary *s,
-                          unsigned thread, unsigned threads)
+                          unsigned thread, unsigned threads, int device)
 {
   pygraph_json_begin_object(j, NULL);
   write_region(j, s->region);
   pygraph_json_uint(j, "segment", s->index);
   pygraph_json_uint(j, "thread", thread);
   pygraph_json_uint(j, "threads", threads);
+  if (device >= 0)
+    pygraph_json_uint(j, "device", (unsigned)device);
+  else
+    pygraph_json_null(j, "device");
   pygraph_json_string(j, "mode", s->mode);
   pygraph_json_string(j, "decision", s->decision);
   pygraph_json_string(j, "why", text_or_null(s->why));
@@ -154,7 +159,7 @@ static void write_region_states(const struct pygraph_region_state *state, void *
         continue;
       struct pygraph_segment_summary sum;
       pygraph_segment_summarize(seg, &sum);
-      write_segment(w->j, &sum, k, threads);
+      write_segment(w->j, &sum, k, threads, pygraph_region_thread_device(state, i, k));
       w->in_graphs += sum.launches_in_graphs;
       w->segments++;
       w->graphed += sum.launches_in_graphs != 0;
