@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "abi/library_calls.h"
 #include "cuda/driver_launch.h"
 #include "cuda/graph_realise.h"
 #include "fake_cudart.h"
@@ -129,7 +130,9 @@ static void test_driver_eager(void)
   CHECK(fcuda_driver_launches == before + 2 && fcuda_driver_launch_attrs == 0);
   fcuda_reset();
   fcuda_fail_at = 1;
+  unsigned long long failed = pygraph_driver_launch_failures();
   CHECK(pygraph_cuda_driver_execute(&plain) == cudaErrorInvalidValue);   /* said on stderr */
+  CHECK(pygraph_driver_launch_failures() == failed + 1);                 /* and counted */
   CHECK_STR(fcuda_failed, "cuLaunchKernel");
   iteration_free(&it);
 }

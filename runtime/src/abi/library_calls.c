@@ -6,6 +6,7 @@
 
 static unsigned long long workspace_bytes;
 static unsigned long long failures;
+static unsigned long long driver_failures;
 
 void pygraph_library_add_workspace(size_t bytes)
 {
@@ -37,4 +38,23 @@ void pygraph_library_failed(const struct pygraph_op *op, int status)
 unsigned long long pygraph_library_failures(void)
 {
   return __atomic_load_n(&failures, __ATOMIC_RELAXED);
+}
+
+/* Said once, as a library call's. */
+void pygraph_driver_launch_failed(const struct pygraph_op *op, int status)
+{
+  if (__atomic_fetch_add(&driver_failures, 1ull, __ATOMIC_RELAXED) != 0)
+    return;
+  const pygraph_site *site = op->site;
+  fprintf(stderr,
+          "pygraph: error: the driver launch at %s:%u failed when its recorded call ran "
+          "(CUresult %d); the call had returned CUDA_SUCCESS, as pygraph records driver "
+          "launches inside graph regions (the report's driver_errors= counts every such "
+          "failure)\n",
+          site && site->file ? site->file : "?", site ? site->line : 0u, status);
+}
+
+unsigned long long pygraph_driver_launch_failures(void)
+{
+  return __atomic_load_n(&driver_failures, __ATOMIC_RELAXED);
 }

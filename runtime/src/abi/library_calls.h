@@ -1,7 +1,8 @@
 /* library_calls.h - what the library adapters (cuBLAS,
- * cuda/cublas_entry_points.c) leave for the report: the workspace memory
- * pygraph allocated for their captures, and the recorded calls that failed
- * when they ran.  Process-wide; kept here, below the adapters, so that the
+ * cuda/cublas_entry_points.c) and the driver-launch layer
+ * (cuda/driver_launch.c) leave for the report: the workspace memory
+ * pygraph allocated for library captures, and the recorded calls that
+ * failed when they ran, whose errors the program never saw.  Process-wide; kept here, below the adapters, so that the
  * report never refers to an adapter (a program that does not call the
  * library must not link it). */
 #ifndef PYGRAPH_LIBRARY_CALLS_H
@@ -23,5 +24,11 @@ unsigned long long pygraph_library_workspace_bytes(void);
  * stderr, with the call and its site. */
 void pygraph_library_failed(const struct pygraph_op *op, int status);
 unsigned long long pygraph_library_failures(void);
+
+/* The same for a recorded driver-API launch (op->driver) that returned
+ * the CUresult `status` when it ran eagerly: the driver API has no last
+ * error the program could read later.  Counted; the first one said. */
+void pygraph_driver_launch_failed(const struct pygraph_op *op, int status);
+unsigned long long pygraph_driver_launch_failures(void);
 
 #endif /* PYGRAPH_LIBRARY_CALLS_H */

@@ -87,13 +87,17 @@ int pygraph_report_format_total(char *buf, size_t cap, unsigned long long launch
   double share = launches ? 100.0 * (double)in_graphs / (double)launches : 0.0;
   unsigned long long ws = pygraph_library_workspace_bytes();
   unsigned long long failed = pygraph_library_failures();
+  unsigned long long driver_failed = pygraph_driver_launch_failures();
   int n = snprintf(buf, cap, "pygraph: total launches=%llu in_graphs=%llu (%.1f%%)", launches,
                    in_graphs, share);
-  /* The library adapters' workspaces and failed recorded calls (library_calls.h). */
+  /* The library adapters' workspaces, failed recorded library calls and
+   * driver launches (library_calls.h). */
   if (n >= 0 && (size_t)n < cap && ws > 0)
     n += snprintf(buf + n, cap - (size_t)n, " library_ws_bytes=%llu", ws);
   if (n >= 0 && (size_t)n < cap && failed > 0)
     n += snprintf(buf + n, cap - (size_t)n, " library_errors=%llu", failed);
+  if (n >= 0 && (size_t)n < cap && driver_failed > 0)
+    n += snprintf(buf + n, cap - (size_t)n, " driver_errors=%llu", driver_failed);
   if (n >= 0 && (size_t)n < cap)
     n += snprintf(buf + n, cap - (size_t)n, "\n");
   return n;

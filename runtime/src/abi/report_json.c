@@ -208,6 +208,7 @@ static void write_totals(struct pygraph_json *j, const struct walk *w,
   pygraph_json_uint(j, "graphed_segments", w->graphed);
   pygraph_json_uint(j, "library_ws_bytes", pygraph_library_workspace_bytes());
   pygraph_json_uint(j, "library_errors", pygraph_library_failures());
+  pygraph_json_uint(j, "driver_errors", pygraph_driver_launch_failures());
   pygraph_json_end_object(j);
 }
 

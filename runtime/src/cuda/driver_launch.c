@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "abi/library_calls.h"
 #include "cuda/driver_api.h"
 #include "pygraph_rt.h"
 #include "recording/op.h"
@@ -66,21 +67,6 @@ int pygraph_cuda_driver_context_ok(cudaStream_t stream)
          of_stream == current;
 }
 
-/* Said once (a program that ignores the error would print it every
- * iteration). */
-static void say_failed(const struct pygraph_op *op, CUresult r)
-{
-  static int said;
-  if (__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
-    return;
-  const pygraph_site *site = op->site;
-  fprintf(stderr,
-          "pygraph: error: the driver launch at %s:%u failed when its recorded call ran "
-          "(CUresult %d); the call had returned CUDA_SUCCESS, as pygraph records driver "
-          "launches inside graph regions\n",
-          site && site->file ? site->file : "?", site ? site->line : 0u, (int)r);
-}
-
 static CUresult launch_ex(const struct pygraph_op *op)
 {
   pygraph_pfn_cuLaunchKernelEx launch = pygraph_driver_cuLaunchKernelEx(0);
@@ -109,7 +95,7 @@ cudaError_t pygraph_cuda_driver_execute(const struct pygraph_op *op)
                          op->arg_ptrs, NULL);
   }
   if (r != CUDA_SUCCESS)
-    say_failed(op, r);
+    pygraph_driver_launch_failed(op, (int)r);
   return from_driver(r);
 }
 
