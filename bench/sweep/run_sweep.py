@@ -300,12 +300,19 @@ def first_error(text):
 REMARK = re.compile(r"^(.*?):(\d+):(\d+): remark: (.*) \[-R(pass|pass-missed|pass-analysis)=pygraph\]$")
 
 
+# A loop judged for a whole-loop graph (issue 17): a candidate, or why not.
+WHOLE_CANDIDATE = "whole loop as one conditional graph: candidate"
+WHOLE_REFUSED = " not a whole-loop candidate: "
+
+
 def parse_remarks(text):
     """The plugin's remarks, by kind: 'site' (every launch site, host
-    compile), 'region', 'eager' (each with its text and location).  Only a
-    missed remark about a launch is an eager site: the others (a loop that is
-    no whole-loop candidate, say) are about loops, not launch sites."""
-    out = {"site": [], "region": [], "batchable": [], "eager": [], "sync_in_loop": 0}
+    compile), 'region', 'eager' (each with its text and location), and
+    'whole' (loops judged for a whole-loop graph: candidates and refusals).
+    Only a missed remark about a launch is an eager site: the others (a loop
+    that is no whole-loop candidate, say) are about loops, not launch sites."""
+    out = {"site": [], "region": [], "batchable": [], "eager": [], "whole": [],
+           "sync_in_loop": 0}
     for line in text.splitlines():
         m = REMARK.match(line)
         if not m:
@@ -313,6 +320,9 @@ def parse_remarks(text):
         loc, msg, flag = "%s:%s:%s" % m.group(1, 2, 3), m.group(4), m.group(5)
         if flag == "pass-analysis" and msg.startswith("launch of "):
             out["site"].append(loc)
+        elif (flag == "pass-analysis" and msg.startswith(WHOLE_CANDIDATE)) or (
+                flag == "pass-missed" and WHOLE_REFUSED in msg):
+            out["whole"].append({"loc": loc, "msg": msg})
         elif flag == "pass-analysis" and " inside a loop " in msg:
             out["sync_in_loop"] += 1
         elif flag == "pass" and msg.startswith("batchable loop ("):

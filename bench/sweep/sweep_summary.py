@@ -239,7 +239,35 @@ def coverage_lines(ok):
                  ["eager", "%d (%s)" % (len(eager), pct(len(eager), sites))],
                  ["synchronizing/uncapturable calls inside loops (analysis)",
                   sum(r["remarks"]["sync_in_loop"] for r in ok)]], ["", "count"])
-    md += [""] + eager_lines(eager)
+    md += [""] + eager_lines(eager) + whole_loop_lines(ok)
+    return md
+
+
+WHOLE_REASON = re.compile(r" not a whole-loop candidate: (.*?)(?: at [^ ]+:\d+)?(?: \[[\w=.-]+\])?$")
+WHOLE_DETAIL = re.compile(r" \((?:store to|of|lines) .*?\)|'[^']*'| at [^ ]+:\d+")
+
+
+def whole_loop_lines(recs):
+    """Loops judged for a whole-loop graph (issue 17): candidates with a
+    status copy or counted, refusals by reason (names and places dropped).
+    Results of sweeps before the runner kept these remarks have none."""
+    judged = [w["msg"] for r in recs for w in r["remarks"].get("whole", [])]
+    if not judged:
+        return []
+    cands = [m for m in judged if m.startswith("whole loop as one conditional graph")]
+    counted = sum("counted: no status copy" in m for m in cands)
+    reasons = collections.Counter()
+    for m in judged:
+        found = WHOLE_REASON.search(m)
+        if found:
+            reasons[WHOLE_DETAIL.sub("", found.group(1)).strip()] += 1
+    md = ["", "## Loops judged for a whole-loop graph (conditional WHILE node)", ""]
+    md += table([["loops judged", len(judged)],
+                 ["candidates", "%d (%s)" % (len(cands), pct(len(cands), len(judged)))],
+                 ["... with a device-to-host status copy", len(cands) - counted],
+                 ["... counted (no status copy)", counted]], ["", "loops"])
+    md += ["", "| why not a candidate (top 12) | loops |", "|---|---|"]
+    md += ["| %s | %d |" % (k, v) for k, v in reasons.most_common(12)]
     return md
 
 

@@ -147,6 +147,27 @@ class Remarks(unittest.TestCase):
         self.assertEqual((len(regions), len(batch)), (1, 1))
 
 
+class WholeLoops(unittest.TestCase):
+    def test_candidates_and_refusals(self):
+        text = "\n".join([
+            "m.cu:5:3: remark: whole loop as one conditional graph: candidate (exit test: at the "
+            "end of the iteration, leave when (1 + i) == inv0; 2 operations, counted: no status "
+            "copy; operands: 2 invariant, 1 affine, 4 rotating) [-Rpass-analysis=pygraph]",
+            "m.cu:9:3: remark: loop (lines 9-12) not a whole-loop candidate: host store to "
+            "escaping memory (store to 'g') at m.cu:10 [-Rpass-missed=pygraph]",
+            "m.cu:14:3: remark: loop (lines 14-17) not a whole-loop candidate: call with effects "
+            "'progress(int)' at m.cu:15 [-Rpass-missed=pygraph]",
+        ])
+        r = run_sweep.parse_remarks(text)
+        self.assertEqual(len(r["whole"]), 3)
+        self.assertEqual(r["eager"], [])           # loops, not launch sites
+        md = "\n".join(ss.whole_loop_lines([{"remarks": r}]))
+        self.assertIn("| candidates | 1 (33.3%) |", md)
+        self.assertIn("| ... counted (no status copy) | 1 |", md)
+        self.assertIn("| host store to escaping memory | 1 |", md)
+        self.assertIn("| call with effects | 1 |", md)
+
+
 class Failures(unittest.TestCase):
     def test_kinds(self):
         fk = run_sweep.failure_kind
