@@ -5,9 +5,14 @@
 # copy: a counted loop run whole) plain / auto /
 # PYGRAPH_WHOLE_LOOPS=0 / graph (the whole-loop choice); md_step; where a WHILE body's time goes
 # (bench/while_body_bench.cu built with nvcc there; ncu kernel durations of converge).
+# Then, with apps-head.tar.xz beside it (bench/apps/build_apps.sh's bundle), the corpus apps in
+# what is left of TOTAL seconds (default 540).  NCU=0 leaves the profiler out.
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd); O=$OUT
+here=$(cd "$(dirname "$0")" && pwd); O=$OUT; t0=$SECONDS
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $O/card.txt
+# What the machine has beside the toolkit (NCCL for nccl_single, the profilers).
+{ nvidia-smi -L; ls /usr/local/cuda/lib64 | grep -i nccl; ldconfig -p | grep -i nccl; which nsys ncu nvcc; } > $O/probe.txt 2>&1
+cat $O/probe.txt
 mkdir -p /tmp/h && tar -xzf $here/gpu-head.tar.gz -C /tmp/h; B=/tmp/h/gpu/bin
 cat /tmp/h/gpu/BUILD_INFO | grep git
 RUN_TIMEOUT=20 timeout 150 bash /tmp/h/gpu/run_gpu.sh /tmp/h/gpu $O/suite > $O/suite.txt 2>&1; echo "suite rc=$?"; tail -30 $O/suite.txt | cut -c1-150
@@ -48,3 +53,10 @@ nvcc -O2 -arch=sm_90 bench/while_body_bench.cu -o /tmp/wbb 2>&1 | tail -3
   timeout 50 ncu --clock-control none --metrics gpu__time_duration.sum --launch-skip 6000 --launch-count 14 --csv $B/converge_$v 16384 2 4000 > $O/ncu_$v.csv 2>$O/ncu_$v.err
   echo "ncu $v rc=$?"; grep -v '^==' $O/ncu_$v.csv | awk -F'","' '{print $5, $(NF)}' | head -16
 done
+left=$((${TOTAL:-540} - (SECONDS - t0)))
+if [[ -f $here/apps-head.tar.xz ]] && ((left > 60)); then
+  echo "== corpus with ${left}s"
+  tar -xJf $here/apps-head.tar.xz -C /tmp
+  BUDGET_S=$((left - 70)) ROUNDS=3 timeout $left bash /tmp/apps-gpu/run_apps.sh /tmp/apps-gpu $O/apps > $O/apps.txt 2>&1
+  echo "apps rc=$?"; tail -40 $O/apps.txt
+fi
