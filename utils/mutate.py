@@ -712,6 +712,15 @@ MUTATIONS = [
      "runtime/src/recording/whole_loop.c",
      "    return wl->status_op == PYGRAPH_WL_NONE && wl->status_dest == PYGRAPH_WL_NONE &&\n"
      "           wl->status_bytes == 0;", "    return 1;", ["unit:test_whole_loop_counted"]),
+    ("counted loop: a float exit test answered on the host, not waited for",
+     "runtime/src/graphs/while_variant.c",
+     "    if (n->op == PYGRAPH_EXIT_FIELD || !pygraph_eval_is_int(n->type) ||\n"
+     "        (n->op == PYGRAPH_EXIT_CMP && n->arg <= PYGRAPH_CMP_F_TRUE))",
+     "    if (n->op == PYGRAPH_EXIT_FIELD)", ["unit:test_whole_loop_counted"]),
+    ("counted loop: the block image rewritten before an unwaited launch's upload read it",
+     "runtime/src/graphs/while_variant.c",
+     "  if (!v->unwaited)\n    return 1;", "  if (1)\n    return 1;",
+     ["unit:test_whole_loop_counted"]),
     ("counted loop: auto times the batched side without waiting for it",
      "runtime/src/abi/whole_loop_choice.c",
      "  st->choice.timing_written = 0;\n  wait_written(st);",

@@ -297,9 +297,47 @@ static void test_descriptor_check(void)
   CHECK(!pygraph_whole_loop_check(&p->wl));
 }
 
+/* Once run whole (graph mode), an integer counted loop's launch is not
+ * waited for: no state read back, no synchronization after the launch;
+ * the host's answer leaves the counter and the rotated pointer as
+ * written.  The next launch waits for it (gsync) before rewriting the
+ * condition block's image.  A float test keeps the waiting path. */
+static void test_no_wait(void)
+{
+  fake_reset();
+  loop_settings(PYGRAPH_MODE_GRAPH, 1);
+  struct prog *p = prog_new();
+  CHECK(same(run(p, 6), as_written(6)));
+  fake_log_clear();
+  CHECK(same(run(p, 64), as_written(64)));
+  const char *log = fake_log(), *w = strstr(log, "wloop(63)");
+  CHECK(w && !strstr(w, "sync") && harness_count(log, "gsync") == 0);
+  for (int steps = 2; steps <= 9; steps++) {
+    fake_log_clear();
+    CHECK(same(run(p, steps), as_written(steps)));
+    w = strstr(fake_log(), "wloop(");
+    CHECK(w && !strstr(w, "sync") && harness_count(fake_log(), "gsync") == 1);
+  }
+  CHECK(summary_of(p).graph_runs == 9 && summary_of(p).graph_iterations == 63 + 36);
+  /* the same test over floats: (float)(1 + i) >= (float)steps waits */
+  static const pygraph_exit_node kFloat[] = {
+      NODE(COUNTER, I32, NONE, 1, 1), NODE(CAST, F32, PYGRAPH_CAST_SITOFP, 0, 0),
+      NODE(INVARIANT, I32, 0, 0, 0), NODE(CAST, F32, PYGRAPH_CAST_SITOFP, 0, 0),
+      NODE(CMP, I1, PYGRAPH_CMP_F_OGE, 0, 0), NODE(LEAVE, I1, PYGRAPH_EXIT_AT_END, 0, 0)};
+  struct prog *q = prog_new();
+  q->wl.nodes = kFloat;
+  q->wl.n_nodes = sizeof kFloat / sizeof *kFloat;
+  CHECK(same(run(q, 6), as_written(6)));
+  fake_log_clear();
+  CHECK(same(run(q, 64), as_written(64)));
+  w = strstr(fake_log(), "wloop(63)");
+  CHECK(w && strstr(w, "sync") && summary_of(q).graph_runs == 1);
+}
+
 int main(void)
 {
   test_descriptor_check();
+  test_no_wait();
   test_runs_whole();
   test_faults();
   test_off();

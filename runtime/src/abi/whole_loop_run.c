@@ -7,7 +7,10 @@
  * off.  After the launch the host is given what the loop leaves: the
  * last status copy in the status destination here, the iteration and
  * the exit test to the pass's code (counters and rotated values are
- * computed there from them).  A launch that was enqueued and did not end
+ * computed there from them).  A counted loop whose end the host finds
+ * exactly (pygraph_while_host_outcome) is answered at once and its launch
+ * not waited for: a failure after it was enqueued surfaces later as the
+ * program's CUDA error, as any graph launch's does.  A launch that was enqueued and did not end
  * by an exit test (its state unreadable: a CUDA error, which stays the
  * program's to see) cannot be handed back: the loop then goes on as
  * written from the iteration the graph began with, on a device in error
@@ -78,8 +81,14 @@ int pygraph_wl_run(struct pygraph_wl_state *st, const struct pygraph_backend *ba
   int ran = 0;
   pygraph_op_list_materialize(st->first);   /* this execution's iteration 0 */
   double since = pygraph_wl_whole_clock(st, backend);
+  /* a counted loop whose end the host finds exactly is not waited for
+   * (like any graph launch), unless auto's choice times it (since >= 0:
+   * to the GPU's end) */
+  struct pygraph_while_state host;
+  const struct pygraph_while_state *answer =
+      since < 0.0 && pygraph_while_host_outcome(st->wl, st->inv, first, &host) ? &host : NULL;
   cudaError_t err = pygraph_while_variant_launch(&st->var, backend, st->wl, st->inv, st->first,
-                                                 dest, first, &ran, &state, &step);
+                                                 dest, first, &ran, answer, &state, &step);
   st->counts.launches += ran != 0;
   if (err == cudaSuccess && state->outcome == PYGRAPH_WHILE_LEFT) {
     int k = left(st, state, first, left_in);   /* reads the block: before a verdict frees it */

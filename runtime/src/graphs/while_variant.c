@@ -147,16 +147,84 @@ cudaError_t pygraph_while_variant_build(struct pygraph_while_variant *v,
   return cudaSuccess;
 }
 
+/* The upload race of a launch not waited for.  The condition block's host
+ * image is uploaded with an asynchronous copy (backend->memory_copy, i.e.
+ * cudaMemcpyAsync): from pinned memory it reads the image when the stream
+ * reaches it, so rewriting the image for the next launch before then
+ * would change what the earlier launch runs with.  Chosen: the next
+ * launch waits for the earlier one's graph (graph_synchronize: its launch
+ * stream, where the upload came before it) before it rewrites the image,
+ * rather than an image per launch: one image and no new port entry.  The
+ * host still runs ahead from the launch to the next execution's launch
+ * (the program after the loop, the next iteration 0 enqueued); there it
+ * waits for that stream's work so far.  An event recorded after the
+ * upload (a port entry to wait on it) would wait for less.  The argument block needs nothing: graph_set_args copies
+ * its image when called (arg_loader.h), and the device blocks are used in
+ * the launch stream's order.  0: cannot wait (the stream is captured). */
+static int wait_unwaited(struct pygraph_while_variant *v, const struct pygraph_backend *backend)
+{
+  if (!v->unwaited)
+    return 1;
+  if (!backend->graph_synchronize(v->wg.graph))
+    return 0;
+  v->unwaited = 0;
+  return 1;
+}
+
+/* Can the host's evaluation of wl's exit tests be trusted to equal the
+ * device's?  Integers only: the tests read no status (a counted loop),
+ * and no node pushes or compares a float (host and device floating point
+ * may round differently).  Operands need no check: AFFINE ones are
+ * integers (pygraph_eval_value_ok), ROTATION ones copy invariant bits. */
+static int host_exact(const pygraph_whole_loop *wl)
+{
+  if (pygraph_whole_loop_has_status(wl) || !pygraph_whole_loop_check(wl))
+    return 0;
+  for (unsigned k = 0; k < wl->n_nodes; k++) {
+    const pygraph_exit_node *n = &wl->nodes[k];
+    if (n->op == PYGRAPH_EXIT_FIELD || !pygraph_eval_is_int(n->type) ||
+        (n->op == PYGRAPH_EXIT_CMP && n->arg <= PYGRAPH_CMP_F_TRUE))
+      return 0;
+  }
+  return 1;
+}
+
+int pygraph_while_host_outcome(const pygraph_whole_loop *wl, const uint64_t *inv, uint64_t first,
+                               struct pygraph_while_state *out)
+{
+  if (!host_exact(wl))
+    return 0;
+  /* the device's state as pygraph_while_block_start leaves it, less the
+   * slots: writing them cannot fail on the device (the host wrote them
+   * for `first` with the same descriptor and invariants, and whether an
+   * operand's value exists does not depend on the iteration) and they do
+   * not change where the loop leaves */
+  memset(out, 0, sizeof *out);
+  out->loop = wl;
+  out->invariants = inv;
+  out->iteration = first;
+  out->exit_test = -1;
+  out->outcome = PYGRAPH_WHILE_RUNNING;
+  for (uint64_t k = 0; k < PYGRAPH_WHILE_HOST_MAX_ITERATIONS; k++)
+    if (!pygraph_while_step(out))
+      return out->outcome == PYGRAPH_WHILE_LEFT;
+  return 0;
+}
+
 cudaError_t pygraph_while_variant_launch(struct pygraph_while_variant *v,
                                          const struct pygraph_backend *backend,
                                          const pygraph_whole_loop *wl, const uint64_t *inv,
                                          const struct pygraph_op_list *iteration,
                                          const void *status, uint64_t first, int *ran,
+                                         const struct pygraph_while_state *answer,
                                          const struct pygraph_while_state **state,
                                          const char **step)
 {
   struct pygraph_while_block *b = &v->wg.block;
   *ran = 0;
+  *step = "while block reuse";
+  if (!wait_unwaited(v, backend))
+    return cudaErrorNotPermitted;
   *step = "while block start";
   if (!v->built || !pygraph_while_block_start(b, inv, status, first, 0))
     return cudaErrorInvalidValue;
@@ -176,6 +244,11 @@ cudaError_t pygraph_while_variant_launch(struct pygraph_while_variant *v,
   *step = "graph launch";
   if ((err = backend->graph_launch(v->wg.graph, ran)) != cudaSuccess)
     return err;
+  if (answer) {                 /* not waited for: the host knows the end */
+    v->unwaited = 1;
+    *state = answer;
+    return cudaSuccess;
+  }
   *step = "while state read";
   if ((err = pygraph_while_block_read_state(b, backend, stream)) != cudaSuccess)
     return err;

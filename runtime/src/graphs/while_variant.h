@@ -23,6 +23,9 @@ struct pygraph_while_variant {
   size_t n_slots;
   struct pygraph_while_graph wg;
   int built;                         /* wg holds a graph (the rest is then complete) */
+  int unwaited;                      /* a launch was enqueued and not waited for: the
+                                        condition block's host image may still be read
+                                        by its upload (see pygraph_while_variant_launch) */
 };
 
 /* Builds it from `ops` (materialized; one iteration of the loop `wl`, in
@@ -40,19 +43,39 @@ cudaError_t pygraph_while_variant_build(struct pygraph_while_variant *v,
 /* One launch running the loop from iteration `first` (the iterations
  * before it ran as written), with the loop's invariants `inv` and the
  * status bytes its host destination holds now (`status`), until the loop
- * leaves; waits for it.  The indirect nodes' arguments are those of
+ * leaves; waits for it unless `answer` is given (below).  The indirect nodes' arguments are those of
  * `iteration` (materialized: this execution's first iteration, the shape
  * of the one the graph was built from), the evolving ones then advanced to
  * `first`.  *ran: the graph was enqueued (its iterations may
  * have run even when an error is returned).  On cudaSuccess *state is the
- * block's state as the device left it. */
+ * block's state as the device left it.
+ * `answer` (NULL: wait): the launch's end as the host found it
+ * (pygraph_while_host_outcome): the launch is enqueued and not waited for,
+ * and on cudaSuccess *state is `answer`.  A later launch waits for it
+ * before rewriting the condition block's image (its upload may not have
+ * read it yet); a launch that cannot wait (its stream captured) fails
+ * before anything is enqueued, *step "while block reuse". */
 cudaError_t pygraph_while_variant_launch(struct pygraph_while_variant *v,
                                          const struct pygraph_backend *backend,
                                          const pygraph_whole_loop *wl, const uint64_t *inv,
                                          const struct pygraph_op_list *iteration,
                                          const void *status, uint64_t first, int *ran,
+                                         const struct pygraph_while_state *answer,
                                          const struct pygraph_while_state **state,
                                          const char **step);
+
+/* Where a counted loop (no status) run from iteration `first` with the
+ * invariants `inv` leaves, found on the host by the condition kernel's own
+ * step (while_condition.h) before or while the device runs it: 1 and *out
+ * (outcome LEFT, iteration, exit_test, exit_where as the device's block
+ * will hold them) only where that is exact: every exit-test node an
+ * integer (no status field, no float value or predicate: host and device
+ * floating point may differ) and the loop leaves within
+ * PYGRAPH_WHILE_HOST_MAX_ITERATIONS iterations (the host's cost); else 0:
+ * the caller waits for the device. */
+#define PYGRAPH_WHILE_HOST_MAX_ITERATIONS 65536u
+int pygraph_while_host_outcome(const pygraph_whole_loop *wl, const uint64_t *inv, uint64_t first,
+                               struct pygraph_while_state *out);
 
 /* Frees everything (waiting for its launches first); v is zeroed. */
 void pygraph_while_variant_free(struct pygraph_while_variant *v,
