@@ -244,7 +244,9 @@ def coverage_lines(ok):
 
 
 WHOLE_REASON = re.compile(r" not a whole-loop candidate: (.*?)(?: at [^ ]+:\d+)?(?: \[[\w=.-]+\])?$")
-WHOLE_DETAIL = re.compile(r" \((?:store to|of|lines) .*?\)|'[^']*'| at [^ ]+:\d+")
+WHOLE_DETAIL = [(re.compile(r"'[^']*'"), "'…'"),                     # names
+                (re.compile(r" \((?:store to|of) '…'\)"), ""),           # what it stores to
+                (re.compile(r" \(?at (?:<unknown location>|[^ ,()]+:\d+)\)?"), "")]   # places
 
 
 def whole_loop_lines(recs):
@@ -260,7 +262,10 @@ def whole_loop_lines(recs):
     for m in judged:
         found = WHOLE_REASON.search(m)
         if found:
-            reasons[WHOLE_DETAIL.sub("", found.group(1)).strip()] += 1
+            reason = found.group(1)
+            for pattern, repl in WHOLE_DETAIL:
+                reason = pattern.sub(repl, reason)
+            reasons[reason.strip()] += 1
     md = ["", "## Loops judged for a whole-loop graph (conditional WHILE node)", ""]
     md += table([["loops judged", len(judged)],
                  ["candidates", "%d (%s)" % (len(cands), pct(len(cands), len(judged)))],

@@ -165,7 +165,7 @@ class WholeLoops(unittest.TestCase):
         self.assertIn("| candidates | 1 (33.3%) |", md)
         self.assertIn("| ... counted (no status copy) | 1 |", md)
         self.assertIn("| host store to escaping memory | 1 |", md)
-        self.assertIn("| call with effects | 1 |", md)
+        self.assertIn("| call with effects '…' | 1 |", md)
 
 
 class Failures(unittest.TestCase):
