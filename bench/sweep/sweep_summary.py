@@ -245,8 +245,8 @@ def coverage_lines(ok):
 
 WHOLE_REASON = re.compile(r" not a whole-loop candidate: (.*?)(?: at [^ ]+:\d+)?(?: \[[\w=.-]+\])?$")
 WHOLE_DETAIL = [(re.compile(r"'[^']*'"), "'…'"),                     # names
-                (re.compile(r" \((?:store to|of) '…'\)"), ""),           # what it stores to
-                (re.compile(r" \(?at (?:<unknown location>|[^ ,()]+:\d+)\)?"), "")]   # places
+                (re.compile(r" \((?:store to|of) '…'\)| \(lines \d+-\d+\)"), ""),  # what, where
+                (re.compile(r" \(at [^()]*\)| at (?:<unknown location>|[^ ,()]+:\d+)"), "")]   # places
 
 
 def whole_loop_lines(recs):
