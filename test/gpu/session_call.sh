@@ -34,6 +34,7 @@ whole_loop_runs converge 2 16384 10 4000
 whole_loop_runs whole_loop_forms 2
 whole_loop_runs cg_solver 1
 whole_loop_runs counted_loop 2
+whole_loop_runs counted_loop 1 70001 16384 3   # past 65536 steps: the launch waited for
 # driver-API launches as kernel nodes (issue 18): the report's total line and flushes
 for v in auto graph; do
   echo "driver_launch $v $(PYGRAPH_MODE=$v PYGRAPH_REPORT=1 timeout 30 $B/driver_launch_pygraph 2>&1 | grep -E 'checksum|total|flush' | tr '\n' ' ' | cut -c1-600)"
