@@ -22,11 +22,11 @@ whole_loop_runs() {
   local name=$1 rounds=$2; shift 2
   for ((r = 1; r <= rounds; r++)); do
     for v in plain auto wl0 graph; do
-      local bin=$B/${name}_pygraph e="PYGRAPH_REPORT=1" log=$O/$name.$v.$r.log
+      local args=$*; local bin=$B/${name}_pygraph e="PYGRAPH_REPORT=1" log=$O/$name${args:+.${args// /_}}.$v.$r.log
       [[ $v == plain ]] && bin=$B/${name}_plain
       [[ $v == wl0 ]] && e="$e PYGRAPH_WHOLE_LOOPS=0"; [[ $v == graph ]] && e="$e PYGRAPH_MODE=graph"
       env $e timeout 60 $bin "$@" > $log 2>&1
-      echo "$name $v r$r $(grep -h loop_ms $log) $(grep -h checksum $log) $(grep -h 'whole loop' $log | grep -o 'state=[a-z]*\|graph_runs=[0-9]*\|choice="[a-z ]*"\|whole_us=[0-9.]*\|written_us=[0-9.]*\|why=.*' | tr '\n' ' ')"
+      echo "$name${args:+ ($args)} $v r$r $(grep -h loop_ms $log) $(grep -h checksum $log) $(grep -h 'whole loop' $log | grep -o 'state=[a-z]*\|graph_runs=[0-9]*\|choice="[a-z ]*"\|whole_us=[0-9.]*\|written_us=[0-9.]*\|why=.*' | tr '\n' ' ')"
     done
   done
 }
