@@ -712,6 +712,10 @@ MUTATIONS = [
      "runtime/src/recording/whole_loop.c",
      "    return wl->status_op == PYGRAPH_WL_NONE && wl->status_dest == PYGRAPH_WL_NONE &&\n"
      "           wl->status_bytes == 0;", "    return 1;", ["unit:test_whole_loop_counted"]),
+    ("counted loop: a whole execution timed for auto's choice not waited for",
+     "runtime/src/abi/whole_loop_run.c",
+     "      since < 0.0 && pygraph_while_host_outcome(", "      pygraph_while_host_outcome(",
+     ["unit:test_whole_loop_counted"]),
     ("counted loop: a float exit test answered on the host, not waited for",
      "runtime/src/graphs/while_variant.c",
      "    if (n->op == PYGRAPH_EXIT_FIELD || !pygraph_eval_is_int(n->type) ||\n"

@@ -266,6 +266,11 @@ static void test_auto_choice(void)
       CHECK(same(run(p, 20), want));
       if (e == 2)              /* the first execution timed as written waits at its exit */
         CHECK(harness_count(fake_log(), "sync") == 1 && harness_count(fake_log(), "wloop") == 0);
+      const char *w = strstr(fake_log(), "wloop(");
+      if (e == 1)              /* a whole execution timed for the choice waits for the GPU */
+        CHECK(w && strstr(w, "sync"));
+      if (e == 6 && whole_wins)   /* chosen: no longer waited for */
+        CHECK(w && !strstr(w, "sync"));
     }
     struct pygraph_whole_loop_summary s = summary_of(p);
     CHECK_STR(s.choice, whole_wins ? "whole" : "as written");
