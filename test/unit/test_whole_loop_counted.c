@@ -17,6 +17,7 @@
 
 #include "check.h"
 #include "harness.h"
+#include "whole_loop_harness.h"
 #include "abi/record.h"
 #include "abi/whole_loop.h"
 #include "recording/whole_loop.h"
@@ -77,23 +78,6 @@ static struct prog *prog_new(void)
 }
 
 /* A routed launch: observed, then recorded or run ("CUDA"). */
-static void launch(const pygraph_site *site, int func, int v, int *target)
-{
-  int a0 = v;
-  long long a1 = (long long)(uintptr_t)target;
-  void *args[] = {&a0, &a1};
-  dim3 grid = {1, 1, 1}, block = {32, 1, 1};
-  if (pygraph_whole_loop_observing()) {
-    struct pygraph_op op = {.kind = PYGRAPH_OP_KERNEL, .stream = S1, .func = FAKE_FUNC(func),
-                            .site = site, .grid = grid, .block = block, .wait_link = -1};
-    pygraph_whole_loop_observe(&fake_backend, &op, args);
-  }
-  struct pygraph_segment *seg = pygraph_recording_segment();
-  if (seg && pygraph_record_kernel(seg, site, FAKE_FUNC(func), grid, block, 0, S1, args) ==
-                 PYGRAPH_DEFERRED)
-    return;
-  *target += v;
-}
 
 /* The loop as the pass leaves it (steps >= 1: the guard before it). */
 static struct result run(struct prog *p, int steps)
@@ -113,8 +97,8 @@ static struct result run(struct prog *p, int steps)
       break;
     }
     begin(p->region, 0);
-    launch(&p->site0, 1, t + 1, x);
-    launch(&p->site1, 2, 10, y);
+    harness_loop_kernel(&p->site0, 1, t + 1, x);
+    harness_loop_kernel(&p->site1, 2, 10, y);
     end(p->region);
     fake_host_us += g_written_us;
     int *s = x;
@@ -128,22 +112,14 @@ static struct result run(struct prog *p, int steps)
   return (struct result){t, *p->a, *p->b, x == p->a};
 }
 
-static void loop_settings(enum pygraph_mode mode, int whole)
-{
-  harness_settings(mode, 1, 16);
-  struct pygraph_settings s = *pygraph_settings();
-  s.indirect = PYGRAPH_INDIRECT_OFF;
-  s.whole_loops = whole;
-  pygraph_settings_override(&s);
-}
 
 static struct result as_written(int steps)
 {
   int on = pygraph_settings()->whole_loops;
   enum pygraph_mode mode = pygraph_settings()->mode;
-  loop_settings(PYGRAPH_MODE_GRAPH, 0);
+  harness_loop_settings(PYGRAPH_MODE_GRAPH, 0);
   struct result r = run(prog_new(), steps);
-  loop_settings(mode, on);
+  harness_loop_settings(mode, on);
   return r;
 }
 
@@ -152,29 +128,6 @@ static int same(struct result x, struct result y)
   return x.t == y.t && x.a == y.a && x.b == y.b && x.x_is_a == y.x_is_a;
 }
 
-struct find {
-  const pygraph_whole_loop *wl;
-  struct pygraph_whole_loop_summary s;
-  int found;
-};
-
-static void find_visit(const struct pygraph_whole_loop_summary *s, void *ctx)
-{
-  struct find *f = ctx;
-  if (s->wl == f->wl) {
-    f->s = *s;
-    f->found = 1;
-  }
-}
-
-static struct pygraph_whole_loop_summary summary_of(struct prog *p)
-{
-  struct find f = {&p->wl, {0}, 0};
-  pygraph_whole_loops_foreach(find_visit, &f);
-  if (!f.found)
-    f.s.state = "none";
-  return f.s;
-}
 
 /* Checked in its first execution; from the second on, iteration 0 as
  * written (its batch unit ends before the launch) and the rest in one
@@ -183,11 +136,11 @@ static struct pygraph_whole_loop_summary summary_of(struct prog *p)
 static void test_runs_whole(void)
 {
   fake_reset();
-  loop_settings(PYGRAPH_MODE_GRAPH, 1);
+  harness_loop_settings(PYGRAPH_MODE_GRAPH, 1);
   struct prog *p = prog_new();
   struct result r = run(p, 6);
   CHECK(same(r, as_written(6)) && r.t == 6);
-  struct pygraph_whole_loop_summary s = summary_of(p);
+  struct pygraph_whole_loop_summary s = harness_whole_loop_summary(&p->wl);
   CHECK_STR(s.state, "ready");
   CHECK(s.executions == 1 && s.observed == 6 && s.graph_runs == 0);
   fake_log_clear();
@@ -200,15 +153,15 @@ static void test_runs_whole(void)
   CHECK(harness_count(log, "wbuild") == 1 && harness_count(log, "no status") == 1 &&
         harness_count(log, "wloop(63)") == 1);
   CHECK(same(r, as_written(64)));
-  s = summary_of(p);
+  s = harness_whole_loop_summary(&p->wl);
   CHECK(s.graph_runs == 1 && s.graph_iterations == 63 && s.graph_kernels == 126);
   CHECK(s.builds == 1 && s.fallbacks == 0);
   /* other trip counts, odd and even: the pointer the loop leaves with */
   for (int steps = 2; steps <= 9; steps++)
     CHECK(same(run(p, steps), as_written(steps)));
-  CHECK(summary_of(p).graph_runs == 9 && summary_of(p).builds == 1);
+  CHECK(harness_whole_loop_summary(&p->wl).graph_runs == 9 && harness_whole_loop_summary(&p->wl).builds == 1);
   /* one iteration: it leaves at iteration 0's end, nothing launched */
-  CHECK(same(run(p, 1), as_written(1)) && summary_of(p).graph_runs == 9);
+  CHECK(same(run(p, 1), as_written(1)) && harness_whole_loop_summary(&p->wl).graph_runs == 9);
 }
 
 /* A fault at the WHILE graph's build or launch: that execution goes on as
@@ -219,7 +172,7 @@ static void test_faults(void)
   const char *why[] = {"while node", "graph launch"};
   for (int k = 0; k < 2; k++) {
     fake_reset();
-    loop_settings(PYGRAPH_MODE_GRAPH, 1);
+    harness_loop_settings(PYGRAPH_MODE_GRAPH, 1);
     struct prog *p = prog_new();
     run(p, 7);
     fake.fail_while_step = k == 0 ? "while node" : NULL;
@@ -228,7 +181,7 @@ static void test_faults(void)
     fake.fail_while_step = NULL;
     fake.fail_launch = 0;
     CHECK(same(r, as_written(7)));
-    struct pygraph_whole_loop_summary s = summary_of(p);
+    struct pygraph_whole_loop_summary s = harness_whole_loop_summary(&p->wl);
     CHECK_STR(s.state, "off");
     CHECK_STR(s.why, why[k]);
     CHECK(s.graph_runs == 0 && s.fallbacks == 1);
@@ -240,12 +193,12 @@ static void test_faults(void)
 static void test_off(void)
 {
   fake_reset();
-  loop_settings(PYGRAPH_MODE_GRAPH, 0);
+  harness_loop_settings(PYGRAPH_MODE_GRAPH, 0);
   struct prog *p = prog_new();
   fake_log_clear();
   for (int k = 0; k < 3; k++)
     CHECK(same(run(p, 40), as_written(40)));
-  CHECK_STR(summary_of(p).state, "none");
+  CHECK_STR(harness_whole_loop_summary(&p->wl).state, "none");
   CHECK(harness_count(fake_log(), "wbuild") == 0);
 }
 
@@ -257,7 +210,7 @@ static void test_auto_choice(void)
   for (int whole_wins = 0; whole_wins < 2; whole_wins++) {
     fake_reset();
     struct result want = as_written(20);
-    loop_settings(PYGRAPH_MODE_AUTO, 1);
+    harness_loop_settings(PYGRAPH_MODE_AUTO, 1);
     g_written_us = 10.0;
     fake.while_iteration_host_us = whole_wins ? 2.0 : 15.0;
     struct prog *p = prog_new();
@@ -272,7 +225,7 @@ static void test_auto_choice(void)
       if (e == 6 && whole_wins)   /* chosen: no longer waited for */
         CHECK(w && !strstr(w, "sync"));
     }
-    struct pygraph_whole_loop_summary s = summary_of(p);
+    struct pygraph_whole_loop_summary s = harness_whole_loop_summary(&p->wl);
     CHECK_STR(s.choice, whole_wins ? "whole" : "as written");
     CHECK_STR(s.state, whole_wins ? "ready" : "off");
     CHECK(s.written_us == 10.0 && s.whole_us == (whole_wins ? 2.0 : 15.0));
@@ -310,7 +263,7 @@ static void test_descriptor_check(void)
 static void test_no_wait(void)
 {
   fake_reset();
-  loop_settings(PYGRAPH_MODE_GRAPH, 1);
+  harness_loop_settings(PYGRAPH_MODE_GRAPH, 1);
   struct prog *p = prog_new();
   CHECK(same(run(p, 6), as_written(6)));
   fake_log_clear();
@@ -323,7 +276,7 @@ static void test_no_wait(void)
     w = strstr(fake_log(), "wloop(");
     CHECK(w && !strstr(w, "sync") && harness_count(fake_log(), "gsync") == 1);
   }
-  CHECK(summary_of(p).graph_runs == 9 && summary_of(p).graph_iterations == 63 + 36);
+  CHECK(harness_whole_loop_summary(&p->wl).graph_runs == 9 && harness_whole_loop_summary(&p->wl).graph_iterations == 63 + 36);
   /* the same test over floats: (float)(1 + i) >= (float)steps waits */
   static const pygraph_exit_node kFloat[] = {
       NODE(COUNTER, I32, NONE, 1, 1), NODE(CAST, F32, PYGRAPH_CAST_SITOFP, 0, 0),
@@ -336,7 +289,7 @@ static void test_no_wait(void)
   fake_log_clear();
   CHECK(same(run(q, 64), as_written(64)));
   w = strstr(fake_log(), "wloop(63)");
-  CHECK(w && strstr(w, "sync") && summary_of(q).graph_runs == 1);
+  CHECK(w && strstr(w, "sync") && harness_whole_loop_summary(&q->wl).graph_runs == 1);
 }
 
 int main(void)

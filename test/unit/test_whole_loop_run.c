@@ -20,6 +20,7 @@
 
 #include "check.h"
 #include "harness.h"
+#include "whole_loop_harness.h"
 #include "abi/record.h"
 #include "abi/report.h"
 #include "abi/report_json.h"
@@ -113,23 +114,6 @@ static struct prog *prog_new(void)
 }
 
 /* A routed launch: observed, then recorded or run ("CUDA"). */
-static void launch(const pygraph_site *site, int func, int v, int *target)
-{
-  int a0 = v;
-  long long a1 = (long long)(uintptr_t)target;
-  void *args[] = {&a0, &a1};
-  dim3 grid = {1, 1, 1}, block = {32, 1, 1};
-  if (pygraph_whole_loop_observing()) {
-    struct pygraph_op op = {.kind = PYGRAPH_OP_KERNEL, .stream = S1, .func = FAKE_FUNC(func),
-                            .site = site, .grid = grid, .block = block, .wait_link = -1};
-    pygraph_whole_loop_observe(&fake_backend, &op, args);
-  }
-  struct pygraph_segment *seg = pygraph_recording_segment();
-  if (seg && pygraph_record_kernel(seg, site, FAKE_FUNC(func), grid, block, 0, S1, args) ==
-                 PYGRAPH_DEFERRED)
-    return;
-  *target += v;
-}
 
 /* Host time each status copy waits (the auto-mode tests' clock). */
 static double g_written_us;
@@ -171,8 +155,8 @@ static struct result run(struct prog *p, int start, int maxit)
       break;
     }
     begin(p->region, 0);
-    launch(&p->site0, 1, p->add, x);
-    launch(&p->site1, 2, p->sub, p->status);
+    harness_loop_kernel(&p->site0, 1, p->add, x);
+    harness_loop_kernel(&p->site1, 2, p->sub, p->status);
     end(p->region);
     status_copy(p);
     if (*p->dest == p->stop) {
@@ -182,7 +166,7 @@ static struct result run(struct prog *p, int start, int maxit)
     }
     if (p->op_after_copy) {
       begin(p->region, 1);
-      launch(&p->site0, 3, 2, y);
+      harness_loop_kernel(&p->site0, 3, 2, y);
       end(p->region);
     }
     if (++it >= maxit) {
@@ -228,8 +212,8 @@ static struct result run_top(struct prog *p, int start)
       break;
     }
     begin(p->region, 0);
-    launch(&p->site0, 1, 1, x);
-    launch(&p->site1, 2, -1, p->status);
+    harness_loop_kernel(&p->site0, 1, 1, x);
+    harness_loop_kernel(&p->site1, 2, -1, p->status);
     end(p->region);
     status_copy(p);
     int *t = x;
@@ -239,18 +223,10 @@ static struct result run_top(struct prog *p, int start)
   return (struct result){(uint64_t)it, p->host_status, *p->a, *p->b, x == p->a, k};
 }
 
-static void loop_settings(enum pygraph_mode mode, int whole)
-{
-  harness_settings(mode, 1, 16);
-  struct pygraph_settings s = *pygraph_settings();
-  s.indirect = PYGRAPH_INDIRECT_OFF;
-  s.whole_loops = whole;
-  pygraph_settings_override(&s);
-}
 
 static void whole_loops(int on)
 {
-  loop_settings(PYGRAPH_MODE_GRAPH, on);
+  harness_loop_settings(PYGRAPH_MODE_GRAPH, on);
 }
 
 /* The same loop run as written (whole loops off), on its own buffers. */
@@ -271,32 +247,7 @@ static int same(struct result x, struct result y)
          x.b == y.b && x.x_is_a == y.x_is_a && x.exit_test == y.exit_test;
 }
 
-/* What the report says of p's loop. */
-static struct pygraph_whole_loop_summary summary_of(struct prog *p);
 
-struct find {
-  const pygraph_whole_loop *wl;
-  struct pygraph_whole_loop_summary s;
-  int found;
-};
-
-static void find_visit(const struct pygraph_whole_loop_summary *s, void *ctx)
-{
-  struct find *f = ctx;
-  if (s->wl == f->wl) {
-    f->s = *s;
-    f->found = 1;
-  }
-}
-
-static struct pygraph_whole_loop_summary summary_of(struct prog *p)
-{
-  struct find f = {&p->wl, {0}, 0};
-  pygraph_whole_loops_foreach(find_visit, &f);
-  if (!f.found)
-    f.s.state = "none";
-  return f.s;
-}
 
 /* Warm-up, then the WHILE graph from iteration 1 on: everything as the
  * loop run as written leaves it. */
@@ -308,7 +259,7 @@ static void test_runs_whole(void)
   /* first execution: run as written and checked */
   struct result r = run(p, 5, 100);
   CHECK(same(r, as_written(5, 100, 0)) && r.iterations == 4 && r.exit_test == 0);
-  struct pygraph_whole_loop_summary s = summary_of(p);
+  struct pygraph_whole_loop_summary s = harness_whole_loop_summary(&p->wl);
   CHECK_STR(s.state, "ready");
   CHECK(s.executions == 1 && s.observed == 5 && s.graph_runs == 0 && s.builds == 0);
   CHECK(harness_count(fake_log(), "wbuild") == 0);
@@ -317,7 +268,7 @@ static void test_runs_whole(void)
   r = run(p, 5, 100);
   CHECK(same(r, as_written(5, 100, 0)));
   CHECK(harness_count(fake_log(), "wbuild") == 1 && harness_count(fake_log(), "wloop(4)") == 1);
-  s = summary_of(p);
+  s = harness_whole_loop_summary(&p->wl);
   CHECK(s.graph_runs == 1 && s.graph_iterations == 4 && s.graph_kernels == 8 && s.launches == 1);
   CHECK(s.builds == 1 && s.fallbacks == 0 && s.observed == 6);
   /* again, another length and odd: the pointer the loop leaves with */
@@ -325,11 +276,11 @@ static void test_runs_whole(void)
     r = run(p, start, 100);
     CHECK(same(r, as_written(start, 100, 0)));
   }
-  s = summary_of(p);
+  s = harness_whole_loop_summary(&p->wl);
   CHECK(s.builds == 1 && s.graph_runs == 9 && s.executions == 10);
   /* one iteration only: the program leaves after iteration 0, nothing to launch */
   r = run(p, 1, 100);
-  CHECK(same(r, as_written(1, 100, 0)) && summary_of(p).graph_runs == 9);
+  CHECK(same(r, as_written(1, 100, 0)) && harness_whole_loop_summary(&p->wl).graph_runs == 9);
 }
 
 /* A loop inside its region's loop: the region's segment begun before the
@@ -371,12 +322,12 @@ static struct result run_nested(struct prog *p, int start, int maxit)
       pygraph_whole_loop_exit_impl(p->region, &p->wl, 1ull << k);
       break;
     }
-    launch(&p->site0, 1, p->add, x);
-    launch(&p->site1, 2, p->sub, p->status);
+    harness_loop_kernel(&p->site0, 1, p->add, x);
+    harness_loop_kernel(&p->site1, 2, p->sub, p->status);
     end(p->region);                     /* the status copy is a barrier */
     status_copy(p);
     begin(p->region, 1);                /* after the copy: open across the back edge */
-    launch(&p->site0, 3, 2, y);
+    harness_loop_kernel(&p->site0, 3, 2, y);
     if (*p->dest == p->stop) {
       k = 0;
       it++;
@@ -425,7 +376,7 @@ static void test_nested_loop(void)
     const char *loop = strstr(fake_log(), "wloop(");
     CHECK(k == 0 || (loop && strcmp(strchr(loop, ')'), ") cp sync") == 0));
   }
-  struct pygraph_whole_loop_summary s = summary_of(p);
+  struct pygraph_whole_loop_summary s = harness_whole_loop_summary(&p->wl);
   CHECK_STR(s.why, "-");
   CHECK_STR(s.state, "ready");
   CHECK(s.graph_runs == 2 && s.builds == 1 && s.fallbacks == 0);
@@ -437,7 +388,7 @@ static void test_nested_loop(void)
   struct result r = run_nested(q, 5, 100);
   end(other);
   CHECK(same(r, want[0]));
-  CHECK_STR(summary_of(q).state, "none");
+  CHECK_STR(harness_whole_loop_summary(&q->wl).state, "none");
 }
 
 /* CG's shape: a test right after the status copy with an operation after
@@ -477,7 +428,7 @@ static void test_test_after_copy_with_operations_after(void)
   struct result r = run(p, 5, 100);
   CHECK(same(r, split_as_written(5, 100)) && r.iterations == 4 && r.exit_test == 0);
   CHECK(r.a + r.b == 5 + 2 * 4);            /* op 3 did not run in the iteration that left */
-  CHECK_STR(summary_of(p).state, "ready");
+  CHECK_STR(harness_whole_loop_summary(&p->wl).state, "ready");
   fake_log_clear();
   r = run(p, 5, 100);
   CHECK(same(r, split_as_written(5, 100)));
@@ -493,7 +444,7 @@ static void test_test_after_copy_with_operations_after(void)
   CHECK(same(r, split_as_written(100, 6)) && r.exit_test == 1 && r.iterations == 6);
   CHECK(r.a + r.b == 6 + 2 * 6 && harness_count(fake_log(), "ifskip") == 0);
   CHECK(harness_count(fake_log(), "wloop(5)") == 1);
-  struct pygraph_whole_loop_summary s = summary_of(p);
+  struct pygraph_whole_loop_summary s = harness_whole_loop_summary(&p->wl);
   CHECK_STR(s.why, "-");
   CHECK(s.builds == 1 && s.fallbacks == 0 && s.graph_runs == 10);
 }
@@ -508,10 +459,10 @@ static void test_counter_cap(void)
   struct result r = run(p, 100, 6);
   CHECK(same(r, as_written(100, 6, 0)) && r.exit_test == 1 && r.iterations == 6);
   r = run(p, 100, 6);
-  CHECK(same(r, as_written(100, 6, 0)) && summary_of(p).graph_runs == 1);
+  CHECK(same(r, as_written(100, 6, 0)) && harness_whole_loop_summary(&p->wl).graph_runs == 1);
   r = run(p, 100, 3);              /* another cap: an invariant, no rebuild */
-  CHECK(same(r, as_written(100, 3, 0)) && summary_of(p).builds == 1);
-  CHECK(summary_of(p).graph_iterations == 5 + 2);
+  CHECK(same(r, as_written(100, 3, 0)) && harness_whole_loop_summary(&p->wl).builds == 1);
+  CHECK(harness_whole_loop_summary(&p->wl).graph_iterations == 5 + 2);
 }
 
 /* A loop too short to be checked enough stays warming; one checked
@@ -523,18 +474,18 @@ static void test_checked_enough(void)
   whole_loops(1);
   struct prog *p = prog_new();
   run(p, 2, 100);                  /* 2 iterations: fewer than a rotation of 2 needs */
-  CHECK_STR(summary_of(p).state, "warming");
+  CHECK_STR(harness_whole_loop_summary(&p->wl).state, "warming");
   run(p, 1, 100);
-  CHECK_STR(summary_of(p).state, "ready");
-  CHECK(summary_of(p).observed == 3);
+  CHECK_STR(harness_whole_loop_summary(&p->wl).state, "ready");
+  CHECK(harness_whole_loop_summary(&p->wl).observed == 3);
   struct prog *q = prog_new();     /* no rotation: the floor of 3 */
   q->wl.values = kFixed;
   q->rotate = 0;
   run(q, 1, 100);
   run(q, 1, 100);
-  CHECK_STR(summary_of(q).state, "warming");
+  CHECK_STR(harness_whole_loop_summary(&q->wl).state, "warming");
   run(q, 1, 100);
-  CHECK_STR(summary_of(q).state, "ready");
+  CHECK_STR(harness_whole_loop_summary(&q->wl).state, "ready");
 }
 
 /* A test at the top ends the graph's loop before an iteration it does not
@@ -555,7 +506,7 @@ static void test_leaves_at_top(void)
   CHECK(same(run_top(p, 5), plain) && plain.iterations == 5);
   fake_log_clear();
   CHECK(same(run_top(p, 5), plain));
-  CHECK(harness_count(fake_log(), "wloop(4)") == 1 && summary_of(p).graph_runs == 1);
+  CHECK(harness_count(fake_log(), "wloop(4)") == 1 && harness_whole_loop_summary(&p->wl).graph_runs == 1);
   for (int start = 0; start <= 3; start++) {
     whole_loops(0);
     plain = run_top(q, start);
@@ -574,12 +525,12 @@ static void test_pattern_violation(void)
   p->rotate = 0;
   struct result r = run(p, 5, 100);
   CHECK(r.iterations == 4 && r.a == 5 && r.b == 0);   /* as the program wrote it */
-  struct pygraph_whole_loop_summary s = summary_of(p);
+  struct pygraph_whole_loop_summary s = harness_whole_loop_summary(&p->wl);
   CHECK_STR(s.state, "off");
   CHECK_STR(s.why, "an operand off its evolution");
   for (int k = 0; k < 3; k++)
     r = run(p, 5, 100);
-  CHECK(r.a == 5 && summary_of(p).graph_runs == 0 && summary_of(p).executions == 1);
+  CHECK(r.a == 5 && harness_whole_loop_summary(&p->wl).graph_runs == 0 && harness_whole_loop_summary(&p->wl).executions == 1);
   CHECK(harness_count(fake_log(), "wbuild") == 0);
 }
 
@@ -593,10 +544,10 @@ static void test_copy_elsewhere(void)
   p->elsewhere = 1;
   struct result r = run(p, 5, 100);
   CHECK(same(r, as_written(5, 100, 0)));
-  CHECK_STR(summary_of(p).state, "off");
-  CHECK_STR(summary_of(p).why, "the status copy is not the descriptor's");
+  CHECK_STR(harness_whole_loop_summary(&p->wl).state, "off");
+  CHECK_STR(harness_whole_loop_summary(&p->wl).why, "the status copy is not the descriptor's");
   run(p, 5, 100);
-  CHECK(summary_of(p).graph_runs == 0);
+  CHECK(harness_whole_loop_summary(&p->wl).graph_runs == 0);
 }
 
 /* Exit tests that disagree with the program, either way: off. */
@@ -609,19 +560,19 @@ static void test_exit_disagrees(void)
   p->stop = 2;
   struct result r = run(p, 5, 100);
   CHECK(same(r, as_written(5, 100, 2)) && r.iterations == 2);
-  CHECK_STR(summary_of(p).state, "off");
-  CHECK_STR(summary_of(p).why, "the loop left where no exit test says leave");
+  CHECK_STR(harness_whole_loop_summary(&p->wl).state, "off");
+  CHECK_STR(harness_whole_loop_summary(&p->wl).why, "the loop left where no exit test says leave");
   /* the program goes on past status 0 (it stops at -2): caught where it went on */
   struct prog *q = prog_new();
   q->stop = -2;
   r = run(q, 3, 100);
   CHECK(same(r, as_written(3, 100, -2)) && r.iterations == 4);
-  CHECK_STR(summary_of(q).why, "an exit test says leave where the program went on");
+  CHECK_STR(harness_whole_loop_summary(&q->wl).why, "an exit test says leave where the program went on");
   /* an exit the tests do not lead to (the mask): off */
   struct prog *e = prog_new();
   run(e, 5, 100);
   run(e, 5, 100);                  /* ready, graph */
-  CHECK(summary_of(e).graph_runs == 1);
+  CHECK(harness_whole_loop_summary(&e->wl).graph_runs == 1);
   whole_loops(1);
   struct prog *m = prog_new();
   unsigned long long inv[4] = {(uintptr_t)&m->host_status, 100, (uintptr_t)m->a,
@@ -630,11 +581,11 @@ static void test_exit_disagrees(void)
   unsigned long long left;
   pygraph_whole_loop_enter_with(&fake_backend, m->region, &m->wl, inv);
   CHECK(pygraph_whole_loop_try_with(&fake_backend, m->region, &m->wl, &left) == -1);
-  launch(&m->site0, 1, 1, m->a);
-  launch(&m->site1, 2, -1, m->status);
+  harness_loop_kernel(&m->site0, 1, 1, m->a);
+  harness_loop_kernel(&m->site1, 2, -1, m->status);
   status_copy(m);
   pygraph_whole_loop_exit_impl(m->region, &m->wl, 1ull << 1);   /* test 0 left, not 1 */
-  CHECK_STR(summary_of(m).why, "the loop left by another exit than its exit tests say");
+  CHECK_STR(harness_whole_loop_summary(&m->wl).why, "the loop left by another exit than its exit tests say");
 }
 
 /* A ready loop entered with other buffers: its iteration 0 differs from
@@ -647,31 +598,31 @@ static void test_changed_buffers(void)
   struct prog *p = prog_new();
   run(p, 5, 100);
   run(p, 5, 100);
-  CHECK(summary_of(p).graph_runs == 1);
+  CHECK(harness_whole_loop_summary(&p->wl).graph_runs == 1);
   p->status = fake_buffer(sizeof(int));   /* another status buffer: op 1 and the copy */
   struct result r = run(p, 5, 100);
   CHECK(same(r, as_written(5, 100, 0)));
-  struct pygraph_whole_loop_summary s = summary_of(p);
+  struct pygraph_whole_loop_summary s = harness_whole_loop_summary(&p->wl);
   CHECK(s.graph_runs == 1 && s.fallbacks == 1);
   CHECK_STR(s.why, "the first iteration differs from the graph's");
   fake_log_clear();
   r = run(p, 5, 100);
   CHECK(same(r, as_written(5, 100, 0)));
-  s = summary_of(p);
+  s = harness_whole_loop_summary(&p->wl);
   CHECK(s.graph_runs == 2 && s.builds == 2 && harness_count(fake_log(), "destroy") == 0);
   /* another status destination (a local of another call): the same graph */
   int elsewhere;
   p->dest = &elsewhere;
   r = run(p, 7, 100);
-  CHECK(same(r, as_written(7, 100, 0)) && summary_of(p).builds == 2);
-  CHECK(summary_of(p).graph_runs == 3 && summary_of(p).fallbacks == 1);
+  CHECK(same(r, as_written(7, 100, 0)) && harness_whole_loop_summary(&p->wl).builds == 2);
+  CHECK(harness_whole_loop_summary(&p->wl).graph_runs == 3 && harness_whole_loop_summary(&p->wl).fallbacks == 1);
   p->dest = &p->host_status;
   /* other rotating buffers are invariants: the same graph runs them */
   p->a = fake_buffer(sizeof(int));
   p->b = fake_buffer(sizeof(int));
   r = run(p, 6, 100);
-  CHECK(same(r, as_written(6, 100, 0)) && summary_of(p).builds == 2);
-  CHECK(summary_of(p).graph_runs == 4);
+  CHECK(same(r, as_written(6, 100, 0)) && harness_whole_loop_summary(&p->wl).builds == 2);
+  CHECK(harness_whole_loop_summary(&p->wl).graph_runs == 4);
 }
 
 /* An invariant operand of a kernel whose other operand rotates (a
@@ -684,7 +635,7 @@ static void test_invariant_operand_per_execution(void)
   struct prog *p = prog_new();
   run(p, 5, 100);
   run(p, 5, 100);
-  CHECK(summary_of(p).graph_runs == 1 && summary_of(p).builds == 1);
+  CHECK(harness_whole_loop_summary(&p->wl).graph_runs == 1 && harness_whole_loop_summary(&p->wl).builds == 1);
   for (int add = 2; add <= 4; add++) {
     p->add = add;
     struct prog *q = prog_new();      /* the same loop run as written */
@@ -696,7 +647,7 @@ static void test_invariant_operand_per_execution(void)
     struct result r = run(p, 6, 100);
     CHECK(same(r, want) && r.a + r.b == 6 * add);
   }
-  struct pygraph_whole_loop_summary s = summary_of(p);
+  struct pygraph_whole_loop_summary s = harness_whole_loop_summary(&p->wl);
   CHECK(s.graph_runs == 4 && s.builds == 1 && s.fallbacks == 0);
   /* op 1's operand is baked into the graph: another value runs as written */
   p->sub = -2;
@@ -708,7 +659,7 @@ static void test_invariant_operand_per_execution(void)
   whole_loops(1);
   struct result r = run(p, 8, 100);
   CHECK(same(r, want));
-  s = summary_of(p);
+  s = harness_whole_loop_summary(&p->wl);
   CHECK(s.graph_runs == 4 && s.fallbacks == 1);
 }
 
@@ -732,7 +683,7 @@ static void test_faults(void)
     fake.fail_launch = 0;
     fake.fail_args_at = 0;
     CHECK(same(r, as_written(5, 100, 0)));
-    struct pygraph_whole_loop_summary s = summary_of(p);
+    struct pygraph_whole_loop_summary s = harness_whole_loop_summary(&p->wl);
     CHECK_STR(s.state, "off");
     CHECK_STR(s.why, why[k]);
     CHECK(s.graph_runs == 0 && s.fallbacks == 1 && s.launches == 0);
@@ -752,12 +703,12 @@ static void test_off(void)
   struct prog *p = prog_new();
   for (int k = 0; k < 3; k++)
     CHECK(same(run(p, 5, 100), as_written(5, 100, 0)));
-  CHECK_STR(summary_of(p).state, "none");
+  CHECK_STR(harness_whole_loop_summary(&p->wl).state, "none");
   harness_settings(PYGRAPH_MODE_EAGER, 1, 16);
   struct prog *q = prog_new();
   for (int k = 0; k < 3; k++)
     run(q, 5, 100);
-  CHECK_STR(summary_of(q).state, "none");
+  CHECK_STR(harness_whole_loop_summary(&q->wl).state, "none");
   CHECK(!pygraph_whole_loop_observing());
   unsigned long long left = 7;
   CHECK(pygraph_whole_loop_try_with(&fake_backend, q->region, &q->wl, &left) == -1 &&
@@ -767,7 +718,7 @@ static void test_off(void)
   struct prog *r = prog_new();
   r->region->whole_loop = NULL;
   run(r, 5, 100);
-  CHECK_STR(summary_of(r).state, "none");
+  CHECK_STR(harness_whole_loop_summary(&r->wl).state, "none");
 }
 
 /* Auto mode: whole loops on, regions left to their own choice; each
@@ -775,7 +726,7 @@ static void test_off(void)
  * status copy waits for the GPU), each WHILE body iteration `whole_us`. */
 static void auto_whole_loops(double written_us, double whole_us)
 {
-  loop_settings(PYGRAPH_MODE_AUTO, 1);
+  harness_loop_settings(PYGRAPH_MODE_AUTO, 1);
   g_written_us = written_us;
   fake.while_iteration_host_us = whole_us;
 }
@@ -792,11 +743,11 @@ static void test_auto_keeps_faster_whole(void)
   const char *kinds = "WAWAWW";  /* after the warming execution */
   CHECK(same(run(p, 9, 100), want));
   for (const char *k = kinds; *k; k++) {
-    unsigned long long runs = summary_of(p).graph_runs;
+    unsigned long long runs = harness_whole_loop_summary(&p->wl).graph_runs;
     CHECK(same(run(p, 9, 100), want));
-    CHECK(summary_of(p).graph_runs == runs + (*k == 'W'));
+    CHECK(harness_whole_loop_summary(&p->wl).graph_runs == runs + (*k == 'W'));
   }
-  struct pygraph_whole_loop_summary s = summary_of(p);
+  struct pygraph_whole_loop_summary s = harness_whole_loop_summary(&p->wl);
   CHECK_STR(s.state, "ready");
   CHECK_STR(s.choice, "whole");
   CHECK(s.whole_us == 5.0 && s.written_us == 20.0);
@@ -811,7 +762,7 @@ static void test_auto_turns_off_slower_whole(void)
   struct prog *p = prog_new();
   for (int e = 0; e < 7; e++)
     CHECK(same(run(p, 9, 100), want));
-  struct pygraph_whole_loop_summary s = summary_of(p);
+  struct pygraph_whole_loop_summary s = harness_whole_loop_summary(&p->wl);
   CHECK_STR(s.state, "off");
   CHECK_STR(s.choice, "as written");
   CHECK_STR(s.why, "the WHILE graph is slower than the loop as written");
@@ -823,7 +774,7 @@ static void test_auto_turns_off_slower_whole(void)
   p = prog_new();
   for (int e = 0; e < 6; e++)
     CHECK(same(run(p, 9, 100), want));
-  CHECK_STR(summary_of(p).state, "off");
+  CHECK_STR(harness_whole_loop_summary(&p->wl).state, "off");
   /* PYGRAPH_MODE=graph runs whole, slower or not */
   fake_reset();
   whole_loops(1);
@@ -831,8 +782,8 @@ static void test_auto_turns_off_slower_whole(void)
   p = prog_new();
   for (int e = 0; e < 6; e++)
     CHECK(same(run(p, 9, 100), want));
-  CHECK(summary_of(p).graph_runs == 5);
-  CHECK_STR(summary_of(p).choice, "undecided");
+  CHECK(harness_whole_loop_summary(&p->wl).graph_runs == 5);
+  CHECK_STR(harness_whole_loop_summary(&p->wl).choice, "undecided");
   g_written_us = 0.0;
 }
 
