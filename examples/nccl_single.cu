@@ -12,19 +12,9 @@
 // example-libs: nccl
 #include "common.h"
 
-#include <nccl.h>
+#include "nccl_check.h"
 
 constexpr int N = 4096;
-
-#define NCCL_CHECK(call)                                                     \
-  do {                                                                       \
-    ncclResult_t r_ = (call);                                                \
-    if (r_ != ncclSuccess) {                                                 \
-      fprintf(stderr, "NCCL error %s at %s:%d\n", ncclGetErrorString(r_),    \
-              __FILE__, __LINE__);                                           \
-      exit(1);                                                               \
-    }                                                                        \
-  } while (0)
 
 // b[k] = 0.5 a[k] + s (the all-reduce's input).
 __global__ void produce(const float *a, float *b, int n, float s) {

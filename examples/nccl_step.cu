@@ -15,7 +15,7 @@
 // example-libs: nccl
 #include "common.h"
 
-#include <nccl.h>
+#include "nccl_check.h"
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -23,16 +23,6 @@
 constexpr int RANKS = 2;
 constexpr int N = 1024;        // weights
 constexpr int M = 64;          // samples per rank
-
-#define NCCL_CHECK(call)                                                     \
-  do {                                                                       \
-    ncclResult_t r_ = (call);                                                \
-    if (r_ != ncclSuccess) {                                                 \
-      fprintf(stderr, "NCCL error %s at %s:%d\n", ncclGetErrorString(r_),    \
-              __FILE__, __LINE__);                                           \
-      exit(1);                                                               \
-    }                                                                        \
-  } while (0)
 
 // What the ranks share: the unique id (rank 0 writes it, then sets ready),
 // and rank 0's results.
