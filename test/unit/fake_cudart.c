@@ -9,6 +9,7 @@
 
 #include "cuda/backend_cuda.h"
 #include "cuda/cuda_ops.h"
+#include "recording/param_cache.h"
 
 unsigned long fcuda_calls, fcuda_fail_at;
 const char *fcuda_failed;
@@ -514,4 +515,15 @@ int pygraph_cuda_stream_captured(cudaStream_t stream)
 {
   (void)stream;
   return 0;
+}
+
+struct pygraph_param_layout *fcuda_two_param_layout(void)
+{
+  struct pygraph_param_layout *l = pygraph_param_layout_alloc(2);
+  l->params[0].offset = 0;
+  l->params[0].size = 4;
+  l->params[1].offset = 8;
+  l->params[1].size = 8;
+  l->total_size = 16;
+  return l;
 }

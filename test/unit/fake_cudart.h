@@ -118,4 +118,10 @@ extern CUcontext fcuda_current_ctx, fcuda_stream_ctx;
 
 void fcuda_reset(void);
 
+struct pygraph_param_layout;
+
+/* The parameter layout the CUDA-layer tests give their kernels: an int at
+ * offset 0 and a long long at 8, 16 bytes (the caller frees it). */
+struct pygraph_param_layout *fcuda_two_param_layout(void);
+
 #endif /* PYGRAPH_TEST_FAKE_CUDART_H */

@@ -47,12 +47,7 @@ static void add_kernel(struct iteration *it, int id, int driver, int arg,
 static void iteration_init(struct iteration *it, int arg)
 {
   memset(it, 0, sizeof *it);
-  it->layout = pygraph_param_layout_alloc(2);
-  it->layout->params[0].offset = 0;
-  it->layout->params[0].size = 4;
-  it->layout->params[1].offset = 8;
-  it->layout->params[1].size = 8;
-  it->layout->total_size = 16;
+  it->layout = fcuda_two_param_layout();
   cudaLaunchAttribute cluster = {.id = cudaLaunchAttributeClusterDimension};
   cluster.val.clusterDim.x = 2;
   cluster.val.clusterDim.y = cluster.val.clusterDim.z = 1;

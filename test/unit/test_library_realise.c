@@ -65,12 +65,7 @@ static void add_kernel(struct iteration *it, int id)
 static void iteration_init(struct iteration *it)
 {
   memset(it, 0, sizeof *it);
-  it->layout = pygraph_param_layout_alloc(2);
-  it->layout->params[0].offset = 0;
-  it->layout->params[0].size = 4;
-  it->layout->params[1].offset = 8;
-  it->layout->params[1].size = 8;
-  it->layout->total_size = 16;
+  it->layout = fcuda_two_param_layout();
   add_kernel(it, 1);
   int args[2] = {42, 7};
   struct pygraph_op lib = {.kind = PYGRAPH_OP_LIBRARY, .stream = STREAM(1), .library = &kFn,

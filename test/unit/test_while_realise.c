@@ -25,17 +25,6 @@
 #define FUNC(id) ((const void *)(uintptr_t)(0xf00 + (id)))
 #define TWIN ((const void *)(uintptr_t)0x7a1)
 
-static struct pygraph_param_layout *two_params(void)
-{
-  struct pygraph_param_layout *l = pygraph_param_layout_alloc(2);
-  l->params[0].offset = 0;
-  l->params[0].size = 4;
-  l->params[1].offset = 8;
-  l->params[1].size = 8;
-  l->total_size = 16;
-  return l;
-}
-
 /* Op 0: kernel on stream 1; op 1: kernel on stream 2 (no edge to 0);
  * op 2: memset on stream 1; op 3: the status copy on stream 1.  Sinks of
  * the body: ops 1 and 3. */
@@ -60,7 +49,7 @@ static void add_kernel(struct iteration *it, int id, cudaStream_t s, int v)
 static void iteration_init(struct iteration *it)
 {
   memset(it, 0, sizeof *it);
-  it->layout = two_params();
+  it->layout = fcuda_two_param_layout();
   add_kernel(it, 1, STREAM(1), 7);
   add_kernel(it, 2, STREAM(2), 8);
   struct pygraph_op ms = {.kind = PYGRAPH_OP_MEMSET, .stream = STREAM(1),
@@ -174,7 +163,7 @@ static void test_folded_status_copy(void)
 static void split_iteration_init(struct iteration *it)
 {
   memset(it, 0, sizeof *it);
-  it->layout = two_params();
+  it->layout = fcuda_two_param_layout();
   add_kernel(it, 1, STREAM(1), 7);
   add_kernel(it, 2, STREAM(2), 8);
   struct pygraph_op copy = {.kind = PYGRAPH_OP_MEMCPY, .stream = STREAM(1),
@@ -430,7 +419,7 @@ static void test_launch_attributes(void)
     fcuda_reset();
     struct iteration it;
     memset(&it, 0, sizeof it);
-    it.layout = two_params();
+    it.layout = fcuda_two_param_layout();
     cudaLaunchAttribute cluster = {.id = cudaLaunchAttributeClusterDimension};
     cluster.val.clusterDim.x = 2;
     cluster.val.clusterDim.y = 1;
