@@ -19,6 +19,11 @@
 cmake_minimum_required(VERSION 3.20)
 set(prefix "${WORK_DIR}/prefix")
 file(REMOVE_RECURSE "${WORK_DIR}")
+# CMake's compiler probe with --cuda-gpu-arch=sm_52 fails in CUDA 13's ptxas and
+# clang writes a crash reproducer (~11 MB) to TMPDIR each time: keep them in the
+# work folder, removed by the next run, instead of the machine's /tmp.
+file(MAKE_DIRECTORY "${WORK_DIR}/tmp")
+set(ENV{TMPDIR} "${WORK_DIR}/tmp")
 
 function(run what)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
