@@ -44,7 +44,8 @@ LLVMValueRef pg_abi_struct_const(LLVMTypeRef ty, LLVMValueRef *vals, unsigned n,
 #define PG_IR_KINDS_1(a) {PG_IR_##a}
 #define PG_IR_KINDS_2(a, b) {PG_IR_##a, PG_IR_##b}
 #define PG_IR_KINDS_3(a, b, c) {PG_IR_##a, PG_IR_##b, PG_IR_##c}
-enum { kMaxProtocolParams = 3 };
+#define PG_IR_KINDS_5(a, b, c, d, e) {PG_IR_##a, PG_IR_##b, PG_IR_##c, PG_IR_##d, PG_IR_##e}
+enum { kMaxProtocolParams = 5 };
 typedef struct protocol_row {
   const char *name;
   unsigned nparams;

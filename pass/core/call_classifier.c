@@ -3,6 +3,9 @@
 #include "allow_names.h"
 #include "external_calls.h"
 #include "harmless_externals.h"
+#include "kernel_pointers.h"
+#include "options.h"
+#include "throw_points.h"
 #include "wait_loops.h"
 #include "ir_util.h"
 #include "../shim/pygraph_shim.h"
@@ -156,12 +159,27 @@ static void classify_direct_call(const pg_classifier *c, LLVMValueRef inst, LLVM
     classify_api(c, inst, caller, out->api, out);
   else if (!LLVMIsDeclaration(callee))
     classify_defined_callee(c, callee, out);
-  else if (!pg_is_harmless_external(name)) {
+  else if (!pg_is_harmless_external(name) && !pg_is_throw_call(name)) {
     set_barrier(out, pg_api_looks_like_cuda(name) ? PG_WHY_UNKNOWN_CUDA
                                                   : PG_WHY_UNKNOWN_EXTERNAL);
     if (out->why == PG_WHY_UNKNOWN_EXTERNAL && pg_external_checked(callee, inst))
       out->kind = PG_CALL_EXTERNAL_CHECKED;
   }
+}
+
+/* A call through a pointer: a profiler annotation is harmless; a launch
+ * through a kernel pointer is checked at run time (kernel_pointers.h). */
+static void classify_indirect_call(LLVMValueRef inst, pg_call_info *out) {
+  if (pg_is_nvtx_dispatch(inst))
+    return;
+  if (pg_is_pointer_launch(inst)) {
+    set_barrier(out, PG_WHY_KERNEL_POINTER);
+    if (pg_opts()->across_files)
+      out->kind = PG_CALL_EXTERNAL_CHECKED;
+    return;
+  }
+  set_barrier(out, LLVMIsAInlineAsm(LLVMGetCalledValue(inst)) ? PG_WHY_INLINE_ASM
+                                                              : PG_WHY_INDIRECT_CALL);
 }
 
 void pg_classify(const pg_classifier *c, LLVMValueRef inst, pg_call_info *out) {
@@ -175,11 +193,12 @@ void pg_classify(const pg_classifier *c, LLVMValueRef inst, pg_call_info *out) {
     return;
   }
   out->callee = pg_called_function(inst);
+  if (pg_after_throw(&c->throws, inst))
+    return; /* building the exception: the throw point closed the region */
   if (pg_wait_set_has(&c->waits, inst))
     set_barrier(out, PG_WHY_WAIT_CALL);
   else if (!out->callee)
-    set_barrier(out, LLVMIsAInlineAsm(LLVMGetCalledValue(inst)) ? PG_WHY_INLINE_ASM
-                                                                : PG_WHY_INDIRECT_CALL);
+    classify_indirect_call(inst, out);
   else
     classify_direct_call(c, inst, out->callee, out);
 }
@@ -208,6 +227,10 @@ static char *barrier_what(const pg_classifier *c, const pg_call_info *ci) {
     break;
   case PG_WHY_INLINE_ASM: what = pg_strf("inline assembly"); break;
   case PG_WHY_INDIRECT_CALL: what = pg_strf("indirect call"); break;
+  case PG_WHY_KERNEL_POINTER:
+    what = pg_strf("launch through a kernel pointer%s",
+                   pg_opts()->across_files ? " (checked at run time)" : ", with across-files=0");
+    break;
   case PG_WHY_API_NOT_ROUTED:
     what = pg_strf("%s (not deferred by pygraph yet)", ci->api->name);
     break;
@@ -300,6 +323,8 @@ static int summarise(const pg_classifier *c, pg_function_summary *s) {
       } else if (ci.kind == PG_CALL_LAUNCHING_CALLEE) {
         launches += pg_summary_of(c, ci.callee)->launches;
       } else if (ci.kind == PG_CALL_BARRIER || ci.kind == PG_CALL_EXTERNAL_CHECKED) {
+        if (pg_runs_in_caller_region(c, &ci))
+          launches += pg_summary_of(c, ci.callee)->launches;
         /* keep the root cause, not the chain of calls leading to it; a real
          * barrier's over a checked call's */
         int is_hard = ci.kind == PG_CALL_BARRIER;
@@ -398,6 +423,7 @@ void pg_classifier_init(pg_classifier *c, LLVMModuleRef m, const pg_kernel_regis
     if (!LLVMIsDeclaration(f))
       c->summaries[c->n_summaries++].fn = f;
   pg_wait_set_build(&c->waits, m);
+  pg_throw_paths_build(&c->throws, m);
   pg_capture_set_build(&c->captures, m);
   /* Monotone: may_sync only turns on and launches only grow (capped). */
   for (int changed = 1; changed;) {
@@ -411,6 +437,16 @@ void pg_classifier_init(pg_classifier *c, LLVMModuleRef m, const pg_kernel_regis
 void pg_classifier_free(pg_classifier *c) {
   free(c->summaries);
   pg_wait_set_free(&c->waits);
+  pg_throw_paths_free(&c->throws);
   pg_capture_set_free(&c->captures);
   memset(c, 0, sizeof *c);
+}
+
+int pg_runs_in_caller_region(const pg_classifier *c, const pg_call_info *ci) {
+  if (ci->kind == PG_CALL_LAUNCHING_CALLEE)
+    return 1;
+  if (ci->kind != PG_CALL_EXTERNAL_CHECKED || !ci->callee || LLVMIsDeclaration(ci->callee))
+    return 0;
+  const pg_function_summary *s = pg_summary_of(c, ci->callee);
+  return s && s->launches > 0;
 }

@@ -6,6 +6,7 @@
 #include "kernel_registry.h"
 #include "own_capture.h"
 #include "sync_copies.h"
+#include "throw_points.h"
 #include "wait_loops.h"
 
 #include <llvm-c/Core.h>
@@ -35,6 +36,8 @@ typedef enum pg_barrier_reason {
   PG_WHY_WAIT_CALL,         /* the same, through a call */
   PG_WHY_INLINE_ASM,
   PG_WHY_INDIRECT_CALL,
+  PG_WHY_KERNEL_POINTER,    /* <<<>>> through a kernel pointer (kernel_pointers.h): checked
+                               at run time with across-files on, a barrier without */
   PG_WHY_API_NOT_ROUTED,    /* a stream operation the runtime does not defer yet */
   PG_WHY_API_HOST_COPY,     /* cudaMemcpyAsync from or to host memory */
   PG_WHY_API_SYNC_COPY,     /* a synchronous cudaMemcpy / cudaMemcpyToSymbol the runtime
@@ -73,6 +76,7 @@ typedef struct pg_function_summary {
 typedef struct pg_classifier {
   const pg_kernel_registry *registry;
   pg_wait_set waits;        /* host waits on device-written memory: barriers */
+  pg_throw_paths throws;    /* code that runs only once a throw began: harmless */
   pg_capture_set captures;  /* code inside the program's own stream capture */
   pg_function_summary *summaries;
   unsigned n_summaries;
@@ -83,6 +87,11 @@ typedef struct pg_classifier {
    * its stream, waited for.  NULL when none. */
   const char *host_visible_memory;
 } pg_classifier;
+
+/* 1 when ci calls a module function whose launches run inside the calling
+ * region: a launching callee, or a checked one that launches (its checked
+ * calls split the region only where they reach code built without pygraph). */
+int pg_runs_in_caller_region(const pg_classifier *c, const pg_call_info *ci);
 
 /* Builds summaries of every function defined in m (fixpoint over the call
  * graph, so launches and syncs several call levels down count). */

@@ -169,7 +169,17 @@ static const pg_api_entry kTable[] = {
      * launches deferred before it may read the object. */
     {"cudaCreateTextureObject", PG_API_HARMLESS, 0, "creates a texture object", 0},
     {"cudaCreateSurfaceObject", PG_API_HARMLESS, 0, "creates a surface object", 0},
+    /* occupancy queries: computed on the host from the kernel's attributes
+     * (CUB's and Thrust's dispatch makes them before every launch) */
     {"cudaOccupancyMaxActiveBlocksPerMultiprocessor", PG_API_HARMLESS, 0, "occupancy query", 0},
+    {"cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", PG_API_HARMLESS, 0,
+     "occupancy query", 0},
+    {"cudaOccupancyAvailableDynamicSMemPerBlock", PG_API_HARMLESS, 0, "occupancy query", 0},
+    {"cudaOccupancyMaxPotentialClusterSize", PG_API_HARMLESS, 0, "occupancy query", 0},
+    {"cudaOccupancyMaxActiveClusters", PG_API_HARMLESS, 0, "occupancy query", 0},
+    {"cuOccupancyMaxActiveBlocksPerMultiprocessor", PG_API_HARMLESS, 0, "occupancy query", 0},
+    {"cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", PG_API_HARMLESS, 0,
+     "occupancy query", 0},
     {"__cudaPushCallConfiguration", PG_API_HARMLESS, 0, "<<<>>> configuration", 0},
     {"__cudaPopCallConfiguration", PG_API_HARMLESS, 0, "<<<>>> configuration", 0},
 };

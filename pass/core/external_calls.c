@@ -3,6 +3,7 @@
 #include "external_calls.h"
 #include "abi_ir.h"
 #include "ir_util.h"
+#include "kernel_pointers.h"
 #include "options.h"
 #include "pygraph_abi.h"
 #include "../shim/pygraph_shim.h"
@@ -64,14 +65,22 @@ static void call_before(LLVMModuleRef m, LLVMValueRef before, pg_protocol_call w
 }
 
 void pg_external_hook(LLVMModuleRef m, LLVMValueRef call, LLVMValueRef region, int index) {
+  LLVMValueRef callee = pg_called_function(call);
+  LLVMValueRef args[5] = {
+      region ? region : LLVMConstNull(pg_abi_ir_type(m, PG_IR_PTR)),
+      LLVMConstInt(pg_abi_ir_type(m, PG_IR_U32), region ? (unsigned)index : 0, 0)};
+  if (!callee) { /* a launch through a kernel pointer: its stub is checked */
+    unsigned n;
+    args[2] = LLVMGetCalledValue(call);
+    args[3] = pg_kernel_stub_table(m, &n);
+    args[4] = LLVMConstInt(pg_abi_ir_type(m, PG_IR_U32), n, 0);
+    call_before(m, call, PG_PROTOCOL_kernel_pointer_call, args, 5);
+    return;
+  }
   /* A function of this module whose only barriers are checked calls is
    * pygraph code by construction: the function itself stands for its
    * marker (not NULL), and its own hooks split where needed. */
-  LLVMValueRef callee = pg_called_function(call);
-  LLVMValueRef args[3] = {
-      region ? region : LLVMConstNull(pg_abi_ir_type(m, PG_IR_PTR)),
-      LLVMConstInt(pg_abi_ir_type(m, PG_IR_U32), region ? (unsigned)index : 0, 0),
-      LLVMIsDeclaration(callee) ? marker_ref(m, callee) : callee};
+  args[2] = LLVMIsDeclaration(callee) ? marker_ref(m, callee) : callee;
   call_before(m, call, PG_PROTOCOL_external_call, args, 3);
 }
 
@@ -79,7 +88,8 @@ void pg_external_hook(LLVMModuleRef m, LLVMValueRef call, LLVMValueRef region, i
 static int hooked(LLVMValueRef call) {
   LLVMValueRef prev = LLVMGetPreviousInstruction(call);
   const char *name = prev && LLVMIsACallInst(prev) ? pg_called_name(prev) : NULL;
-  return name && strcmp(name, PYGRAPH_ROUTED_PREFIX "external_call") == 0;
+  return name && (strcmp(name, PYGRAPH_ROUTED_PREFIX "external_call") == 0 ||
+                  strcmp(name, PYGRAPH_ROUTED_PREFIX "kernel_pointer_call") == 0);
 }
 
 /* CUDA's registration code and pygraph's own functions run no program

@@ -6,6 +6,7 @@
 #include "harmless_externals.h"
 #include "allow_names.h"
 #include "options.h"
+#include "../shim/pygraph_shim.h"
 
 #include <string.h>
 
@@ -72,4 +73,14 @@ int pg_is_harmless_external(const char *name) {
     if (strncmp(kPrefixes[i], name, strlen(kPrefixes[i])) == 0)
       return 1;
   return pg_allow_matches(pg_opts()->allow, pg_opts()->nallow, name);
+}
+
+int pg_is_nvtx_dispatch(LLVMValueRef call) {
+  LLVMValueRef fnptr = LLVMGetCalledValue(call);
+  if (!fnptr || !LLVMIsALoadInst(fnptr))
+    return 0;
+  LLVMValueRef base = pg_underlying_object(LLVMGetOperand(fnptr, 0));
+  size_t n;
+  const char *name = base && LLVMIsAGlobalVariable(base) ? LLVMGetValueName2(base, &n) : "";
+  return strncmp(name, "nvtxGlobals_v", 13) == 0;
 }

@@ -5,6 +5,7 @@
 #include "call_classifier.h"
 #include "call_map.h"
 #include "external_calls.h"
+#include "throw_points.h"
 #include "convergence_loops.h"
 #include "whole_loop.h"
 #include "device_pass.h"
@@ -192,7 +193,7 @@ static void cover_callees(host_ctx *h) {
     for (unsigned i = 0; i < n; ++i)
       if (calls[i].kind == PG_CALL_LAUNCH)
         pg_sites_cover(h->sites, &calls[i]);
-      else if (calls[i].kind == PG_CALL_LAUNCHING_CALLEE)
+      else if (pg_runs_in_caller_region(&h->cls, &calls[i]))
         pg_sites_add_region_callee(h->sites, calls[i].callee);
   }
 }
@@ -352,6 +353,7 @@ static int instrument_all(host_ctx *h) {
     free(stubs);
   }
   if (any || across) {
+    pg_insert_throw_points(h->m);
     pg_reroute_calls(h->m, &h->calls);
     route_status_copies(h);
   }

@@ -152,6 +152,7 @@ static const char *barrier_keyword(const pg_classifier *c, const pg_call_info *c
   case PG_WHY_WAIT_CALL: return "host-wait";
   case PG_WHY_INLINE_ASM: return "inline-asm";
   case PG_WHY_INDIRECT_CALL: return "indirect-call";
+  case PG_WHY_KERNEL_POINTER: return "kernel-pointer";
   case PG_WHY_API_NOT_ROUTED: return "cuda-not-deferred";
   case PG_WHY_API_HOST_COPY: return "host-copy";
   case PG_WHY_API_SYNC_COPY: return "cuda-sync";

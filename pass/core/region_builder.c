@@ -240,7 +240,7 @@ static void collect_scope(walk_ctx *w, pg_scope *s) {
 static void report_launch(walk_ctx *w, const pg_scope *s, const pg_segment *seg, int ok,
                           const pg_call_info *ci) {
   LLVMValueRef capture = pg_capture_begun_at(&w->c->captures, ci->inst);
-  if (ok && ci->kind == PG_CALL_LAUNCHING_CALLEE && !capture)
+  if (ok && pg_runs_in_caller_region(w->c, ci) && !capture)
     pg_sites_add_region_callee(w->sites, ci->callee);
   if (ci->kind != PG_CALL_LAUNCH)
     return;

@@ -39,9 +39,30 @@ static const char *shared_read_kind(LLVMValueRef inst) {
   }
 }
 
-/* A read of memory another agent may write: not a local nothing else sees. */
+/* Does `name` (a mangled symbol) belong to CUB's per-device attribute
+ * cache?  Its entries' flags are a lock between host threads: the thread
+ * that fills an entry (with a host query) releases it, others spin until
+ * then; no kernel is given their address. */
+static int cub_attribute_cache(const char *name) {
+  return (strncmp(name, "_ZN3cub", 7) == 0 || strncmp(name, "_ZZN3cub", 8) == 0) &&
+         strstr(name, "PerDeviceAttributeCache") != NULL;
+}
+
+/* A read of CUB's attribute cache: in its own functions, or inlined, of
+ * the cache object itself (a function-local static). */
+static int reads_cub_attribute_cache(LLVMValueRef inst) {
+  size_t n;
+  LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInstructionParent(inst));
+  LLVMValueRef base = pg_underlying_object(LLVMGetOperand(inst, 0));
+  return cub_attribute_cache(LLVMGetValueName2(fn, &n)) ||
+         (LLVMIsAGlobalVariable(base) && cub_attribute_cache(LLVMGetValueName2(base, &n)));
+}
+
+/* A read of memory another agent may write: not a local nothing else sees,
+ * nor a library's host-only lock. */
 static int is_shared_read(LLVMValueRef inst) {
-  return shared_read_kind(inst) && !pg_is_private_stack_slot(LLVMGetOperand(inst, 0));
+  return shared_read_kind(inst) && !pg_is_private_stack_slot(LLVMGetOperand(inst, 0)) &&
+         !reads_cub_attribute_cache(inst);
 }
 
 static int is_source(const pg_wait_set *w, LLVMValueRef inst) {

@@ -54,6 +54,10 @@ LLVMBasicBlockRef pg_loop_header(pg_loop *l) { return wrap(L(l)->getHeader()); }
 unsigned pg_loop_num_blocks(pg_loop *l) { return L(l)->getNumBlocks(); }
 LLVMBasicBlockRef pg_loop_block(pg_loop *l, unsigned i) { return wrap(L(l)->getBlocks()[i]); }
 
+int pg_block_dominates(pg_loop_info *li, LLVMBasicBlockRef a, LLVMBasicBlockRef b) {
+  return li->DT.dominates(B(a), B(b));
+}
+
 int pg_loop_simplify(pg_loop_info *li, pg_loop *l) {
   simplifyLoop(L(l), &li->DT, &li->LI, /*SE=*/nullptr, /*AC=*/nullptr,
                /*MSSAU=*/nullptr, /*PreserveLCSSA=*/false);

@@ -27,6 +27,8 @@ int pg_loop_contains_block(pg_loop *l, LLVMBasicBlockRef bb);
 LLVMBasicBlockRef pg_loop_header(pg_loop *l);
 unsigned pg_loop_num_blocks(pg_loop *l);
 LLVMBasicBlockRef pg_loop_block(pg_loop *l, unsigned i);
+/* 1 when block a dominates block b (both of li's function). */
+int pg_block_dominates(pg_loop_info *li, LLVMBasicBlockRef a, LLVMBasicBlockRef b);
 /* Gives the loop a preheader, dedicated exit blocks and one latch
  * (llvm::simplifyLoop); keeps li up to date.  Returns 1 when the loop is in
  * that form afterwards. */

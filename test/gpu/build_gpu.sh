@@ -80,8 +80,9 @@ gpu=$build/gpu
 rm -rf "$gpu"
 mkdir -p "$gpu/bin" "$gpu/build-logs"
 
+# CUB and Thrust live in the toolkit's include/cccl (nvcc searches it itself).
 cflags=(-x cuda "--cuda-path=$cuda" "--cuda-gpu-arch=$arch" -Wno-unknown-cuda-version -O2 -std=c++17
-        "-I$repo/examples")
+        "-I$repo/examples" -isystem "$cuda/include/cccl")
 libs=("-L$cuda/lib64" -lcudart_static -ldl -lrt -lpthread)
 plugin_args=()
 for a in ${PYGRAPH_PLUGIN_ARGS:-}; do plugin_args+=("-fplugin-arg-pygraph-$a"); done
@@ -107,7 +108,7 @@ compile() {
 order=(jacobi2d cg_solver default_stream tiny_chain multistream transformer
        mlp_train md_step bfs long_kernel tiny_loop pingpong big_loop early_exit sync_copies alloc_loop
        h2d_params converge launch_forms across_files cublas_loop whole_loop_forms counted_loop driver_launch
-       multi_gpu_loop nccl_single nccl_step)
+       multi_gpu_loop nccl_single nccl_step cub_loop)
 # Also built as <name>_pygraph_b0 (plugin arg batch=0: per-iteration regions).
 b0_examples=(tiny_loop pingpong big_loop early_exit tiny_chain jacobi2d big_grid)
 examples=()

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # session_call.sh: this session's pending GPU checks in one device call (beside it gpu-head.tar.gz from
 # `test/gpu/build_gpu.sh build --tar`; $OUT set by the device tool): the suite bit for bit;
-# converge, whole_loop_forms, cg_solver (IF node in the WHILE body) and counted_loop (no status
+# cub_loop (CUB/Thrust inside a region); converge, whole_loop_forms, cg_solver (IF node in the WHILE body) and counted_loop (no status
 # copy: a counted loop run whole) plain / auto /
 # PYGRAPH_WHOLE_LOOPS=0 / graph (the whole-loop choice); md_step; where a WHILE body's time goes
 # (bench/while_body_bench.cu built with nvcc there; ncu kernel durations of converge).
@@ -39,6 +39,11 @@ whole_loop_runs counted_loop 1 70001 16384 3   # past 65536 steps: the launch wa
 for v in auto graph; do
   echo "driver_launch $v $(PYGRAPH_MODE=$v PYGRAPH_REPORT=1 timeout 30 $B/driver_launch_pygraph 2>&1 | grep -E 'checksum|total|flush' | tr '\n' ' ' | cut -c1-600)"
 done
+# CUB and Thrust algorithms inside a region (issue 18): kernel-pointer launches, throw points
+for r in 1 2; do for v in plain auto graph; do
+  bin=$B/cub_loop_pygraph; [[ $v == plain ]] && bin=$B/cub_loop_plain
+  echo "cub_loop $v r$r $(PYGRAPH_MODE=$v PYGRAPH_REPORT=1 timeout 30 $bin 2>&1 | grep -E 'loop_ms|checksum|total|flush|error' | tr '\n' ' ' | cut -c1-700)"
+done; done
 # NCCL on one GPU (issue 20): captured collectives replayed (needs libnccl.so.2 on the machine)
 for v in auto graph; do
   echo "nccl_single $v $(PYGRAPH_MODE=$v PYGRAPH_REPORT=1 timeout 30 $B/nccl_single_pygraph 2>&1 | grep -E 'skip|checksum|total|error' | tr '\n' ' ' | cut -c1-600)"

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi/kernel_pointers.h"
 #include "abi/record.h"
 
 int harness_indirect_default = -1;
@@ -153,6 +154,17 @@ void external_call(pygraph_region *r, unsigned segment, const void *aware)
 void barrier_point(void)
 {
   pygraph_barrier_point_impl(harness_backend_in_use);
+}
+
+void kernel_pointer_call(pygraph_region *r, unsigned segment, const void *fn,
+                         const void *const *stubs, unsigned n)
+{
+  pygraph_kernel_pointer_call_impl(harness_backend_in_use, r, segment, fn, stubs, n);
+}
+
+void throw_point(void)
+{
+  pygraph_region_close_live();
 }
 
 void loop_enter(pygraph_region *r, long long trips)

@@ -60,6 +60,10 @@ void loop_enter(pygraph_region *r, long long trips);
 /* __pygraph_external_call / __pygraph_barrier_point (pygraph_rt.h). */
 void external_call(pygraph_region *r, unsigned segment, const void *aware);
 void barrier_point(void);
+/* __pygraph_kernel_pointer_call / __pygraph_throw_point (pygraph_abi.def). */
+void kernel_pointer_call(pygraph_region *r, unsigned segment, const void *fn,
+                         const void *const *stubs, unsigned n);
+void throw_point(void);
 void loop_exit(pygraph_region *r);
 
 /* Occurrences of `token` in `log` (e.g. fake_log()), overlapping ones not. */

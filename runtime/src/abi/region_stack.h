@@ -61,7 +61,9 @@ unsigned pygraph_open_region_depth(void);
 pygraph_region *pygraph_live_region(void);
 /* Ends the live iteration (what it deferred runs) and forgets every open
  * region: the rest of the iteration passes through until the next begin.
- * For a whole loop inside its region's loop, before its WHILE graph. */
+ * For a whole loop inside its region's loop, before its WHILE graph; and at
+ * a throw point (pygraph_abi.def), where an exception may leave the region
+ * without its end (the end, if it comes, is then a no-op). */
 void pygraph_region_close_live(void);
 
 #endif /* PYGRAPH_REGION_STACK_H */

@@ -15,6 +15,7 @@
 #include "recording/event_kinds.h"
 #include "abi/launch_counter.h"
 #include "abi/record.h"
+#include "abi/kernel_pointers.h"
 #include "abi/region_stack.h"
 #include "abi/whole_loop.h"
 #include "port/fault_inject.h"
@@ -65,6 +66,20 @@ PYGRAPH_EXPORT void __pygraph_external_call(pygraph_region *r, unsigned segment,
 {
   if (UNLIKELY(pygraph_open_region_depth() != 0))   /* before every such call: keep it cheap */
     pygraph_external_call_impl(process_backend(), r, segment, aware);
+}
+
+PYGRAPH_EXPORT void __pygraph_kernel_pointer_call(pygraph_region *r, unsigned segment,
+                                                  const void *fn, const void *const *stubs,
+                                                  unsigned n)
+{
+  if (UNLIKELY(pygraph_open_region_depth() != 0))   /* before every such launch */
+    pygraph_kernel_pointer_call_impl(process_backend(), r, segment, fn, stubs, n);
+}
+
+PYGRAPH_EXPORT void __pygraph_throw_point(void)
+{
+  if (UNLIKELY(pygraph_open_region_depth() != 0))   /* on a throw path only */
+    pygraph_region_close_live();
 }
 
 PYGRAPH_EXPORT void __pygraph_barrier_point(void)

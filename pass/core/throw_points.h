@@ -1,0 +1,42 @@
+/* throw_points.h - exceptions leaving a live region.
+ *
+ * A throw (and the resumption of one that unwinds through a cleanup) is no
+ * barrier: it waits for nothing on the device.  But the exception may leave
+ * the region without its end call, so each one is preceded by a throw point
+ * (pygraph_abi.def): the runtime ends the thread's live iteration there,
+ * as its end would (what it deferred runs, once), and what follows passes
+ * through until the next begin.  A call of a function that may throw is
+ * judged as before (batchable.h: a loop unit cannot be unwound). */
+#ifndef PYGRAPH_THROW_POINTS_H
+#define PYGRAPH_THROW_POINTS_H
+
+#include <llvm-c/Core.h>
+
+/* 1 for the C++ runtime's throwing entry points: __cxa_allocate_exception
+ * (the start of every throw expression), __cxa_throw, __cxa_rethrow,
+ * _Unwind_Resume, __cxa_free_exception (a throw whose object's
+ * construction threw), and libstdc++'s std::__throw_* helpers. */
+int pg_is_throw_call(const char *name);
+
+/* The code that runs only after a throw began: a block every path to
+ * which passes a throw call, and what follows a throw call in its block.
+ * There the exception object is built (std::runtime_error's constructor,
+ * cudaGetErrorString...) after the throw point closed the region: none of
+ * it is a barrier. */
+typedef struct pg_throw_paths {
+  LLVMBasicBlockRef *after;   /* blocks entered only after a throw, sorted */
+  unsigned n, cap;
+  LLVMBasicBlockRef *with;    /* blocks that contain a throw call, sorted */
+  unsigned nwith, capwith;
+} pg_throw_paths;
+
+void pg_throw_paths_build(pg_throw_paths *t, LLVMModuleRef m);
+void pg_throw_paths_free(pg_throw_paths *t);
+/* 1 when inst runs only after a throw began. */
+int pg_after_throw(const pg_throw_paths *t, LLVMValueRef inst);
+
+/* A throw point right before every such call in every defined function of
+ * m; returns how many. */
+unsigned pg_insert_throw_points(LLVMModuleRef m);
+
+#endif
