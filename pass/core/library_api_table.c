@@ -12,6 +12,11 @@
  * a handle, batched solvers).  Executing one while calls before it are
  * deferred could reorder them, or read a handle state they change.
  *
+ * cuFFT: the executions (cufftExec*) are recorded on the plan's stream;
+ * cufftCreate, cufftPlan1d/2d/3d/Many, cufftSetStream and cufftDestroy are
+ * observed barriers (the runtime keeps each plan's stream); every other
+ * cufft* symbol is a barrier.
+ *
  * NCCL (issue 20): the collectives, ncclSend/ncclRecv and the group calls
  * are recorded (a group as one call, runtime/README.md); every other nccl*
  * symbol is a barrier: communicator creation (ncclCommInitRank needs every
@@ -24,6 +29,7 @@
 
 #define LIBRARY_WHY "cuBLAS call"
 #define NCCL_WHY "NCCL call"
+#define CUFFT_WHY "cuFFT call"
 
 /* The calls the runtime records, then those it only observes. */
 static const pg_api_entry kLibrary[] = {
@@ -35,12 +41,16 @@ static const pg_api_entry kLibrary[] = {
 #define PYGRAPH_NCCL_CALL(symbol, params, fields, call) {#symbol, PG_API_LIBRARY, 0, NCCL_WHY, 0},
 #define PYGRAPH_NCCL_GROUP(symbol) {#symbol, PG_API_LIBRARY, 0, NCCL_WHY, 0},
 #include "pygraph_library.def"
+#define PYGRAPH_CUFFT_CALL(symbol, params, fields, call) {#symbol, PG_API_LIBRARY, 0, CUFFT_WHY, 0},
+#define PYGRAPH_CUFFT_OBSERVED(symbol) {#symbol, PG_API_LIBRARY_OTHER, 0, CUFFT_WHY, 0},
+#include "pygraph_library.def"
 };
 
 /* Every other cuBLAS or NCCL symbol. */
 static const pg_api_entry kLibraryFamilies[] = {
     {"cublas", PG_API_LIBRARY_OTHER, 0, LIBRARY_WHY, 0},
     {"nccl", PG_API_LIBRARY_OTHER, 0, NCCL_WHY, 0},
+    {"cufft", PG_API_LIBRARY_OTHER, 0, CUFFT_WHY, 0},
 };
 
 /* The recorded calls' parameters as the list writes them, row by row with
@@ -52,6 +62,7 @@ static const char *const kParameters[] = {
 
 static const char *const kObserved[] = {
 #define PYGRAPH_LIBRARY_OBSERVED(ret, symbol, ...) #symbol,
+#define PYGRAPH_CUFFT_OBSERVED(symbol) #symbol,
 #include "pygraph_library.def"
 };
 

@@ -9,6 +9,7 @@
 # what is left of TOTAL seconds (default 540).  NCU=0 leaves the profiler out.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd); O=$OUT; t0=$SECONDS
+export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}/usr/local/cuda/lib64"   # cufft_loop's libcufft
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > $O/card.txt
 # What the machine has beside the toolkit (NCCL for nccl_single, the profilers).
 { nvidia-smi -L; ls /usr/local/cuda/lib64 | grep -i nccl; ldconfig -p | grep -i nccl; which nsys ncu nvcc; } > $O/probe.txt 2>&1
@@ -40,10 +41,11 @@ for v in auto graph; do
   echo "driver_launch $v $(PYGRAPH_MODE=$v PYGRAPH_REPORT=1 timeout 30 $B/driver_launch_pygraph 2>&1 | grep -E 'checksum|total|flush' | tr '\n' ' ' | cut -c1-600)"
 done
 # CUB and Thrust algorithms inside a region (issue 18): kernel-pointer launches, throw points
-for r in 1 2; do for v in plain auto graph; do
-  bin=$B/cub_loop_pygraph; [[ $v == plain ]] && bin=$B/cub_loop_plain
-  echo "cub_loop $v r$r $(PYGRAPH_MODE=$v PYGRAPH_REPORT=1 timeout 30 $bin 2>&1 | grep -E 'loop_ms|checksum|total|flush|error' | tr '\n' ' ' | cut -c1-700)"
-done; done
+# and cuFFT executions inside a region (issue 18)
+for ex in cub_loop cufft_loop; do for r in 1 2; do for v in plain auto graph; do
+  bin=$B/${ex}_pygraph; [[ $v == plain ]] && bin=$B/${ex}_plain
+  echo "$ex $v r$r $(PYGRAPH_MODE=$v PYGRAPH_REPORT=1 timeout 30 $bin 2>&1 | grep -E 'loop_ms|checksum|total|flush|error|skip' | tr '\n' ' ' | cut -c1-700)"
+done; done; done
 # NCCL on one GPU (issue 20): captured collectives replayed (needs libnccl.so.2 on the machine)
 for v in auto graph; do
   echo "nccl_single $v $(PYGRAPH_MODE=$v PYGRAPH_REPORT=1 timeout 30 $B/nccl_single_pygraph 2>&1 | grep -E 'skip|checksum|total|error' | tr '\n' ' ' | cut -c1-600)"
