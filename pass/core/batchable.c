@@ -210,8 +210,11 @@ static int judge_call(pg_batch_memo *m, LLVMValueRef call, pg_batch_verdict *v, 
   const pg_call_info *ci = pg_call_at(m->calls, call);
   if (f && ci->api && ci->api->cls == PG_API_DEVICE_SET)
     return found(v, PG_BATCH_DEVICE_CHANGE, call);
+  /* indirect calls and inline assembly are barriers, but for launches
+   * through a kernel pointer: checked at run time, a pointer that is not
+   * this file's splits the region, running what the unit deferred */
   if (!f || is_cuda(ci, f))
-    return 0; /* indirect calls and inline assembly are barriers */
+    return 0;
   *unwinds = !LLVMIsAInvokeInst(call) && pg_call_may_unwind(call) && !is_c_harmless(f);
   if (writer_verb(f)) {
     if (!is_private(LLVMGetOperand(call, 0)))

@@ -169,10 +169,11 @@ static void classify_direct_call(const pg_classifier *c, LLVMValueRef inst, LLVM
 
 /* A call through a pointer: a profiler annotation is harmless; a launch
  * through a kernel pointer is checked at run time (kernel_pointers.h). */
-static void classify_indirect_call(LLVMValueRef inst, pg_call_info *out) {
+static void classify_indirect_call(const pg_classifier *c, LLVMValueRef inst,
+                                   pg_call_info *out) {
   if (pg_is_nvtx_dispatch(inst))
     return;
-  if (pg_is_pointer_launch(inst)) {
+  if (pg_is_pointer_launch(&c->pointer_launches, inst)) {
     set_barrier(out, PG_WHY_KERNEL_POINTER);
     if (pg_opts()->across_files)
       out->kind = PG_CALL_EXTERNAL_CHECKED;
@@ -198,7 +199,7 @@ void pg_classify(const pg_classifier *c, LLVMValueRef inst, pg_call_info *out) {
   if (pg_wait_set_has(&c->waits, inst))
     set_barrier(out, PG_WHY_WAIT_CALL);
   else if (!out->callee)
-    classify_indirect_call(inst, out);
+    classify_indirect_call(c, inst, out);
   else
     classify_direct_call(c, inst, out->callee, out);
 }
@@ -424,6 +425,7 @@ void pg_classifier_init(pg_classifier *c, LLVMModuleRef m, const pg_kernel_regis
       c->summaries[c->n_summaries++].fn = f;
   pg_wait_set_build(&c->waits, m);
   pg_throw_paths_build(&c->throws, m);
+  pg_pointer_launches_build(&c->pointer_launches, m);
   pg_capture_set_build(&c->captures, m);
   /* Monotone: may_sync only turns on and launches only grow (capped). */
   for (int changed = 1; changed;) {
@@ -438,6 +440,7 @@ void pg_classifier_free(pg_classifier *c) {
   free(c->summaries);
   pg_wait_set_free(&c->waits);
   pg_throw_paths_free(&c->throws);
+  pg_pointer_launches_free(&c->pointer_launches);
   pg_capture_set_free(&c->captures);
   memset(c, 0, sizeof *c);
 }

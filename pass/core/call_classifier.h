@@ -4,6 +4,7 @@
 
 #include "cuda_api_table.h"
 #include "kernel_registry.h"
+#include "kernel_pointers.h"
 #include "own_capture.h"
 #include "sync_copies.h"
 #include "throw_points.h"
@@ -77,6 +78,7 @@ typedef struct pg_classifier {
   const pg_kernel_registry *registry;
   pg_wait_set waits;        /* host waits on device-written memory: barriers */
   pg_throw_paths throws;    /* code that runs only once a throw began: harmless */
+  pg_pointer_launches pointer_launches; /* <<<>>> through kernel pointers: checked */
   pg_capture_set captures;  /* code inside the program's own stream capture */
   pg_function_summary *summaries;
   unsigned n_summaries;

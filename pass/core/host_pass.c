@@ -6,6 +6,7 @@
 #include "call_map.h"
 #include "external_calls.h"
 #include "throw_points.h"
+#include "own_copies.h"
 #include "convergence_loops.h"
 #include "whole_loop.h"
 #include "device_pass.h"
@@ -283,6 +284,12 @@ static void soft_call_remarks(host_ctx *h, unsigned p) {
     for (unsigned i = 0; i < s->nsofts; ++i) {
       size_t len;
       LLVMValueRef callee = pg_called_function(s->softs[i].call);
+      if (!callee) { /* a launch through a kernel pointer (kernel_pointers.h) */
+        pg_remark(PG_REMARK_ANALYSIS, "ExternalChecked", s->softs[i].call,
+                  "launch through a kernel pointer stays inside the region: the runtime splits "
+                  "the region there unless the pointer is one of this file's kernels");
+        continue;
+      }
       char *name = pg_demangle(LLVMGetValueName2(callee, &len));
       char *msg = LLVMIsDeclaration(callee)
                       ? pg_strf("call of '%s' stays inside the region: if no file compiled "
@@ -356,6 +363,7 @@ static int instrument_all(host_ctx *h) {
     pg_insert_throw_points(h->m);
     pg_reroute_calls(h->m, &h->calls);
     route_status_copies(h);
+    pg_keep_own_copies(h->m);
   }
   return any || across;
 }

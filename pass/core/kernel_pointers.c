@@ -4,6 +4,7 @@
 #include "kernel_registry.h"
 #include "../shim/pygraph_shim.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,49 +46,97 @@ static LLVMBasicBlockRef configured_block(LLVMValueRef push) {
   return NULL;
 }
 
-/* Is `call` where a configuration call of its function leads, that is, in a
- * block the configured block dominates (argument copies may branch between
- * them)?  The dominator tree is computed only for a function that makes
- * such a call. */
-static int after_configuration(LLVMValueRef call) {
-  LLVMBasicBlockRef bb = LLVMGetInstructionParent(call);
-  LLVMValueRef fn = LLVMGetBasicBlockParent(bb);
-  LLVMValueRef push_fn =
-      LLVMGetNamedFunction(LLVMGetGlobalParent(fn), "__cudaPushCallConfiguration");
-  pg_loop_info *li = NULL;
-  int found = 0;
-  for (LLVMUseRef u = push_fn ? LLVMGetFirstUse(push_fn) : NULL; u && !found;
-       u = LLVMGetNextUse(u)) {
+static int is_stub_call_shape(LLVMValueRef inst) {
+  return pg_is_call(inst) && !pg_called_function(inst) &&
+         !LLVMIsAInlineAsm(LLVMGetCalledValue(inst)) &&
+         LLVMGetTypeKind(LLVMTypeOf(inst)) == LLVMVoidTypeKind;
+}
+
+/* The blocks of fn that configured launches enter (NULL-free), into *out;
+ * how many. */
+static unsigned configured_blocks(LLVMValueRef fn, LLVMValueRef push_fn,
+                                  LLVMBasicBlockRef **out, unsigned *cap) {
+  unsigned n = 0;
+  for (LLVMUseRef u = LLVMGetFirstUse(push_fn); u; u = LLVMGetNextUse(u)) {
     LLVMValueRef push = LLVMGetUser(u);
     if (!LLVMIsAInstruction(push) || LLVMGetBasicBlockParent(LLVMGetInstructionParent(push)) != fn)
       continue;
-    LLVMBasicBlockRef configured = configured_block(push);
-    if (!configured)
-      continue;
-    if (configured == bb)
-      found = 1;
-    else {
-      if (!li)
-        li = pg_loops_compute(fn);
-      found = pg_block_dominates(li, configured, bb);
-    }
+    LLVMBasicBlockRef bb = configured_block(push);
+    if (bb)
+      PG_PUSH(*out, n, *cap, bb);
   }
-  if (li)
-    pg_loops_free(li);
-  return found;
+  return n;
 }
 
-int pg_is_pointer_launch(LLVMValueRef call) {
-  if (!pg_is_call(call) || pg_called_function(call) ||
-      LLVMIsAInlineAsm(LLVMGetCalledValue(call)))
+/* fn's pointer launches into p (fn configures at least one launch). */
+static void launches_in(pg_pointer_launches *p, LLVMValueRef fn, LLVMBasicBlockRef *configured,
+                        unsigned nconf) {
+  pg_loop_info *li = pg_loops_compute(fn);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb; bb = LLVMGetNextBasicBlock(bb)) {
+    int dominated = 0;
+    for (unsigned k = 0; k < nconf && !dominated; ++k)
+      dominated = configured[k] == bb || pg_block_dominates(li, configured[k], bb);
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); dominated && i; i = LLVMGetNextInstruction(i))
+      if (is_stub_call_shape(i))
+        PG_PUSH(p->calls, p->n, p->cap, i);
+  }
+  pg_loops_free(li);
+}
+
+static int by_address(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t) * (const LLVMValueRef *)a, y = (uintptr_t) * (const LLVMValueRef *)b;
+  return (x > y) - (x < y);
+}
+
+void pg_pointer_launches_build(pg_pointer_launches *p, LLVMModuleRef m) {
+  memset(p, 0, sizeof *p);
+  LLVMValueRef push_fn = LLVMGetNamedFunction(m, "__cudaPushCallConfiguration");
+  if (!push_fn)
+    return;
+  LLVMBasicBlockRef *configured = NULL;
+  unsigned cap = 0;
+  for (LLVMValueRef fn = LLVMGetFirstFunction(m); fn; fn = LLVMGetNextFunction(fn)) {
+    if (LLVMIsDeclaration(fn))
+      continue;
+    unsigned nconf = configured_blocks(fn, push_fn, &configured, &cap);
+    if (nconf)
+      launches_in(p, fn, configured, nconf);
+  }
+  free(configured);
+  if (p->n)
+    qsort(p->calls, p->n, sizeof *p->calls, by_address);
+}
+
+void pg_pointer_launches_free(pg_pointer_launches *p) {
+  free(p->calls);
+  memset(p, 0, sizeof *p);
+}
+
+int pg_is_pointer_launch(const pg_pointer_launches *p, LLVMValueRef call) {
+  return p->n && bsearch(&call, p->calls, p->n, sizeof *p->calls, by_address) != NULL;
+}
+
+/* Is the stub this file's own at run time: a strong definition, or a
+ * linkonce_odr one that own_copies.h makes internal?  A weak stub (an
+ * explicit instantiation's, or an interposable one) may be another file's,
+ * which launches behind the runtime's back: not in the table, its pointer
+ * splits the region. */
+static int stays_this_files(LLVMValueRef stub) {
+  switch (LLVMGetLinkage(stub)) {
+  case LLVMExternalLinkage:
+  case LLVMInternalLinkage:
+  case LLVMPrivateLinkage:
+  case LLVMLinkOnceODRLinkage:
+    return 1;
+  default:
     return 0;
-  return after_configuration(call);
+  }
 }
 
-LLVMValueRef pg_kernel_stub_table(LLVMModuleRef m, unsigned *n) {
+LLVMValueRef pg_kernel_stub_table(LLVMModuleRef m, unsigned *nstubs) {
   LLVMValueRef g = LLVMGetNamedGlobal(m, kTableName);
   if (g) {
-    *n = LLVMGetArrayLength2(LLVMGlobalGetValueType(g));
+    *nstubs = LLVMGetArrayLength2(LLVMGlobalGetValueType(g));
     return g;
   }
   pg_kernel_registry reg;
@@ -96,14 +145,16 @@ LLVMValueRef pg_kernel_stub_table(LLVMModuleRef m, unsigned *n) {
   LLVMValueRef *stubs = calloc(reg.n ? reg.n : 1, sizeof *stubs);
   if (!stubs)
     pg_out_of_memory();
+  unsigned n = 0;
   for (unsigned i = 0; i < reg.n; ++i)
-    stubs[i] = reg.kernels[i].stub;
-  LLVMValueRef arr = LLVMConstArray2(ptr, stubs, reg.n);
+    if (stays_this_files(reg.kernels[i].stub))
+      stubs[n++] = reg.kernels[i].stub;
+  LLVMValueRef arr = LLVMConstArray2(ptr, stubs, n);
   g = LLVMAddGlobal(m, LLVMTypeOf(arr), kTableName);
   LLVMSetInitializer(g, arr);
   LLVMSetGlobalConstant(g, 1);
   LLVMSetLinkage(g, LLVMPrivateLinkage);
-  *n = reg.n;
+  *nstubs = n;
   free(stubs);
   pg_registry_free(&reg);
   return g;

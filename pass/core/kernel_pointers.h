@@ -15,13 +15,24 @@
 
 #include <llvm-c/Core.h>
 
-/* 1 when `call` is the stub call of a <<<>>> launch through a kernel
- * pointer: an indirect call in the block entered when a
- * __cudaPushCallConfiguration call returned 0. */
-int pg_is_pointer_launch(LLVMValueRef call);
+/* The module's <<<>>> launches through a kernel pointer: each an indirect
+ * call returning void (a stub; a call in the launch's arguments returns a
+ * value) in a block that the block entered when a
+ * __cudaPushCallConfiguration call returned 0 dominates.  Found once per
+ * module (one dominator tree per function that configures a launch). */
+typedef struct pg_pointer_launches {
+  LLVMValueRef *calls;        /* sorted by address */
+  unsigned n, cap;
+} pg_pointer_launches;
 
-/* The module's table of kernel stubs (a private constant array, made once)
- * and its length, for the run-time check of a pointer launch. */
-LLVMValueRef pg_kernel_stub_table(LLVMModuleRef m, unsigned *n);
+void pg_pointer_launches_build(pg_pointer_launches *p, LLVMModuleRef m);
+void pg_pointer_launches_free(pg_pointer_launches *p);
+int pg_is_pointer_launch(const pg_pointer_launches *p, LLVMValueRef call);
+
+/* The module's table of kernel stubs that run as this file compiled them
+ * (a private constant array, made once; own_copies.h keeps linkonce_odr
+ * stubs this file's) and its length, for the run-time check of a pointer
+ * launch. */
+LLVMValueRef pg_kernel_stub_table(LLVMModuleRef m, unsigned *nstubs);
 
 #endif

@@ -10,7 +10,10 @@
 // RUN: %cuda_host -O2 -fplugin=%plugin %remarks -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %cuda_host -O2 -fplugin=%plugin %remarks -c %s -o /dev/null 2>&1 | grep 'stays eager' | FileCheck %s --check-prefix=EAGER
 // RUN: %cuda_host -O2 -fplugin=%plugin -S -emit-llvm %s -o - | FileCheck %s
+// RUN: %cuda_host -O2 -fplugin=%plugin -S -emit-llvm %s -o - | FileCheck %s --check-prefix=ARGS
 // RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-across-files=0 %remarks -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=OFF
+// RUN: %cuda_host -O2 -fplugin=%plugin %remarks -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=PICK
+// RUN: %cuda_host -O0 -fplugin=%plugin %remarks -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=PICK
 #include <cuda_runtime.h>
 #include <nvtx3/nvToolsExt.h>
 
@@ -18,7 +21,7 @@ __global__ void ka(float *x) { x[threadIdx.x] += 1; }
 __global__ void kb(float *x) { x[threadIdx.x] *= 2; }
 __global__ void kc(float *x) { x[threadIdx.x] -= 1; }
 
-// CHECK-DAG: @.pygraph.kernel_stubs = private constant [3 x ptr] [ptr @_Z17__device_stub__{{k[abc]}}Pf, ptr @_Z17__device_stub__{{k[abc]}}Pf, ptr @_Z17__device_stub__{{k[abc]}}Pf]
+// CHECK-DAG: @.pygraph.kernel_stubs = private constant [6 x ptr] [ptr @_Z{{[0-9]+}}__device_stub__{{[a-z]+}}Pf{{i?}}, ptr @_Z{{[0-9]+}}__device_stub__{{[a-z]+}}Pf{{i?}}, ptr @_Z{{[0-9]+}}__device_stub__{{[a-z]+}}Pf{{i?}}, ptr @_Z{{[0-9]+}}__device_stub__{{[a-z]+}}Pf{{i?}}, ptr @_Z{{[0-9]+}}__device_stub__{{[a-z]+}}Pf{{i?}}, ptr @_Z{{[0-9]+}}__device_stub__{{[a-z]+}}Pf{{i?}}]
 
 template <class K>
 __attribute__((noinline)) cudaError_t launch(K k, float *x, cudaStream_t s, bool ex) {
@@ -61,7 +64,7 @@ void run(float *x, int n, cudaStream_t s, void (*kp)(float *)) {
 
 // The launcher (emitted after its caller): its hook, right before the stub call.
 // CHECK-LABEL: define {{.*}} @_Z6launchIPFvPfEE9cudaErrorT_S0_P11CUstream_stb(
-// CHECK: call void @__pygraph_kernel_pointer_call(ptr null, i32 0, ptr %0, ptr @.pygraph.kernel_stubs, i32 3)
+// CHECK: call void @__pygraph_kernel_pointer_call(ptr null, i32 0, ptr %0, ptr @.pygraph.kernel_stubs, i32 6)
 // CHECK-NEXT: tail call void %0(
 
 // Any other call through a pointer may do anything: a barrier.
@@ -77,3 +80,32 @@ void hooks(float *x, int n) {
   }
 }
 // EAGER-NOT: kernel-pointers.cu:{{[1-6][0-9]}}:
+
+// A pointer launch right in the region's own iteration (a kernel chosen
+// before the loop), at -O2 and -O0; a call in a launch's arguments (a
+// value, where a stub returns void) is no pointer launch but an indirect
+// call, a barrier.
+__global__ void fast(float *x) { x[threadIdx.x] += 1; }
+__global__ void slow(float *x) { x[threadIdx.x] += 2; }
+__global__ void kd(float *x, int v) { x[threadIdx.x] += v; }
+struct Src { virtual int next(); };
+// PICK-DAG: kernel-pointers.cu:[[@LINE+6]]:5: remark: launch through a kernel pointer stays inside the region: the runtime splits the region there unless the pointer is one of this file's kernels
+// PICK-DAG: kernel-pointers.cu:[[@LINE+6]]:5: remark: formed graph region in 'pick(float*, int, bool)': loop iteration
+// PICK-DAG: kernel-pointers.cu:[[@LINE+14]]:{{[0-9]+}}: remark: loop (lines [[#@LINE+13]]-[[#@LINE+16]]) not batchable: barrier in the loop (indirect call at kernel-pointers.cu:[[#@LINE+14]])
+void pick(float *x, int n, bool f) {
+  void (*k)(float *) = f ? fast : slow;
+  for (int i = 0; i < n; ++i) {
+    k<<<1, 32>>>(x);
+    kc<<<1, 32>>>(x);
+  }
+}
+// EAGER-NOT: kernel-pointers.cu:{{1[0-9][0-9]}}:
+// ARGS-LABEL: define {{.*}}void @_Z4argsPfiP3Src(
+// ARGS-NOT: __pygraph_kernel_pointer_call
+// ARGS: ret void
+void args(float *x, int n, Src *src) {
+  for (int i = 0; i < n; ++i) {
+    kd<<<1, 32>>>(x, src->next());
+    kc<<<1, 32>>>(x);
+  }
+}

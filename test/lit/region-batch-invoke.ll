@@ -31,6 +31,7 @@
 ; CHECK-NEXT:  call void @__pygraph_region_exit(ptr @.pygraph.region)
 ; CHECK-NEXT:  call void @_ZN5GuardD1Ev(
 ; CHECK-NEXT:  call void @llvm.lifetime.end
+; CHECK-NEXT:  call void @__pygraph_throw_point()
 ; CHECK-NEXT:  resume { ptr, i32 }
 ; CHECK:       invoke void @_Z4notei(
 ; CHECK-NEXT:  to label %{{[0-9]+}} unwind label %[[LPAD]]

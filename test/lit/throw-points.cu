@@ -1,13 +1,16 @@
 // Throw points (throw_points.h): a throw waits for nothing on the device,
-// so it is no barrier; a throw point right before each throw call
-// (__cxa_allocate_exception, __cxa_throw, std::__throw_*, and
-// __cxa_free_exception / _Unwind_Resume on the unwinding path) lets the
-// runtime end the live iteration there.  What runs only after a throw began
-// (the exception's constructor, cudaGetErrorString) is no barrier either;
-// a real barrier on a path without a throw still is.
+// so it is no barrier; a throw point right before each raise (__cxa_throw,
+// std::__throw_*, `resume`) and before an __cxa_allocate_exception whose
+// every path ends in a throw lets the runtime end the live iteration there.
+// What runs only after a throw point (the exception's constructor,
+// cudaGetErrorString, __cxa_free_exception) is no barrier either; a real
+// barrier on a path without a throw still is, and an exception allocated
+// without a throw (std::make_exception_ptr) is no throw point.
 // RUN: %cuda_host -O2 -fplugin=%plugin %remarks -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
 // RUN: %cuda_host -O2 -fplugin=%plugin -S -emit-llvm %s -o - | FileCheck %s
+// RUN: %cuda_host -O2 -fplugin=%plugin %remarks -c %s -o /dev/null 2>&1 | FileCheck %s --check-prefix=KEEP
 #include <cuda_runtime.h>
+#include <exception>
 #include <stdexcept>
 #include <vector>
 
@@ -19,7 +22,7 @@ static void check(cudaError_t e) {
     throw std::runtime_error(cudaGetErrorString(e));
 }
 
-// REMARK: throw-points.cu:[[@LINE+12]]:3: remark: formed graph region in 'step(float*)': straight-line run, 2 launch sites
+// REMARK: throw-points.cu:[[@LINE+13]]:3: remark: formed graph region in 'step(float*)': straight-line run, 2 launch sites
 // CHECK-LABEL: define {{.*}}void @_Z4stepPf(
 // CHECK: call {{.*}}@__pygraph_cudaLaunchKernel(
 // CHECK: call void @__pygraph_throw_point()
@@ -28,8 +31,9 @@ static void check(cudaError_t e) {
 // CHECK: call void @__pygraph_throw_point()
 // CHECK-NEXT: call void @__cxa_throw(
 // CHECK: landingpad
+// CHECK: call void @__cxa_free_exception(
 // CHECK: call void @__pygraph_throw_point()
-// CHECK-NEXT: call void @__cxa_free_exception(
+// CHECK-NEXT: resume
 __attribute__((noinline)) void step(float *x) {
   ka<<<1, 32>>>(x);
   check(cudaGetLastError());
@@ -60,4 +64,25 @@ __attribute__((noinline)) void synced(float *x, bool fail) {
   check(cudaGetLastError());
   cudaDeviceSynchronize();
   kc<<<1, 32>>>(x);
+}
+
+// std::make_exception_ptr allocates an exception and returns: no throw
+// point, and what follows it is classified as usual.
+// KEEP: throw-points.cu:[[@LINE+14]]:5: remark: formed graph region in 'keep(float*, int)': loop iteration (lines [[@LINE+13]]-[[@LINE+16]]), 2 launch sites
+// CHECK-LABEL: define {{.*}}void @_Z4keepPfi(
+// CHECK-NOT: __pygraph_throw_point
+// CHECK: call ptr @__cxa_allocate_exception(
+// CHECK-NOT: __pygraph_throw_point
+// CHECK: call ptr @__cxa_init_primary_exception(
+// CHECK: call void @__pygraph_throw_point()
+// CHECK-NEXT: call ptr @__cxa_allocate_exception(
+std::exception_ptr g_error;
+void keep(float *x, int n) {
+  g_error = std::make_exception_ptr(std::runtime_error("kept"));
+  if (n < 0)
+    throw std::invalid_argument("negative");
+  for (int i = 0; i < n; ++i) {
+    ka<<<1, 32>>>(x);
+    kc<<<1, 32>>>(x);
+  }
 }

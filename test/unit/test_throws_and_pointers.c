@@ -101,11 +101,66 @@ static void test_throw_point_ends_the_iteration(void)
   CHECK(pygraph_open_region_depth() == 0);
 }
 
+/* A foreign pointer with the live region's reserved segment: the
+ * iteration splits there, the rest recorded in the reserved segment. */
+static void test_foreign_pointer_splits_into_reserved_segment(void)
+{
+  harness_settings(PYGRAPH_MODE_GRAPH, 1, 8);
+  pygraph_region *r = harness_region("reserved", 2);
+  fake_reset();
+  for (int i = 0; i < 3; i++) {
+    begin(r, 0);
+    kernel(1, 0);
+    kernel_pointer_call(r, 1, (const void *)foreign, kStubs, 2);
+    kernel(2, 0);
+    end(r);
+  }
+  CHECK(harness_segment(r, 0)->stats.iters == 3);
+  CHECK(harness_segment(r, 1)->stats.iters == 3);
+  CHECK(harness_segment(r, 0)->stats.flushes == 0);
+  CHECK_STR(fake_log(), "k1(0) k2(0) build(0) inst launch build(0) inst launch launch launch");
+}
+
+/* A throw inside a batchable loop's unit: what the unit recorded runs at
+ * the throw point, once, in order, and the loop runs again afterwards. */
+static void test_throw_inside_a_unit(void)
+{
+  harness_settings(PYGRAPH_MODE_GRAPH, 1, 8);
+  pygraph_region *r = harness_batch_region("unit_throw", 4);
+  fake_reset();
+  loop_enter(r, 1000);
+  for (int i = 0; i < 10; i++) {
+    begin(r, 0);
+    kernel(1, i);
+    end(r);
+  }
+  fake_log_clear();
+  begin(r, 0);                                  /* iteration 10 throws after its launch */
+  kernel(1, 10);
+  throw_point();
+  CHECK_STR(fake_log(), "k1(8) k1(9) k1(10)");
+  CHECK(pygraph_open_region_depth() == 0);
+  loop_exit(r);                                 /* a landing pad's exit: nothing left */
+  CHECK_STR(fake_log(), "k1(8) k1(9) k1(10)");
+  fake_log_clear();
+  loop_enter(r, 1000);
+  for (int i = 100; i < 108; i++) {
+    begin(r, 0);
+    kernel(1, i);
+    end(r);
+  }
+  loop_exit(r);
+  CHECK(harness_count(fake_log(), "launch") == 2);
+  CHECK(harness_segment(r, 0)->stats.captures == 1);
+}
+
 int main(void)
 {
   test_known_pointer_keeps_the_segment();
   test_foreign_pointer_splits();
   test_cache_answers_only_for_known_pointers();
   test_throw_point_ends_the_iteration();
+  test_foreign_pointer_splits_into_reserved_segment();
+  test_throw_inside_a_unit();
   return check_finish();
 }
