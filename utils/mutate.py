@@ -854,6 +854,8 @@ MUTATIONS = [
      "void pygraph_region_close_live(void)\n{\n  if (tls_regions.depth)",
      "void pygraph_region_close_live(void)\n{\n  if (0)",
      ["unit:test_throws_and_pointers", "unit:test_whole_loop_run"]),
+    ("dot: graphs never written", "runtime/src/cuda/graph_realise.c",
+     "  write_dot(g->graph);\n", "", ["unit:test_while_realise"]),
     # ---- cuFFT (issue 18)
     ("cufft: executions barriers", "pass/core/library_api_table.c",
      "{#symbol, PG_API_LIBRARY, 0, CUFFT_WHY, 0},", "{#symbol, PG_API_LIBRARY_OTHER, 0, CUFFT_WHY, 0},",

@@ -240,6 +240,20 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *f
   return cudaSuccess;
 }
 
+int fcuda_dot_prints;
+char *fcuda_last_dot_path;
+
+cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned int flags)
+{
+  (void)graph;
+  (void)flags;
+  FAIL_IF("cudaGraphDebugDotPrint");
+  fcuda_dot_prints++;
+  free(fcuda_last_dot_path);
+  fcuda_last_dot_path = strdup(path);
+  return cudaSuccess;
+}
+
 cudaError_t cudaGraphInstantiate(cudaGraphExec_t *exec, cudaGraph_t graph, unsigned long long flags)
 {
   (void)flags;

@@ -81,6 +81,9 @@ extern const char *fcuda_failed;
 const char *fcuda_call_name(unsigned long k);
 /* Live top-level graphs, executables and events; library loads. */
 extern int fcuda_live_graphs, fcuda_live_execs, fcuda_live_events;
+/* cudaGraphDebugDotPrint: how many times called, and the last path (malloc'd). */
+extern int fcuda_dot_prints;
+extern char *fcuda_last_dot_path;
 extern int fcuda_library_loads;
 /* The last top-level graph created; the last conditional handle created
  * and how many were; the first FCUDA_HANDLES of them in creation order

@@ -8,9 +8,13 @@
  * `pygraph_test_while_realise load` checks a condition module that fails
  * to load (once per process, so in a process of its own). */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "check.h"
+#include "common/settings.h"
 #include "cuda/graph_realise.h"
 #include "cuda/while_graph.h"
 #include "fake_cudart.h"
@@ -122,8 +126,19 @@ static void test_structure(void)
   }
   /* two streams: the launch's join event */
   CHECK(fcuda_live_events == 1);
-  /* instantiated afresh, never in place; destroyed: nothing left */
+  /* instantiated afresh, never in place (PYGRAPH_DOT_DIR: written there
+   * as DOT); destroyed: nothing left */
+  struct pygraph_settings dots;
+  pygraph_settings_defaults(&dots);
+  dots.dot_dir = "/tmp/dots";
+  pygraph_settings_override(&dots);
   CHECK(pygraph_cuda_graph_instantiate(graph, NULL) == cudaSuccess && fcuda_live_execs == 1);
+  char want[64];
+  snprintf(want, sizeof want, "/tmp/dots/pygraph-%ld-", (long)getpid());
+  CHECK(fcuda_dot_prints == 1 && fcuda_last_dot_path &&
+        strncmp(fcuda_last_dot_path, want, strlen(want)) == 0);
+  pygraph_settings_defaults(&dots);
+  pygraph_settings_override(&dots);
   pygraph_cuda_graph_destroy(graph);
   CHECK(fcuda_live_graphs == 0 && fcuda_live_execs == 0 && fcuda_live_events == 0);
   iteration_free(&it);

@@ -253,6 +253,9 @@ void pygraph_settings_parse(struct pygraph_settings *out, const char *(*lookup)(
                                    PYGRAPH_DEFAULT_MAX_CAPTURES, "a number", "16");
   parse_report(out, lookup);
   out->nvtx = parse_flag_on(out, lookup, "PYGRAPH_NVTX");
+  out->dot_dir = lookup("PYGRAPH_DOT_DIR");
+  if (out->dot_dir && !*out->dot_dir)
+    out->dot_dir = NULL;
   out->debug = parse_flag(out, lookup, "PYGRAPH_DEBUG");
   parse_indirect(out, lookup);
   out->max_ops = parse_number(out, lookup, "PYGRAPH_MAX_OPS", 1, 1000000ul,

@@ -41,6 +41,11 @@ struct pygraph_settings {
                                    included); a miss after that goes eager for
                                    good ("signature unstable") */
   int report;                   /* PYGRAPH_REPORT=1: summary lines on stderr at exit */
+  const char *dot_dir;          /* PYGRAPH_DOT_DIR: a folder where every graph pygraph
+                                   instantiates is written as DOT (cudaGraphDebugDotPrint,
+                                   verbose); NULL or "": none.  Any text is a folder: it
+                                   makes no warning (PYGRAPH_SETTINGS_COUNT counts those
+                                   that can) */
   const char *report_json;      /* PYGRAPH_REPORT=json:PATH (or <flag>,json:PATH): the
                                    JSON report's path, "%p" standing for the process
                                    id (report_json.h); NULL: none */

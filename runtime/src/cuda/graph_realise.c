@@ -7,8 +7,12 @@
 #include "cuda/graph_realise.h"
 #include "cuda/graph_realise_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "common/settings.h"
 
 #include "cuda/backend_cuda.h"
 #include "cuda/cuda_ops.h"
@@ -335,6 +339,25 @@ static int same_node_slots(const struct cuda_graph *a, const struct cuda_graph *
   return 1;
 }
 
+
+/* PYGRAPH_DOT_DIR: the graph as DOT in that folder, one file a graph the
+ * process instantiates (pygraph-<pid>-<n>.dot), for looking at what a
+ * region's graph holds.  A failure writes nothing and leaves no error. */
+static void write_dot(cudaGraph_t graph)
+{
+  static unsigned long written;     /* atomic */
+  const char *dir = pygraph_settings()->dot_dir;
+  if (!dir)
+    return;
+  char path[4096];
+  unsigned long n = __atomic_fetch_add(&written, 1, __ATOMIC_RELAXED);
+  int len = snprintf(path, sizeof path, "%s/pygraph-%ld-%lu.dot", dir, (long)getpid(), n);
+  if (len < 0 || (size_t)len >= sizeof path)
+    return;                         /* a folder name too long for a path: nothing written */
+  if (cudaGraphDebugDotPrint(graph, path, cudaGraphDebugDotFlagsVerbose) != cudaSuccess)
+    (void)cudaGetLastError();
+}
+
 cudaError_t pygraph_cuda_graph_instantiate(void *graph, void *previous)
 {
   struct cuda_graph *g = graph, *prev = previous;
@@ -371,6 +394,7 @@ cudaError_t pygraph_cuda_graph_instantiate(void *graph, void *previous)
   cudaError_t err = cudaGraphInstantiate(&g->exec, g->graph, 0);
   if (err != cudaSuccess)
     return err;
+  write_dot(g->graph);
   pygraph_cuda_graph_destroy(prev);
   return cudaSuccess;
 }
