@@ -856,6 +856,13 @@ MUTATIONS = [
      ["unit:test_throws_and_pointers", "unit:test_whole_loop_run"]),
     ("dot: graphs never written", "runtime/src/cuda/graph_realise.c",
      "  write_dot(g->graph);\n", "", ["unit:test_while_realise"]),
+    ("whole loop choice: no clear loss", "runtime/src/abi/whole_loop_choice.c",
+     "  return c->whole.samples >= 1 && c->written.samples >= 1 &&",
+     "  return 0 && c->written.samples >= 1 &&", ["unit:test_whole_loop_run"]),
+    ("whole loop choice: any loss clear", "runtime/src/abi/whole_loop_choice.c",
+     "pygraph_wl_side_us(&c->whole) >= PYGRAPH_WL_CLEAR_LOSS * pygraph_wl_side_us(&c->written);",
+     "pygraph_wl_side_us(&c->whole) > pygraph_wl_side_us(&c->written);",
+     ["unit:test_whole_loop_run"]),
     # ---- cuFFT (issue 18)
     ("cufft: executions barriers", "pass/core/library_api_table.c",
      "{#symbol, PG_API_LIBRARY, 0, CUFFT_WHY, 0},", "{#symbol, PG_API_LIBRARY_OTHER, 0, CUFFT_WHY, 0},",

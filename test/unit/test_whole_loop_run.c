@@ -768,6 +768,16 @@ static void test_auto_turns_off_slower_whole(void)
   CHECK_STR(s.why, "the WHILE graph is slower than the loop as written");
   CHECK(s.whole_us == 30.0 && s.written_us == 20.0);
   CHECK(s.graph_runs == 2 && s.executions == 5);   /* off: not entered any more */
+  /* a clear loss (the WHILE graph twice as slow or worse) after one
+   * execution of each side */
+  fake_reset();
+  auto_whole_loops(20.0, 40.0);
+  p = prog_new();
+  for (int e = 0; e < 5; e++)
+    CHECK(same(run(p, 9, 100), want));
+  s = harness_whole_loop_summary(&p->wl);
+  CHECK_STR(s.state, "off");
+  CHECK(s.graph_runs == 1 && s.executions == 3);
   /* a tie goes to the loop as written too */
   fake_reset();
   auto_whole_loops(20.0, 20.0);

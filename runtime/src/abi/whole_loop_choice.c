@@ -5,7 +5,8 @@
  * its body (the iteration's nodes, the status copy, the condition kernel,
  * twins reading their arguments) can cost the GPU more per iteration than
  * the host-bound loop it replaces.  So the two take turns by execution,
- * whole first, until each has PYGRAPH_WL_CHOICE_SAMPLES executions timed;
+ * whole first, until each has PYGRAPH_WL_CHOICE_SAMPLES executions timed
+ * (one each when the WHILE graph is PYGRAPH_WL_CLEAR_LOSS times slower);
  * the loop then runs whole for good if its time per iteration is lower,
  * else as written for good (off).  Both are timed on the host clock from
  * the top of iteration 1 to the loop's exit (the WHILE graph's launch is
@@ -48,13 +49,21 @@ static void log_choice(const struct pygraph_wl_state *st, const char *what)
                     st->choice.whole.samples, st->choice.written.samples);
 }
 
-/* Both sides timed often enough: the faster one for good (a tie goes to
- * the loop as written: the WHILE graph must earn its place). */
+/* A clear loss after one execution of each side (PYGRAPH_WL_CLEAR_LOSS). */
+static int clear_loss(const struct pygraph_wl_choice *c)
+{
+  return c->whole.samples >= 1 && c->written.samples >= 1 &&
+         pygraph_wl_side_us(&c->whole) >= PYGRAPH_WL_CLEAR_LOSS * pygraph_wl_side_us(&c->written);
+}
+
+/* Both sides timed often enough, or a clear loss: the faster one for good
+ * (a tie goes to the loop as written: the WHILE graph must earn its
+ * place). */
 static void decide(struct pygraph_wl_state *st)
 {
   const struct pygraph_wl_choice *c = &st->choice;
-  if (c->whole.samples < PYGRAPH_WL_CHOICE_SAMPLES ||
-      c->written.samples < PYGRAPH_WL_CHOICE_SAMPLES)
+  if (!clear_loss(c) && (c->whole.samples < PYGRAPH_WL_CHOICE_SAMPLES ||
+                         c->written.samples < PYGRAPH_WL_CHOICE_SAMPLES))
     return;
   if (pygraph_wl_side_us(&c->whole) < pygraph_wl_side_us(&c->written)) {
     st->choice.verdict = PYGRAPH_WL_WHOLE;

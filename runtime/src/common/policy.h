@@ -128,5 +128,11 @@
  * so that the first WHILE launch's one-time costs (the graph's upload)
  * and one disturbed execution do not decide alone. */
 #define PYGRAPH_WL_CHOICE_SAMPLES 2u
+/* ...unless the first execution of each already shows the WHILE graph this
+ * many times slower per iteration: each timed WHILE execution runs the
+ * whole loop at that rate (measured on an H100: 8x for a counted loop of
+ * two small kernels), and one-time costs cannot make up such a factor
+ * in an execution of more than a few hundred microseconds. */
+#define PYGRAPH_WL_CLEAR_LOSS 2.0
 
 #endif /* PYGRAPH_POLICY_H */
