@@ -42,7 +42,10 @@ static const char *shared_read_kind(LLVMValueRef inst) {
 /* Does `name` (a mangled symbol) belong to CUB's per-device attribute
  * cache?  Its entries' flags are a lock between host threads: the thread
  * that fills an entry (with a host query) releases it, others spin until
- * then; no kernel is given their address. */
+ * then; no kernel is given their address.  The rule takes every read in
+ * the cache's functions, so a filler inlined into its operator() is taken
+ * too: CUB's fillers are host queries (PtxVersionUncached, SmVersion), and
+ * a user's filler would have to poll device-written memory to matter. */
 static int cub_attribute_cache(const char *name) {
   return (strncmp(name, "_ZN3cub", 7) == 0 || strncmp(name, "_ZZN3cub", 8) == 0) &&
          strstr(name, "PerDeviceAttributeCache") != NULL;

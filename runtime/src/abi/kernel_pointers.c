@@ -5,7 +5,9 @@
 #include <stdint.h>
 
 /* Stubs found in some table: a stub is pygraph's whichever table named it,
- * so a hit needs no table.  Direct-mapped; a collision only costs a scan. */
+ * so a hit needs no table.  Direct-mapped; a collision only costs a scan.
+ * Never cleared: a library unloaded (dlclose) and another loaded at the
+ * same address would inherit its stubs' answers. */
 #define KNOWN_SLOTS 64
 static _Thread_local const void *known[KNOWN_SLOTS];
 
