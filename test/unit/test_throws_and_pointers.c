@@ -154,6 +154,34 @@ static void test_throw_inside_a_unit(void)
   CHECK(harness_segment(r, 0)->stats.captures == 1);
 }
 
+/* A foreign pointer inside a batchable loop's unit: what the unit recorded
+ * runs there, once, in order, and the rest of the iteration passes
+ * through; a known pointer leaves the unit alone. */
+static void test_foreign_pointer_inside_a_unit(void)
+{
+  harness_settings(PYGRAPH_MODE_GRAPH, 1, 8);
+  pygraph_region *r = harness_batch_region("unit_pointer", 4);
+  fake_reset();
+  loop_enter(r, 1000);
+  for (int i = 0; i < 10; i++) {
+    begin(r, 0);
+    kernel(1, i);
+    kernel_pointer_call(NULL, 0, (const void *)stub_a, kStubs, 2);
+    end(r);
+  }
+  CHECK(harness_segment(r, 0)->stats.flushes == 0);
+  fake_log_clear();
+  begin(r, 0);
+  kernel(1, 10);
+  kernel_pointer_call(NULL, 0, (const void *)foreign, kStubs, 2);
+  CHECK_STR(fake_log(), "k1(8) k1(9) k1(10)");
+  kernel(2, 10);                                /* the foreign stub's own launch */
+  end(r);
+  loop_exit(r);
+  CHECK_STR(fake_log(), "k1(8) k1(9) k1(10) p:k2(10)");
+  CHECK(harness_segment(r, 0)->stats.flushes == 1);
+}
+
 int main(void)
 {
   test_known_pointer_keeps_the_segment();
@@ -162,5 +190,6 @@ int main(void)
   test_throw_point_ends_the_iteration();
   test_foreign_pointer_splits_into_reserved_segment();
   test_throw_inside_a_unit();
+  test_foreign_pointer_inside_a_unit();
   return check_finish();
 }
