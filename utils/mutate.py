@@ -781,7 +781,7 @@ MUTATIONS = [
      "  args[2] = marker_ref(m, callee);", ["lit:across-files.cu"]),
     # ---- launches through a kernel pointer, NVTX, CUB (issue 18)
     ("pointer launch: not recognised", "pass/core/kernel_pointers.c",
-     "  return p->n && bsearch(&call, p->calls, p->n, sizeof *p->calls, by_address) != NULL;",
+     "  return p->n && bsearch(&call, p->calls, p->n, sizeof *p->calls, pg_by_address) != NULL;",
      "  return 0;",
      ["lit:kernel-pointers.cu"]),
     ("pointer launch: any indirect call after a configuration", "pass/core/kernel_pointers.c",

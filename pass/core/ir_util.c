@@ -159,3 +159,8 @@ LLVMValueRef pg_call_before(LLVMBuilderRef b, LLVMValueRef before, LLVMTypeRef t
     LLVMInstructionSetDebugLoc(call, loc);
   return call;
 }
+
+int pg_by_address(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t) * (const void *const *)a, y = (uintptr_t) * (const void *const *)b;
+  return (x > y) - (x < y);
+}

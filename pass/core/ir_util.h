@@ -22,6 +22,10 @@ void *pg_grow(void *arr, unsigned *cap, size_t elem);
 /* Reports and aborts: the pass cannot go on with a partial table. */
 _Noreturn void pg_out_of_memory(void);
 
+/* qsort / bsearch order of an array of LLVM references (values, blocks:
+ * pointers) by address: the pass's sorted sets of instructions and blocks. */
+int pg_by_address(const void *a, const void *b);
+
 /* printf into a new malloc'd string of whatever length it needs. */
 char *pg_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

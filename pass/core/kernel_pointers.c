@@ -83,11 +83,6 @@ static void launches_in(pg_pointer_launches *p, LLVMValueRef fn, LLVMBasicBlockR
   pg_loops_free(li);
 }
 
-static int by_address(const void *a, const void *b) {
-  uintptr_t x = (uintptr_t) * (const LLVMValueRef *)a, y = (uintptr_t) * (const LLVMValueRef *)b;
-  return (x > y) - (x < y);
-}
-
 void pg_pointer_launches_build(pg_pointer_launches *p, LLVMModuleRef m) {
   memset(p, 0, sizeof *p);
   LLVMValueRef push_fn = LLVMGetNamedFunction(m, "__cudaPushCallConfiguration");
@@ -104,7 +99,7 @@ void pg_pointer_launches_build(pg_pointer_launches *p, LLVMModuleRef m) {
   }
   free(configured);
   if (p->n)
-    qsort(p->calls, p->n, sizeof *p->calls, by_address);
+    qsort(p->calls, p->n, sizeof *p->calls, pg_by_address);
 }
 
 void pg_pointer_launches_free(pg_pointer_launches *p) {
@@ -113,7 +108,7 @@ void pg_pointer_launches_free(pg_pointer_launches *p) {
 }
 
 int pg_is_pointer_launch(const pg_pointer_launches *p, LLVMValueRef call) {
-  return p->n && bsearch(&call, p->calls, p->n, sizeof *p->calls, by_address) != NULL;
+  return p->n && bsearch(&call, p->calls, p->n, sizeof *p->calls, pg_by_address) != NULL;
 }
 
 /* Is the stub this file's own at run time: a strong definition, or a

@@ -148,11 +148,6 @@ static int has_raise(LLVMValueRef fn) {
 
 /* ---- what runs only after a throw point --------------------------------- */
 
-static int by_address(const void *a, const void *b) {
-  uintptr_t x = (uintptr_t) * (const void *const *)a, y = (uintptr_t) * (const void *const *)b;
-  return (x > y) - (x < y);
-}
-
 /* Must-analysis over f's blocks: in[i] when every predecessor has passed a
  * marker by its end.  Starts from "yes" everywhere but the entry and only
  * turns answers off: the greatest fixpoint, as an "all paths" question
@@ -204,9 +199,9 @@ void pg_throw_paths_build(pg_throw_paths *t, LLVMModuleRef m) {
     fn_blocks_free(&f);
   }
   if (t->n)
-    qsort(t->after, t->n, sizeof *t->after, by_address);
+    qsort(t->after, t->n, sizeof *t->after, pg_by_address);
   if (t->ninsts)
-    qsort(t->insts, t->ninsts, sizeof *t->insts, by_address);
+    qsort(t->insts, t->ninsts, sizeof *t->insts, pg_by_address);
 }
 
 void pg_throw_paths_free(pg_throw_paths *t) {
@@ -217,8 +212,8 @@ void pg_throw_paths_free(pg_throw_paths *t) {
 
 int pg_after_throw(const pg_throw_paths *t, LLVMValueRef inst) {
   LLVMBasicBlockRef bb = LLVMGetInstructionParent(inst);
-  return (t->n && bsearch(&bb, t->after, t->n, sizeof *t->after, by_address)) ||
-         (t->ninsts && bsearch(&inst, t->insts, t->ninsts, sizeof *t->insts, by_address));
+  return (t->n && bsearch(&bb, t->after, t->n, sizeof *t->after, pg_by_address)) ||
+         (t->ninsts && bsearch(&inst, t->insts, t->ninsts, sizeof *t->insts, pg_by_address));
 }
 
 /* ---- inserting the throw points ------------------------------------------ */

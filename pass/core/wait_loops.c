@@ -193,11 +193,6 @@ static int has_source(const pg_wait_set *w, LLVMValueRef fn) {
   return 0;
 }
 
-static int by_address(const void *a, const void *b) {
-  uintptr_t x = (uintptr_t) * (const LLVMValueRef *)a, y = (uintptr_t) * (const LLVMValueRef *)b;
-  return (x > y) - (x < y);
-}
-
 void pg_wait_set_build(pg_wait_set *w, LLVMModuleRef m) {
   memset(w, 0, sizeof *w);
   /* Functions returning a shared read (a getter like `bool ready()`), across
@@ -228,7 +223,7 @@ void pg_wait_set_build(pg_wait_set *w, LLVMModuleRef m) {
     pg_loops_free(li);
   }
   if (w->n)
-    qsort(w->waits, w->n, sizeof *w->waits, by_address);   /* looked up per instruction */
+    qsort(w->waits, w->n, sizeof *w->waits, pg_by_address);   /* looked up per instruction */
 }
 
 void pg_wait_set_free(pg_wait_set *w) {
@@ -238,7 +233,7 @@ void pg_wait_set_free(pg_wait_set *w) {
 }
 
 int pg_wait_set_has(const pg_wait_set *w, LLVMValueRef inst) {
-  return w->n && bsearch(&inst, w->waits, w->n, sizeof *w->waits, by_address) != NULL;
+  return w->n && bsearch(&inst, w->waits, w->n, sizeof *w->waits, pg_by_address) != NULL;
 }
 
 const char *pg_wait_kind(LLVMValueRef inst) {

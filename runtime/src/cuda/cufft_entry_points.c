@@ -192,70 +192,32 @@ static cufftResult route(const pygraph_site *site, struct pygraph_cufft_call *c)
 #include "pygraph_library.def"
 
 /* The observed calls: made as the program made them; the plan's stream
- * noted when they succeed.  Each is a barrier (no segment records here). */
-#define PG_MADE(call)                                                                            \
-  cufftResult r = call;                                                                          \
-  if (r == CUFFT_SUCCESS && plan)                                                                \
-    plan_set(*plan, 1, 0);                                                                       \
-  return r;
+ * noted when they succeed.  Each is a barrier (no segment records here).
+ * A call that makes a plan leaves it on the legacy stream. */
+#define PG_PLAN_MAKER(symbol, params, args)                                                       \
+  PYGRAPH_EXPORT cufftResult __pygraph_##symbol(const pygraph_site *site, PG_UNPAREN params);   \
+  PYGRAPH_EXPORT cufftResult __pygraph_##symbol(const pygraph_site *site, PG_UNPAREN params)    \
+  {                                                                                              \
+    (void)site;                                                                                  \
+    if (!symbol)                                                                                 \
+      return missing();                                                                          \
+    cufftResult r = symbol args;                                                                 \
+    if (r == CUFFT_SUCCESS && plan)                                                              \
+      plan_set(*plan, 1, 0);                                                                     \
+    return r;                                                                                    \
+  }
 
-PYGRAPH_EXPORT cufftResult __pygraph_cufftCreate(const pygraph_site *site, cufftHandle *plan);
-PYGRAPH_EXPORT cufftResult __pygraph_cufftCreate(const pygraph_site *site, cufftHandle *plan)
-{
-  (void)site;
-  if (!cufftCreate)
-    return missing();
-  PG_MADE(cufftCreate(plan))
-}
-
-PYGRAPH_EXPORT cufftResult __pygraph_cufftPlan1d(const pygraph_site *site, cufftHandle *plan,
-                                                 int nx, cufftType type, int batch);
-PYGRAPH_EXPORT cufftResult __pygraph_cufftPlan1d(const pygraph_site *site, cufftHandle *plan,
-                                                 int nx, cufftType type, int batch)
-{
-  (void)site;
-  if (!cufftPlan1d)
-    return missing();
-  PG_MADE(cufftPlan1d(plan, nx, type, batch))
-}
-
-PYGRAPH_EXPORT cufftResult __pygraph_cufftPlan2d(const pygraph_site *site, cufftHandle *plan,
-                                                 int nx, int ny, cufftType type);
-PYGRAPH_EXPORT cufftResult __pygraph_cufftPlan2d(const pygraph_site *site, cufftHandle *plan,
-                                                 int nx, int ny, cufftType type)
-{
-  (void)site;
-  if (!cufftPlan2d)
-    return missing();
-  PG_MADE(cufftPlan2d(plan, nx, ny, type))
-}
-
-PYGRAPH_EXPORT cufftResult __pygraph_cufftPlan3d(const pygraph_site *site, cufftHandle *plan,
-                                                 int nx, int ny, int nz, cufftType type);
-PYGRAPH_EXPORT cufftResult __pygraph_cufftPlan3d(const pygraph_site *site, cufftHandle *plan,
-                                                 int nx, int ny, int nz, cufftType type)
-{
-  (void)site;
-  if (!cufftPlan3d)
-    return missing();
-  PG_MADE(cufftPlan3d(plan, nx, ny, nz, type))
-}
-
-PYGRAPH_EXPORT cufftResult __pygraph_cufftPlanMany(const pygraph_site *site, cufftHandle *plan,
-                                                   int rank, int *n, int *inembed, int istride,
-                                                   int idist, int *onembed, int ostride,
-                                                   int odist, cufftType type, int batch);
-PYGRAPH_EXPORT cufftResult __pygraph_cufftPlanMany(const pygraph_site *site, cufftHandle *plan,
-                                                   int rank, int *n, int *inembed, int istride,
-                                                   int idist, int *onembed, int ostride,
-                                                   int odist, cufftType type, int batch)
-{
-  (void)site;
-  if (!cufftPlanMany)
-    return missing();
-  PG_MADE(cufftPlanMany(plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type,
-                        batch))
-}
+PG_PLAN_MAKER(cufftCreate, (cufftHandle *plan), (plan))
+PG_PLAN_MAKER(cufftPlan1d, (cufftHandle *plan, int nx, cufftType type, int batch),
+              (plan, nx, type, batch))
+PG_PLAN_MAKER(cufftPlan2d, (cufftHandle *plan, int nx, int ny, cufftType type),
+              (plan, nx, ny, type))
+PG_PLAN_MAKER(cufftPlan3d, (cufftHandle *plan, int nx, int ny, int nz, cufftType type),
+              (plan, nx, ny, nz, type))
+PG_PLAN_MAKER(cufftPlanMany,
+              (cufftHandle *plan, int rank, int *n, int *inembed, int istride, int idist,
+               int *onembed, int ostride, int odist, cufftType type, int batch),
+              (plan, rank, n, inembed, istride, idist, onembed, ostride, odist, type, batch))
 
 PYGRAPH_EXPORT cufftResult __pygraph_cufftSetStream(const pygraph_site *site, cufftHandle plan,
                                                     cudaStream_t stream);

@@ -7,12 +7,12 @@
 #include "cuda/graph_realise.h"
 #include "cuda/graph_realise_internal.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "common/settings.h"
+#include "common/text.h"
 
 #include "cuda/backend_cuda.h"
 #include "cuda/cuda_ops.h"
@@ -342,20 +342,19 @@ static int same_node_slots(const struct cuda_graph *a, const struct cuda_graph *
 
 /* PYGRAPH_DOT_DIR: the graph as DOT in that folder, one file a graph the
  * process instantiates (pygraph-<pid>-<n>.dot), for looking at what a
- * region's graph holds.  A failure writes nothing and leaves no error. */
+ * region's graph holds.  A failure (out of memory too) writes nothing and
+ * leaves no error. */
 static void write_dot(cudaGraph_t graph)
 {
   static unsigned long written;     /* atomic */
   const char *dir = pygraph_settings()->dot_dir;
   if (!dir)
     return;
-  char path[4096];
   unsigned long n = __atomic_fetch_add(&written, 1, __ATOMIC_RELAXED);
-  int len = snprintf(path, sizeof path, "%s/pygraph-%ld-%lu.dot", dir, (long)getpid(), n);
-  if (len < 0 || (size_t)len >= sizeof path)
-    return;                         /* a folder name too long for a path: nothing written */
-  if (cudaGraphDebugDotPrint(graph, path, cudaGraphDebugDotFlagsVerbose) != cudaSuccess)
+  char *path = pygraph_text_printf("%s/pygraph-%ld-%lu.dot", dir, (long)getpid(), n);
+  if (path && cudaGraphDebugDotPrint(graph, path, cudaGraphDebugDotFlagsVerbose) != cudaSuccess)
     (void)cudaGetLastError();
+  free(path);
 }
 
 cudaError_t pygraph_cuda_graph_instantiate(void *graph, void *previous)
