@@ -2,17 +2,43 @@
  * (src/graphs/while_condition.h says what they do and what they read).
  * pygraph_while_condition runs as the last node of the WHILE node's body,
  * pygraph_while_after_copy (a split body only) right after the status
- * copy, before the IF node of the operations after it; both on one
- * thread: the exit tests and the operands' next values are exit_eval.h's,
- * the text the CPU runs too.  Built to PTX when the runtime is built and embedded in it as
+ * copy, before the IF node of the operations after it; both with
+ * PYGRAPH_WHILE_THREADS threads that stage the block in shared memory,
+ * one of them stepping: the exit tests and the operands' next values are
+ * exit_eval.h's, the text the CPU runs too.  Built to PTX when the runtime is built and embedded in it as
  * pygraph_while_condition_ptx (runtime/CMakeLists.txt); the runtime loads
  * it with cudaLibraryLoadData (src/cuda/condition_module.c). */
 #include "graphs/while_condition.h"
 
+/* The block, copied into the dynamic shared memory the node was given and
+ * its pointers moved there (pygraph_while_stage), or the block itself
+ * where it does not fit (the node got none) or is malformed.  Every
+ * thread calls it; only thread 0 uses the answer. */
+static __device__ struct pygraph_while_state *staged_block(struct pygraph_while_state *state)
+{
+  extern __shared__ unsigned long long stage[];
+  unsigned room;
+  asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(room));
+  uint32_t bytes = state->block_bytes;
+  if (bytes < sizeof *state || bytes > room || bytes % 8)
+    return state;
+  const unsigned long long *from = (const unsigned long long *)state;
+  for (uint32_t k = threadIdx.x; k < bytes / 8; k += blockDim.x)
+    stage[k] = from[k];
+  __syncthreads();
+  struct pygraph_while_state *s = (struct pygraph_while_state *)stage;
+  return threadIdx.x == 0 && pygraph_while_stage(s, (uintptr_t)state) ? s : state;
+}
+
 extern "C" __global__ void pygraph_while_condition(struct pygraph_while_state *state,
                                                    cudaGraphConditionalHandle handle)
 {
-  unsigned keep_going = pygraph_while_step(state);
+  struct pygraph_while_state *s = staged_block(state);
+  if (threadIdx.x != 0)
+    return;
+  unsigned keep_going = pygraph_while_step(s);
+  if (s != state)
+    pygraph_while_unstage(state, s);
   /* the step's writes (its state, the next operands) are visible to the
    * next body iteration and to the host after the graph: the kernel's
    * completion orders them */
@@ -22,8 +48,14 @@ extern "C" __global__ void pygraph_while_condition(struct pygraph_while_state *s
 extern "C" __global__ void pygraph_while_after_copy(struct pygraph_while_state *state,
                                                     cudaGraphConditionalHandle if_handle)
 {
+  struct pygraph_while_state *s = staged_block(state);
+  if (threadIdx.x != 0)
+    return;
+  unsigned run_rest = pygraph_while_test_after_copy(s);
+  if (s != state)
+    pygraph_while_unstage(state, s);
   /* every iteration sets the IF handle (never its default): 1 runs the
    * operations after the copy; the state's writes are ordered before the
    * step's read by the IF node's edges */
-  cudaGraphSetConditional(if_handle, pygraph_while_test_after_copy(state));
+  cudaGraphSetConditional(if_handle, run_rest);
 }

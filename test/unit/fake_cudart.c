@@ -158,6 +158,7 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *node, cudaGraph_t graph,
   n->func = p->func;
   n->grid = p->gridDim;
   n->block = p->blockDim;
+  n->shared = p->sharedMemBytes;
   for (int k = 0; k < 2 && p->kernelParams && p->kernelParams[k]; k++)
     memcpy(&n->param[k], p->kernelParams[k], sizeof n->param[k]);
   *node = n;

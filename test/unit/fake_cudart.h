@@ -30,6 +30,7 @@ struct CUgraphNode_st {
   const void *func;
   int driver;                        /* added by the driver's cuGraphAddKernelNode */
   dim3 grid, block;
+  unsigned shared;                   /* dynamic shared memory bytes */
   unsigned long long param[2];
   /* launch attributes set on a kernel node: how many, and the last one */
   unsigned n_attrs;

@@ -618,6 +618,83 @@ static void test_failures_free_everything(void)
   loop_free(&lp);
 }
 
+/* Is p inside the n bytes at base? */
+static int inside(const void *p, const void *base, size_t n)
+{
+  return (uintptr_t)p >= (uintptr_t)base && (uintptr_t)p - (uintptr_t)base < n;
+}
+
+/* The condition kernels' staging (pygraph_while_stage / _unstage): a
+ * block copied elsewhere, its pointers moved there, steps exactly as the
+ * block itself would, never reading the block (poisoned while the copy
+ * steps), and what it wrote goes back: the state's second part, the
+ * status it copied from status_src, the next operands into the argument
+ * block.  A copy whose descriptor is not inside it is refused. */
+static void test_staged_step(void)
+{
+  fake_reset();
+  pygraph_whole_loop wl = loop_of(kCapped, 8, 2);
+  unsigned char args_ref[16] = {0}, args[16] = {0};
+  int src = 5, status = 0;               /* the status copy's source: remaining */
+  uint64_t inv[4] = {0, 7, 0x1111, 0x2222};
+  struct pygraph_while_slot slot = {8, 0, 8};
+  struct pygraph_while_block ref, b;
+  const char *step;
+  CHECK(pygraph_while_block_create(&ref, &fake_backend, &wl, &slot, 1, args_ref,
+                                   sizeof args_ref, &step) == cudaSuccess);
+  CHECK(pygraph_while_block_create(&b, &fake_backend, &wl, &slot, 1, args, sizeof args, &step) ==
+        cudaSuccess);
+  struct pygraph_while_block *both[2] = {&ref, &b};
+  for (int k = 0; k < 2; k++) {
+    pygraph_while_block_read_status_from(both[k], &src);
+    CHECK(pygraph_while_block_start(both[k], inv, &status, 0, 0));
+    CHECK(pygraph_while_block_upload(both[k], &fake_backend, S1) == cudaSuccess);
+  }
+  struct pygraph_while_state *r = ref.device, *d = b.device;
+  size_t bytes = d->block_bytes;
+  CHECK(bytes == b.size && bytes % 8 == 0 && bytes >= sizeof *d);
+  uint64_t *stage = malloc(bytes), *saved = malloc(bytes);
+  unsigned steps = 0, more = 1;
+  while (more && steps < 20) {
+    memcpy(stage, d, bytes);
+    struct pygraph_while_state *s = (struct pygraph_while_state *)stage;
+    CHECK(pygraph_while_stage(s, (uintptr_t)d) == 1);
+    CHECK(inside(s->loop, stage, bytes) && inside(s->invariants, stage, bytes) &&
+          inside(s->slots, stage, bytes) && inside(s->loop->nodes, stage, bytes) &&
+          inside(s->loop->values, stage, bytes) && inside(s->loop->invariant_types, stage, bytes) &&
+          inside(s->loop->rotation_members, stage, bytes));
+    CHECK(s->args == args && s->status_src == (const unsigned char *)&src);
+    memcpy(saved, d, bytes);
+    memset(d, 0xa5, bytes);              /* the staged step must not read the block */
+    more = pygraph_while_step(s);
+    memcpy(d, saved, bytes);
+    pygraph_while_unstage(d, s);
+    CHECK(pygraph_while_step(r) == more);
+    CHECK(d->iteration == r->iteration && d->outcome == r->outcome &&
+          d->exit_test == r->exit_test && d->exit_where == r->exit_where);
+    CHECK(memcmp(d->status, r->status, sizeof(int)) == 0);
+    CHECK(memcmp(args, args_ref, sizeof args) == 0);
+    steps++;
+    src--;
+  }
+  /* remaining 5, 4, ..., 0: the sixth step's copy says leave */
+  CHECK(steps == 6 && d->outcome == PYGRAPH_WHILE_LEFT && d->exit_test == 0);
+  memcpy(&status, d->status, sizeof status);
+  CHECK(status == 0);
+  /* a copy whose descriptor lies outside it: refused */
+  memcpy(stage, d, bytes);
+  ((struct pygraph_while_state *)stage)->block_bytes = sizeof *d;
+  CHECK(pygraph_while_stage((struct pygraph_while_state *)stage, (uintptr_t)d) == 0);
+  memcpy(stage, d, bytes);
+  ((struct pygraph_while_state *)stage)->loop = &wl;
+  CHECK(pygraph_while_stage((struct pygraph_while_state *)stage, (uintptr_t)d) == 0);
+  free(stage);
+  free(saved);
+  pygraph_while_block_free(&ref, &fake_backend, NULL);
+  pygraph_while_block_free(&b, &fake_backend, NULL);
+  CHECK(fake_live_allocs == 0);
+}
+
 int main(void)
 {
   test_copy_before_a_writer_keeps_its_node();
@@ -626,6 +703,7 @@ int main(void)
   test_rotation_through_the_argument_block();
   test_condition_step();
   test_after_copy_step();
+  test_staged_step();
   test_refusals();
   test_malformed_slots();
   test_failures_free_everything();

@@ -75,7 +75,7 @@ static void iteration_free(struct iteration *it)
   free(it->layout);
 }
 
-static const struct pygraph_while_spec kSpec = {3, (void *)(uintptr_t)0x5000,
+static const struct pygraph_while_spec kSpec = {3, (void *)(uintptr_t)0x5000, 0x140,
                                                 (void *)(uintptr_t)0x5100, 0, 0};
 
 static int depends_on(const struct CUgraphNode_st *n, const struct CUgraphNode_st *dep)
@@ -116,11 +116,13 @@ static void test_structure(void)
     CHECK(n[3]->kind == FC_MEMCPY && n[3]->dst == kSpec.status && n[3]->src == (void *)0xe000);
     CHECK(n[3]->copy_kind == cudaMemcpyDeviceToDevice && n[3]->count == sizeof(int));
     CHECK(depends_on(n[3], n[2]));
-    /* the condition kernel: one thread, (state, handle), after the sinks 1 and 3 */
+    /* the condition kernel: one block staging the condition block in its
+     * shared memory, (state, handle), after the sinks 1 and 3 */
     struct CUgraphNode_st *c = n[4];
     CHECK(c->kind == FC_KERNEL && c->func == (const void *)FCUDA_CONDITION_KERNEL);
-    CHECK(c->grid.x == 1 && c->grid.y == 1 && c->grid.z == 1 && c->block.x == 1 &&
-          c->block.y == 1 && c->block.z == 1);
+    CHECK(c->grid.x == 1 && c->grid.y == 1 && c->grid.z == 1 &&
+          c->block.x == PYGRAPH_WHILE_THREADS && c->block.y == 1 && c->block.z == 1);
+    CHECK(c->shared == kSpec.block_bytes);
     CHECK(c->param[0] == (uintptr_t)kSpec.state && c->param[1] == w->handle);
     CHECK(c->n_deps == 2 && depends_on(c, n[1]) && depends_on(c, n[3]));
   }
@@ -141,6 +143,31 @@ static void test_structure(void)
   pygraph_settings_override(&dots);
   pygraph_cuda_graph_destroy(graph);
   CHECK(fcuda_live_graphs == 0 && fcuda_live_execs == 0 && fcuda_live_events == 0);
+  iteration_free(&it);
+}
+
+/* A condition block too large for the shared memory any kernel may get:
+ * the condition kernel steps it in place (no dynamic shared memory). */
+static void test_large_block_not_staged(void)
+{
+  fcuda_reset();
+  struct iteration it;
+  iteration_init(&it);
+  struct pygraph_while_spec spec = kSpec;
+  void *graph = NULL;
+  const char *step = NULL;
+  for (size_t bytes = PYGRAPH_WHILE_STAGE_MAX_BYTES; bytes <= PYGRAPH_WHILE_STAGE_MAX_BYTES + 8;
+       bytes += 8) {
+    spec.block_bytes = bytes;
+    CHECK(pygraph_cuda_while_graph_build(&it.ops, &it.plan, NULL, &spec, &graph, &step) ==
+          cudaSuccess);
+    struct CUgraph_st *body = fcuda_last_graph->nodes[0]->body;
+    CHECK(body->n_nodes == 5);
+    if (body->n_nodes == 5)
+      CHECK(body->nodes[4]->shared == (bytes <= PYGRAPH_WHILE_STAGE_MAX_BYTES ? bytes : 0));
+    pygraph_cuda_graph_destroy(graph);
+  }
+  CHECK(fcuda_live_graphs == 0);
   iteration_free(&it);
 }
 
@@ -195,7 +222,7 @@ static void split_iteration_init(struct iteration *it)
   CHECK(pygraph_graph_plan_make(&it->ops, NULL, &it->plan) == 0);
 }
 
-static const struct pygraph_while_spec kSplitSpec = {2, (void *)(uintptr_t)0x5000,
+static const struct pygraph_while_spec kSplitSpec = {2, (void *)(uintptr_t)0x5000, 0x140,
                                                      (void *)(uintptr_t)0x5100, 0, 1};
 
 /* A body split after the status copy: the ops up to the copy, the
@@ -229,7 +256,8 @@ static void test_split_after_copy(void)
     /* the after-copy kernel: (state, IF handle), after the sinks 1 and 2 */
     struct CUgraphNode_st *a = n[3];
     CHECK(a->kind == FC_KERNEL && a->func == (const void *)FCUDA_AFTER_COPY_KERNEL);
-    CHECK(a->grid.x == 1 && a->block.x == 1);
+    CHECK(a->grid.x == 1 && a->block.x == PYGRAPH_WHILE_THREADS &&
+          a->shared == kSplitSpec.block_bytes);
     CHECK(a->param[0] == (uintptr_t)kSplitSpec.state && a->param[1] == fcuda_handles[1].handle);
     CHECK(a->n_deps == 2 && depends_on(a, n[1]) && depends_on(a, n[2]));
     /* the IF node after it, nested in the WHILE body */
@@ -477,6 +505,7 @@ int main(int argc, char **argv)
   if (argc == 2 && !strcmp(argv[1], "load"))
     return test_load_failure();
   test_structure();
+  test_large_block_not_staged();
   test_folded_status_copy();
   test_split_after_copy();
   test_split_failures_free_everything();

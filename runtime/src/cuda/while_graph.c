@@ -58,8 +58,9 @@ static size_t sinks_before(const struct cuda_graph *g, const struct pygraph_grap
   return n;
 }
 
-/* A condition kernel, one thread, (spec->state, handle), in `graph` after
- * deps. */
+/* A condition kernel, (spec->state, handle), in `graph` after deps: one
+ * block of PYGRAPH_WHILE_THREADS threads, the condition block's size as
+ * dynamic shared memory where it fits (graphs/while_condition.h). */
 static cudaError_t add_condition_kernel(cudaGraph_t graph, const cudaGraphNode_t *deps,
                                         size_t n_deps, cudaKernel_t kernel,
                                         const struct pygraph_while_spec *spec,
@@ -71,7 +72,9 @@ static cudaError_t add_condition_kernel(cudaGraph_t graph, const cudaGraphNode_t
   memset(&p, 0, sizeof p);
   p.func = (void *)kernel;
   p.gridDim = (dim3){1, 1, 1};
-  p.blockDim = (dim3){1, 1, 1};
+  p.blockDim = (dim3){PYGRAPH_WHILE_THREADS, 1, 1};
+  if (spec->block_bytes <= PYGRAPH_WHILE_STAGE_MAX_BYTES)
+    p.sharedMemBytes = (unsigned)spec->block_bytes;
   p.kernelParams = params;
   return cudaGraphAddKernelNode(node, graph, deps, n_deps, &p);
 }

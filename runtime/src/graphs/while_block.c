@@ -27,7 +27,7 @@ static struct layout layout_of(const pygraph_whole_loop *wl, size_t n_slots)
   l.members = l.types + align8((size_t)wl->n_invariants * sizeof *wl->invariant_types);
   l.invariants = l.members + align8((size_t)wl->n_rotation_members * sizeof(unsigned));
   l.slots = l.invariants + (size_t)wl->n_invariants * sizeof(uint64_t);
-  l.size = l.slots + n_slots * sizeof(struct pygraph_while_slot);
+  l.size = align8(l.slots + n_slots * sizeof(struct pygraph_while_slot));
   return l;
 }
 
@@ -77,6 +77,7 @@ static void fill(struct pygraph_while_block *b, const struct layout *l,
   st.slots = n_slots ? at(b->device, l->slots) : NULL;
   st.args = args;
   st.n_slots = (uint32_t)n_slots;
+  st.block_bytes = (uint32_t)l->size;
   st.exit_test = -1;
   memcpy(img, &st, sizeof st);
 }
@@ -89,6 +90,8 @@ static const char *refusal(const pygraph_whole_loop *wl, const struct pygraph_wh
     return "while block: malformed whole-loop descriptor";
   if (n_slots > UINT32_MAX || (n_slots && (!slots || !args)))
     return "while block: argument slots without an argument block";
+  if (layout_of(wl, n_slots).size > UINT32_MAX)
+    return "while block: larger than 4 GiB";
   for (size_t k = 0; k < n_slots; k++)
     if (!slot_ok(wl, &slots[k], args_size))
       return "while block: malformed argument slot";

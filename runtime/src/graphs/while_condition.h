@@ -2,7 +2,8 @@
  * the device block it reads and writes (struct pygraph_while_state) and
  * the one step it takes at the end of every body iteration, as static
  * inline code that compiles as C11 and as CUDA C++.  The device runs it
- * (runtime/device/while_condition.cu, one thread, then
+ * (runtime/device/while_condition.cu, on a copy of the block in shared
+ * memory, pygraph_while_stage, then
  * cudaGraphSetConditional with its answer); the CPU runs the same text on
  * a host image of the block (graphs/while_block.h fills the first
  * iteration's arguments with it; the unit tests run whole loops with it).
@@ -36,6 +37,13 @@
  * cudaGraphConditionalHandle if_handle). */
 #define PYGRAPH_WHILE_AFTER_COPY_KERNEL "pygraph_while_after_copy"
 extern const char pygraph_while_condition_ptx[];
+/* Both kernels' launch: this many threads in one block, which copy the
+ * device block into shared memory together (pygraph_while_stage), with
+ * the block's size as dynamic shared memory where it is at most
+ * PYGRAPH_WHILE_STAGE_MAX_BYTES (what any kernel may get without asking);
+ * a larger block is stepped where it is. */
+#define PYGRAPH_WHILE_THREADS 128u
+#define PYGRAPH_WHILE_STAGE_MAX_BYTES (48u * 1024u)
 
 /* How the last launch of a WHILE graph ended (state->outcome). */
 enum pygraph_while_outcome {
@@ -85,7 +93,9 @@ struct pygraph_while_state {
   int32_t exit_test;                 /* LEFT: the test's number; else -1 */
   uint32_t outcome;                  /* enum pygraph_while_outcome */
   uint32_t exit_where;               /* LEFT: enum pygraph_exit_where of the test */
-  uint32_t reserved2;
+  uint32_t block_bytes;              /* the whole block's size (a multiple of 8): the
+                                        condition kernels copy that many bytes into shared
+                                        memory and step there (pygraph_while_stage) */
   unsigned char status[PYGRAPH_WL_MAX_STATUS_BYTES];
                                      /* the status as the last copy left it (the body's copy
                                         node writes it; the host's bytes at the entry until
@@ -182,6 +192,53 @@ PYGRAPH_EVAL_FN unsigned pygraph_while_step(struct pygraph_while_state *s)
                                  s->iteration))
     return pygraph_while_end(s, PYGRAPH_WHILE_MALFORMED, -1, 0);
   return 1;
+}
+
+/* The staged copy of a block.  A one-thread step through the device block
+ * itself makes a chain of dependent global loads (the state, then the
+ * descriptor, then each node of each test): tens of microseconds an
+ * iteration.  The kernels instead copy the whole block (block_bytes, every
+ * part of it inside) into shared memory with all their threads at once and
+ * step there; this points the copy's pointers into the block at the copy
+ * itself.  `staged` holds the block's bytes that were at address `from`;
+ * pointers outside the block (args, status_src) stay.  0 when the copy's
+ * descriptor is not inside it (the block is malformed: step the original). */
+PYGRAPH_EVAL_FN int pygraph_while_stage(struct pygraph_while_state *staged, uintptr_t from)
+{
+  uintptr_t to = (uintptr_t)staged, n = staged->block_bytes;
+#define PYGRAPH_WHILE_REBASE(p)                                                                  \
+  do {                                                                                         \
+    uintptr_t a_ = (uintptr_t)(p);                                                             \
+    if (a_ >= from && a_ - from < n)                                                           \
+      (p) = (__typeof__(p))(a_ - from + to);                                                   \
+  } while (0)
+  uintptr_t loop = (uintptr_t)staged->loop;
+  if (loop < from || loop - from > n || n - (loop - from) < sizeof(pygraph_whole_loop))
+    return 0;
+  PYGRAPH_WHILE_REBASE(staged->loop);
+  PYGRAPH_WHILE_REBASE(staged->invariants);
+  PYGRAPH_WHILE_REBASE(staged->slots);
+  pygraph_whole_loop *wl = (pygraph_whole_loop *)(uintptr_t)staged->loop;
+  PYGRAPH_WHILE_REBASE(wl->nodes);
+  PYGRAPH_WHILE_REBASE(wl->values);
+  PYGRAPH_WHILE_REBASE(wl->invariant_types);
+  PYGRAPH_WHILE_REBASE(wl->rotation_members);
+#undef PYGRAPH_WHILE_REBASE
+  return 1;
+}
+
+/* What a step on the staged copy wrote, into the block `dst`: the second
+ * part of the state; the status only where the step copied it itself
+ * (status_src), else the block's bytes are what the copy read. */
+PYGRAPH_EVAL_FN void pygraph_while_unstage(struct pygraph_while_state *dst,
+                                           const struct pygraph_while_state *staged)
+{
+  dst->iteration = staged->iteration;
+  dst->exit_test = staged->exit_test;
+  dst->outcome = staged->outcome;
+  dst->exit_where = staged->exit_where;
+  if (staged->status_src && staged->loop->status_bytes <= PYGRAPH_WL_MAX_STATUS_BYTES)
+    PYGRAPH_EVAL_COPY(dst->status, staged->status, staged->loop->status_bytes);
 }
 
 #endif /* PYGRAPH_WHILE_CONDITION_H */

@@ -129,7 +129,7 @@ cudaError_t pygraph_while_graph_create(struct pygraph_while_graph *wg,
   if (err != cudaSuccess)
     return err;
   struct pygraph_while_spec spec = {
-      rq->status_op, wg->block.device,
+      rq->status_op, wg->block.device, wg->block.size,
       (void *)((uintptr_t)wg->block.device + offsetof(struct pygraph_while_state, status)),
       status_copy_last(rq), split_after_copy(rq)};
   if (spec.status_folded)

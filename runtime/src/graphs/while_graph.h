@@ -13,14 +13,14 @@
  *       dependencies (programmatic ones made full); the status copy
  *       (spec->status_op) a device-to-device copy of its source into
  *       spec->status, or no node where spec->status_folded;
- *       the condition kernel, (spec->state, handle), one thread, after
+ *       the condition kernel, (spec->state, handle), one block, after
  *       every body node no other body node depends on }
  * (a counted loop, spec->status_op PYGRAPH_WHILE_NO_STATUS: no status copy,
  * the condition kernel's tests read counters and invariants only)
  * and where spec->split_after_copy (an exit test right after the status
  * copy, operations with nodes after it), the WHILE body is instead:
  *       the nodes of the ops up to the status copy (it included), as above;
- *       the after-copy kernel, (spec->state, if_handle), one thread, after
+ *       the after-copy kernel, (spec->state, if_handle), one block, after
  *       every one of those nodes no other of them depends on;
  *       IF(if_handle, set by that kernel every iteration) after it {
  *           the nodes of the ops after the copy, with the plan's
@@ -68,6 +68,8 @@ struct pygraph_while_spec {
                                     PYGRAPH_WHILE_NO_STATUS */
   void *state;                   /* device address of the condition block's state: the
                                     condition kernel's first parameter */
+  size_t block_bytes;            /* the whole block's size (the kernels stage it in
+                                    shared memory, while_condition.h) */
   void *status;                  /* device address of that state's status bytes: the
                                     body's status copy writes there */
   int status_folded;             /* the body holds no node for the status copy: it was
