@@ -7,13 +7,24 @@
 //             second block, then the condition kernel reading that block
 //             (how pygraph's WHILE body delivered the status),
 //   kcopy     the condition kernel copying the 16 bytes itself,
+//   cond+...  cond with what pygraph's body adds, one at a time and all:
+//             pdl (its twins' griddepcontrol prologue), argblk (the kernels
+//             load their arguments from a device block, as twins do), wide
+//             (a 128-thread condition kernel staging 512 bytes in shared
+//             memory, as pygraph's does), tag (argblk kernels with a
+//             1000-byte unused by-value parameter, a twin's layout tag), local
+//             (the condition kernel with a stack frame in local memory), lib (the condition kernel loaded
+//             from PTX at run time, bench/while_body_cond.cu, given as the
+//             third argument),
 // against the same four kernels as one graph per iteration with the status
 // copied to the host and tested there (per-iteration graphs), and eager.
 // Every variant runs `iters` iterations (the test counts, it does not
 // converge), timed with events; prints microseconds per iteration.
 //
 // build: nvcc -O2 -arch=sm_90 bench/while_body_bench.cu -o while_body_bench
-// usage: while_body_bench [n=16384] [iters=10000]
+// usage: while_body_bench [n=16384] [iters=10000] [cond.ptx]
+//   (cond.ptx: clang++ --cuda-device-only -S --cuda-gpu-arch=sm_90 -O2
+//    bench/while_body_cond.cu -o cond.ptx)
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -35,18 +46,81 @@ struct Status {
   int pad;
 };
 
-__global__ void clear_status(Status *st) { st->notconv = st->above = 0; st->maxdiff = 0; }
-__global__ void relax(float *out, const float *in, int n) {
+// What pygraph's body kernels add (the variants below): the programmatic
+// launch prologue its twins start with, and the twins' loads of their
+// arguments from a device block.
+__device__ __forceinline__ void prologue(int pdl) {
+  if (pdl) {
+    asm volatile("griddepcontrol.launch_dependents;");
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+  }
+}
+
+__global__ void clear_status(Status *st, int pdl = 0) {
+  prologue(pdl);
+  st->notconv = st->above = 0;
+  st->maxdiff = 0;
+}
+__global__ void relax(float *out, const float *in, int n, int pdl = 0) {
+  prologue(pdl);
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     out[i] = i == 0 || i == n - 1 ? in[i] : 0.5f * in[i] + 0.25f * (in[i - 1] + in[i + 1]);
 }
-__global__ void measure(const float *out, const float *in, Status *st, int n) {
+__global__ void measure(const float *out, const float *in, Status *st, int n, int pdl = 0) {
+  prologue(pdl);
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n && fabsf(out[i] - in[i]) > 1e-6f)
     atomicAdd(&st->above, 1);
 }
-__global__ void judge(Status *st) { st->notconv = st->above > 0; }
+__global__ void judge(Status *st, int pdl = 0) {
+  prologue(pdl);
+  st->notconv = st->above > 0;
+}
+
+// The same kernels reading their arguments from a device block (as twins do),
+// with an unused by-value parameter of T bytes (a twin's layout tag: up to
+// 1021 bytes; T = 1 stands for none).
+struct KArgs {
+  float *a, *b;
+  Status *st;
+  int n;
+};
+
+template <int T> struct Tag {
+  char bytes[T];
+};
+
+template <int T> __global__ void clear_k(const KArgs *k, int pdl, Tag<T>) {
+  prologue(pdl);
+  k->st->notconv = k->st->above = 0;
+  k->st->maxdiff = 0;
+}
+
+template <int T> __global__ void relax_k(const KArgs *k, int pdl, Tag<T>) {
+  float *out = k->b;
+  const float *in = k->a;
+  int n = k->n;
+  prologue(pdl);
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = i == 0 || i == n - 1 ? in[i] : 0.5f * in[i] + 0.25f * (in[i - 1] + in[i + 1]);
+}
+
+template <int T> __global__ void measure_k(const KArgs *k, int pdl, Tag<T>) {
+  const float *out = k->b, *in = k->a;
+  Status *st = k->st;
+  int n = k->n;
+  prologue(pdl);
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n && fabsf(out[i] - in[i]) > 1e-6f)
+    atomicAdd(&st->above, 1);
+}
+
+template <int T> __global__ void judge_k(const KArgs *k, int pdl, Tag<T>) {
+  prologue(pdl);
+  k->st->notconv = k->st->above > 0;
+}
 
 struct Counter {
   unsigned long long it, limit;
@@ -54,8 +128,25 @@ struct Counter {
 };
 
 // Keeps going while it < limit; `st` is where it reads the status from.
-__global__ void cond(Counter *c, const Status *st, int copy_itself, cudaGraphConditionalHandle h) {
-  if (copy_itself)
+// Launched wide (the "wide" variants), its threads first copy `stage_bytes`
+// of c into shared memory, as pygraph's condition kernel stages its block.
+__global__ void cond(Counter *c, const Status *st, int copy_itself, cudaGraphConditionalHandle h,
+                     int stage_bytes = 0) {
+  extern __shared__ unsigned long long stage[];
+  for (int k = threadIdx.x; k < stage_bytes / 8; k += blockDim.x)
+    stage[k] = ((const unsigned long long *)c)[k % (sizeof(Counter) / 8)];
+  if (stage_bytes)
+    __syncthreads();
+  if (threadIdx.x != 0)
+    return;
+  if (copy_itself == 2) {            // the "local" variant: a stack frame in local memory
+    volatile unsigned frame[32];
+    for (int k = 0; k < 32; k++)
+      frame[k] = (unsigned)c->it + k;
+    if (frame[c->it % 32] == 0xffffffffu)
+      c->seen.pad = 1;
+  }
+  if (copy_itself == 1)
     c->seen = *st;
   unsigned keep = ++c->it < c->limit && (c->seen.pad == 0 || st->pad == 0);
   cudaGraphSetConditional(h, keep);
@@ -65,14 +156,38 @@ struct Bufs {
   float *a, *b;
   Status *st, *blk;
   Counter *c;
+  KArgs *k;
   int n, blocks;
 };
 
+// The variants' knobs: the twins' prologue, arguments from a block, a wide
+// staging condition kernel.
+static int g_pdl, g_argblk, g_wide, g_tag;
+// The condition kernel loaded from PTX at run time (cudaLibraryLoadFromFile
+// of argv[3], as pygraph loads its own): the "lib" variant.
+static cudaKernel_t g_lib_kernel, g_lib;
+
 static void body_kernels(cudaStream_t s, const Bufs &B) {
-  clear_status<<<1, 1, 0, s>>>(B.st);
-  relax<<<B.blocks, 256, 0, s>>>(B.b, B.a, B.n);
-  measure<<<B.blocks, 256, 0, s>>>(B.b, B.a, B.st, B.n);
-  judge<<<1, 1, 0, s>>>(B.st);
+  if (g_argblk) {
+    if (g_tag) {
+      Tag<1000> t = {};
+      clear_k<<<1, 1, 0, s>>>(B.k, g_pdl, t);
+      relax_k<<<B.blocks, 256, 0, s>>>(B.k, g_pdl, t);
+      measure_k<<<B.blocks, 256, 0, s>>>(B.k, g_pdl, t);
+      judge_k<<<1, 1, 0, s>>>(B.k, g_pdl, t);
+    } else {
+      Tag<1> t = {};
+      clear_k<<<1, 1, 0, s>>>(B.k, g_pdl, t);
+      relax_k<<<B.blocks, 256, 0, s>>>(B.k, g_pdl, t);
+      measure_k<<<B.blocks, 256, 0, s>>>(B.k, g_pdl, t);
+      judge_k<<<1, 1, 0, s>>>(B.k, g_pdl, t);
+    }
+    return;
+  }
+  clear_status<<<1, 1, 0, s>>>(B.st, g_pdl);
+  relax<<<B.blocks, 256, 0, s>>>(B.b, B.a, B.n, g_pdl);
+  measure<<<B.blocks, 256, 0, s>>>(B.b, B.a, B.st, B.n, g_pdl);
+  judge<<<1, 1, 0, s>>>(B.st, g_pdl);
 }
 
 // One WHILE graph: body = kernels [+ memcpy node] + cond, captured into the body.
@@ -94,6 +209,14 @@ static cudaGraphExec_t while_graph(cudaStream_t s, const Bufs &B, const char *va
   if (!strcmp(variant, "copy")) {
     CHECK(cudaMemcpyAsync(&B.c->seen, B.st, sizeof(Status), cudaMemcpyDeviceToDevice, s));
     cond<<<1, 1, 0, s>>>(B.c, &B.c->seen, 0, h);
+  } else if (g_lib) {
+    int zero = 0, copy = 0;
+    void *args[] = {(void *)&B.c, (void *)&B.st, &copy, &h, &zero};
+    CHECK(cudaLaunchKernel((const void *)g_lib, dim3(1), dim3(1), args, 0, s));
+  } else if (strstr(variant, "local")) {
+    cond<<<1, 1, 0, s>>>(B.c, B.st, 2, h);
+  } else if (g_wide) {
+    cond<<<1, 128, 512, s>>>(B.c, B.st, 0, h, 512);
   } else {
     cond<<<1, 1, 0, s>>>(B.c, B.st, !strcmp(variant, "kcopy"), h);
   }
@@ -111,9 +234,14 @@ static double timed(cudaStream_t s, const Bufs &B, const char *variant, long ite
   Counter c0 = {0, (unsigned long long)iters, {0, 0, 0, 0}};
   cudaGraphExec_t x = NULL;
   Status host;
+  g_pdl = strstr(variant, "pdl") != NULL;
+  g_argblk = strstr(variant, "argblk") != NULL;
+  g_wide = strstr(variant, "wide") != NULL;
+  g_tag = strstr(variant, "tag") != NULL;
+  g_lib = strstr(variant, "lib") ? g_lib_kernel : NULL;
   if (!strncmp(variant, "cond", 4) || !strcmp(variant, "copy") || !strcmp(variant, "kcopy")) {
     x = while_graph(s, B, variant);
-  } else if (!strcmp(variant, "graph")) {
+  } else if (!strncmp(variant, "graph", 5)) {
     cudaGraph_t g;
     CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
     body_kernels(s, B);
@@ -125,7 +253,7 @@ static double timed(cudaStream_t s, const Bufs &B, const char *variant, long ite
   for (int round = 0; round < 3; round++) {
     CHECK(cudaMemcpy(B.c, &c0, sizeof c0, cudaMemcpyHostToDevice));
     CHECK(cudaEventRecord(e0, s));
-    if (!strcmp(variant, "eager") || !strcmp(variant, "graph")) {
+    if (!strcmp(variant, "eager") || !strncmp(variant, "graph", 5)) {
       for (long i = 0; i < iters; i++) {
         if (x)
           CHECK(cudaGraphLaunch(x, s));
@@ -148,7 +276,7 @@ static double timed(cudaStream_t s, const Bufs &B, const char *variant, long ite
   }
   Counter c;
   CHECK(cudaMemcpy(&c, B.c, sizeof c, cudaMemcpyDeviceToHost));
-  if (x && strcmp(variant, "graph") && c.it != (unsigned long long)iters) {
+  if (x && strncmp(variant, "graph", 5) && c.it != (unsigned long long)iters) {
     fprintf(stderr, "%s: ran %llu iterations, not %ld\n", variant, c.it, iters);
     exit(1);
   }
@@ -170,9 +298,20 @@ int main(int argc, char **argv) {
   CHECK(cudaMalloc(&B.c, sizeof(Counter)));
   cudaStream_t s;
   CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  const char *variants[] = {"eager", "graph", "cond", "copy", "kcopy"};
+  KArgs k0 = {B.a, B.b, B.st, B.n};
+  CHECK(cudaMalloc(&B.k, sizeof(KArgs)));
+  CHECK(cudaMemcpy(B.k, &k0, sizeof k0, cudaMemcpyHostToDevice));
+  const char *variants[] = {"eager", "graph", "cond", "copy", "kcopy", "cond+pdl",
+                            "cond+argblk", "cond+wide", "cond+pdl+argblk+wide", "cond+argblk+tag",
+                            "graph+argblk+tag", "cond+lib", "cond+local"};
+  if (argc > 3) {
+    cudaLibrary_t lib;
+    CHECK(cudaLibraryLoadFromFile(&lib, argv[3], NULL, NULL, 0, NULL, NULL, 0));
+    CHECK(cudaLibraryGetKernel(&g_lib_kernel, lib, "cond_lib"));
+  }
   printf("n=%d iters=%ld (us per iteration, best of 3)\n", B.n, iters);
   for (const char *v : variants)
-    printf("%-6s %8.2f\n", v, timed(s, B, v, iters));
+    if (!strstr(v, "lib") || g_lib_kernel)
+      printf("%-22s %8.2f\n", v, timed(s, B, v, iters));
   return 0;
 }

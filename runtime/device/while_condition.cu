@@ -10,6 +10,24 @@
  * it with cudaLibraryLoadData (src/cuda/condition_module.c). */
 #include "graphs/while_condition.h"
 
+/* The status bytes the step would copy from s->status_src one at a time
+ * (a chain of global loads), copied into the staged s->status by all
+ * threads at once; s->status_src then points at them (the step copies no
+ * more, pygraph_while_unstage still writes them back).  `loop_at`: the
+ * descriptor's offset in the block, checked by the caller. */
+static __device__ void stage_status(struct pygraph_while_state *s, uintptr_t loop_at)
+{
+  const pygraph_whole_loop *wl = (const pygraph_whole_loop *)((uintptr_t)s + loop_at);
+  uint32_t n = wl->status_bytes;
+  if (!s->status_src || n > PYGRAPH_WL_MAX_STATUS_BYTES)
+    return;                            /* none to copy, or the step reports MALFORMED */
+  for (uint32_t k = threadIdx.x; k < n; k += blockDim.x)
+    s->status[k] = s->status_src[k];
+  __syncthreads();
+  if (threadIdx.x == 0)
+    s->status_src = s->status;
+}
+
 /* The block, copied into the dynamic shared memory the node was given and
  * its pointers moved there (pygraph_while_stage), or the block itself
  * where it does not fit (the node got none) or is malformed.  Every
@@ -27,6 +45,11 @@ static __device__ struct pygraph_while_state *staged_block(struct pygraph_while_
     stage[k] = from[k];
   __syncthreads();
   struct pygraph_while_state *s = (struct pygraph_while_state *)stage;
+  uintptr_t loop_at = (uintptr_t)s->loop - (uintptr_t)state;
+  if ((uintptr_t)s->loop < (uintptr_t)state || loop_at > bytes ||
+      bytes - loop_at < sizeof(pygraph_whole_loop))
+    return state;                      /* every thread agrees: the block is malformed */
+  stage_status(s, loop_at);
   return threadIdx.x == 0 && pygraph_while_stage(s, (uintptr_t)state) ? s : state;
 }
 

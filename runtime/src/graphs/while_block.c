@@ -9,12 +9,21 @@
 
 /* Byte offsets of the block's parts, each 8-aligned. */
 struct layout {
-  size_t loop, nodes, values, types, members, invariants, slots, size;
+  size_t loop, nodes, values, types, members, invariants, slots, tests, n_tests, size;
 };
 
 static size_t align8(size_t n)
 {
   return (n + 7) & ~(size_t)7;
+}
+
+/* The descriptor's exit tests: one per LEAVE node. */
+static size_t count_tests(const pygraph_whole_loop *wl)
+{
+  size_t n = 0;
+  for (unsigned k = 0; k < wl->n_nodes; k++)
+    n += wl->nodes[k].op == PYGRAPH_EXIT_LEAVE;
+  return n;
 }
 
 static struct layout layout_of(const pygraph_whole_loop *wl, size_t n_slots)
@@ -27,7 +36,9 @@ static struct layout layout_of(const pygraph_whole_loop *wl, size_t n_slots)
   l.members = l.types + align8((size_t)wl->n_invariants * sizeof *wl->invariant_types);
   l.invariants = l.members + align8((size_t)wl->n_rotation_members * sizeof(unsigned));
   l.slots = l.invariants + (size_t)wl->n_invariants * sizeof(uint64_t);
-  l.size = align8(l.slots + n_slots * sizeof(struct pygraph_while_slot));
+  l.tests = l.slots + n_slots * sizeof(struct pygraph_while_slot);
+  l.n_tests = count_tests(wl);
+  l.size = align8(l.tests + l.n_tests * sizeof(struct pygraph_while_test));
   return l;
 }
 
@@ -70,11 +81,14 @@ static void fill(struct pygraph_while_block *b, const struct layout *l,
     memcpy(img + l->members, wl->rotation_members, wl->n_rotation_members * sizeof(unsigned));
   if (n_slots)
     memcpy(img + l->slots, slots, n_slots * sizeof *slots);
+  (void)pygraph_while_tests_of(wl, (struct pygraph_while_test *)(void *)(img + l->tests));
   struct pygraph_while_state st;
   memset(&st, 0, sizeof st);
   st.loop = at(b->device, l->loop);
   st.invariants = at(b->device, l->invariants);
   st.slots = n_slots ? at(b->device, l->slots) : NULL;
+  st.tests = at(b->device, l->tests);
+  st.n_tests = (uint32_t)l->n_tests;
   st.args = args;
   st.n_slots = (uint32_t)n_slots;
   st.block_bytes = (uint32_t)l->size;

@@ -66,6 +66,33 @@ struct pygraph_while_slot {
   uint32_t bytes;            /* 1, 2, 4 or 8 */
 };
 
+/* One exit test of the descriptor: its nodes are loop->nodes[first ..
+ * leave], nodes[leave] its LEAVE at position `where`.  The block lists
+ * every test in node order (the k-th is test number k), so a step makes
+ * only the tests of the position it is at, each over its own nodes. */
+struct pygraph_while_test {
+  uint32_t first, leave, where, reserved;
+};
+
+/* The table of wl's exit tests into out (room for wl->n_nodes of them, at
+ * most PYGRAPH_EXIT_MAX_NODES): each test's nodes run from the one after
+ * the previous LEAVE to its own.  Returns how many. */
+PYGRAPH_EVAL_FN uint32_t pygraph_while_tests_of(const pygraph_whole_loop *wl,
+                                                struct pygraph_while_test *out)
+{
+  struct pygraph_while_test t = {0, 0, 0, 0};
+  uint32_t n = 0;
+  for (unsigned k = 0; k < wl->n_nodes; k++) {
+    if (wl->nodes[k].op != PYGRAPH_EXIT_LEAVE)
+      continue;
+    t.leave = k;
+    t.where = wl->nodes[k].arg;
+    out[n++] = t;
+    t.first = k + 1;
+  }
+  return n;
+}
+
 /* The device block's head.  The host writes all of it before each launch
  * (graphs/while_block.h); the kernel writes only the second part. */
 struct pygraph_while_state {
@@ -73,17 +100,24 @@ struct pygraph_while_state {
                                         in the block */
   const uint64_t *invariants;        /* loop->n_invariants, this launch's */
   const struct pygraph_while_slot *slots;
+  const struct pygraph_while_test *tests;   /* every exit test, in order */
   unsigned char *args;               /* the argument block the slots are in (NULL: none) */
   const unsigned char *status_src;   /* the status copy's device source when the body
                                         holds no copy node (the copy was its last node):
-                                        the step reads the status from there itself;
-                                        NULL: the body's copy node writes `status` */
+                                        the step reads the status from there itself
+                                        (unless it is `status` itself: a staged block's
+                                        kernel copied it in already); NULL: the body's
+                                        copy node writes `status` */
   uint64_t max_iterations;           /* stop (CAP) once `iteration` reaches it; 0: never */
   uint32_t n_slots;
+  uint32_t n_tests;
   uint32_t after_copy_first;         /* 1: the body is split (see the top): its first
                                         kernel makes the exit tests after the status copy,
                                         the step does not make them again; 0: the step
                                         makes them */
+  uint32_t block_bytes;              /* the whole block's size (a multiple of 8): the
+                                        condition kernels copy that many bytes into shared
+                                        memory and step there (pygraph_while_stage) */
   /* written by the kernel */
   uint64_t iteration;                /* the number of the iteration running (the loop's
                                         iterations count from 0 at its entry); after the
@@ -93,9 +127,7 @@ struct pygraph_while_state {
   int32_t exit_test;                 /* LEFT: the test's number; else -1 */
   uint32_t outcome;                  /* enum pygraph_while_outcome */
   uint32_t exit_where;               /* LEFT: enum pygraph_exit_where of the test */
-  uint32_t block_bytes;              /* the whole block's size (a multiple of 8): the
-                                        condition kernels copy that many bytes into shared
-                                        memory and step there (pygraph_while_stage) */
+  uint32_t reserved2;
   unsigned char status[PYGRAPH_WL_MAX_STATUS_BYTES];
                                      /* the status as the last copy left it (the body's copy
                                         node writes it; the host's bytes at the entry until
@@ -123,6 +155,31 @@ PYGRAPH_EVAL_FN int pygraph_while_write_slots(const pygraph_whole_loop *wl,
   return 1;
 }
 
+/* The exit tests at `where` (enum pygraph_exit_where), in order, over the
+ * environment e: the number of the first that says leave,
+ * PYGRAPH_EVAL_CONTINUE when none does, PYGRAPH_EVAL_MALFORMED when one of
+ * them or the table fails a check.  The tests at other positions are not
+ * made (pygraph_eval_exit makes every test, for the host's checks). */
+PYGRAPH_EVAL_FN int pygraph_while_exit(const struct pygraph_eval_env *e,
+                                       const struct pygraph_while_state *s, uint32_t where)
+{
+  const pygraph_whole_loop *wl = e->wl;
+  if (!wl || !wl->nodes || wl->n_nodes > PYGRAPH_EXIT_MAX_NODES || !s->tests ||
+      wl->status_bytes > PYGRAPH_WL_MAX_STATUS_BYTES)
+    return PYGRAPH_EVAL_MALFORMED;
+  for (uint32_t k = 0; k < s->n_tests; ++k) {
+    const struct pygraph_while_test *t = &s->tests[k];
+    if (t->where != where)
+      continue;
+    if (t->first > t->leave || t->leave >= wl->n_nodes)
+      return PYGRAPH_EVAL_MALFORMED;
+    int r = pygraph_eval_test(e, t->first, t->leave, where);
+    if (r != 0)
+      return r > 0 ? (int)k : r;
+  }
+  return PYGRAPH_EVAL_CONTINUE;
+}
+
 /* Records that the loop ends with outcome `outcome` (test `test` at
  * `where` for LEFT); returns 0, the handle's value. */
 PYGRAPH_EVAL_FN unsigned pygraph_while_end(struct pygraph_while_state *s, uint32_t outcome,
@@ -146,7 +203,7 @@ PYGRAPH_EVAL_FN unsigned pygraph_while_end(struct pygraph_while_state *s, uint32
 PYGRAPH_EVAL_FN unsigned pygraph_while_test_after_copy(struct pygraph_while_state *s)
 {
   struct pygraph_eval_env e = {s->loop, s->status, s->iteration, s->invariants};
-  int r = pygraph_eval_exit(&e, PYGRAPH_EXIT_AFTER_COPY);
+  int r = pygraph_while_exit(&e, s, PYGRAPH_EXIT_AFTER_COPY);
   if (r == PYGRAPH_EVAL_MALFORMED)
     return pygraph_while_end(s, PYGRAPH_WHILE_MALFORMED, -1, 0);
   if (r < 0)
@@ -169,7 +226,8 @@ PYGRAPH_EVAL_FN unsigned pygraph_while_step(struct pygraph_while_state *s)
 {
   if (s->outcome != PYGRAPH_WHILE_RUNNING)
     return 0;
-  if (s->status_src) {                 /* the status copy, made here (after every body node) */
+  if (s->status_src && s->status_src != s->status) {   /* the status copy, made here
+                                                          (after every body node) */
     if (s->loop->status_bytes > PYGRAPH_WL_MAX_STATUS_BYTES)
       return pygraph_while_end(s, PYGRAPH_WHILE_MALFORMED, -1, 0);
     PYGRAPH_EVAL_COPY(s->status, s->status_src, s->loop->status_bytes);
@@ -180,7 +238,7 @@ PYGRAPH_EVAL_FN unsigned pygraph_while_step(struct pygraph_while_state *s)
     uint32_t where = k == 0 ? PYGRAPH_EXIT_AFTER_COPY : k == 1 ? PYGRAPH_EXIT_AT_END
                                                               : PYGRAPH_EXIT_AT_TOP;
     e.iteration = where == PYGRAPH_EXIT_AT_TOP ? s->iteration : ran;
-    int r = pygraph_eval_exit(&e, where);
+    int r = pygraph_while_exit(&e, s, where);
     if (r == PYGRAPH_EVAL_MALFORMED)
       return pygraph_while_end(s, PYGRAPH_WHILE_MALFORMED, -1, 0);
     if (r >= 0)
@@ -218,6 +276,7 @@ PYGRAPH_EVAL_FN int pygraph_while_stage(struct pygraph_while_state *staged, uint
   PYGRAPH_WHILE_REBASE(staged->loop);
   PYGRAPH_WHILE_REBASE(staged->invariants);
   PYGRAPH_WHILE_REBASE(staged->slots);
+  PYGRAPH_WHILE_REBASE(staged->tests);
   pygraph_whole_loop *wl = (pygraph_whole_loop *)(uintptr_t)staged->loop;
   PYGRAPH_WHILE_REBASE(wl->nodes);
   PYGRAPH_WHILE_REBASE(wl->values);
@@ -228,8 +287,9 @@ PYGRAPH_EVAL_FN int pygraph_while_stage(struct pygraph_while_state *staged, uint
 }
 
 /* What a step on the staged copy wrote, into the block `dst`: the second
- * part of the state; the status only where the step copied it itself
- * (status_src), else the block's bytes are what the copy read. */
+ * part of the state; the status only where the step (or the kernel
+ * staging it) copied it from status_src, else the block's bytes are what
+ * the copy read. */
 PYGRAPH_EVAL_FN void pygraph_while_unstage(struct pygraph_while_state *dst,
                                            const struct pygraph_while_state *staged)
 {

@@ -202,13 +202,21 @@ int pygraph_while_host_outcome(const pygraph_whole_loop *wl, const uint64_t *inv
   memset(out, 0, sizeof *out);
   out->loop = wl;
   out->invariants = inv;
+  struct pygraph_while_test tests[PYGRAPH_EXIT_MAX_NODES];   /* n_nodes checked above */
+  out->tests = tests;
+  out->n_tests = pygraph_while_tests_of(wl, tests);
   out->iteration = first;
   out->exit_test = -1;
   out->outcome = PYGRAPH_WHILE_RUNNING;
+  int left = 0;
   for (uint64_t k = 0; k < PYGRAPH_WHILE_HOST_MAX_ITERATIONS; k++)
-    if (!pygraph_while_step(out))
-      return out->outcome == PYGRAPH_WHILE_LEFT;
-  return 0;
+    if (!pygraph_while_step(out)) {
+      left = out->outcome == PYGRAPH_WHILE_LEFT;
+      break;
+    }
+  out->tests = NULL;                   /* the table was this call's */
+  out->n_tests = 0;
+  return left;
 }
 
 cudaError_t pygraph_while_variant_launch(struct pygraph_while_variant *v,

@@ -341,6 +341,26 @@ PYGRAPH_EVAL_FN int pygraph_eval_step(const struct pygraph_eval_env *e, const py
   return 1;
 }
 
+/* One exit test: nodes [first, leave) pushed, nodes[leave] its LEAVE,
+ * which must be at `where`: 1 when it says leave, 0 when not,
+ * PYGRAPH_EVAL_MALFORMED when a node fails a check.  The caller checks
+ * that first <= leave < wl->n_nodes. */
+PYGRAPH_EVAL_FN int pygraph_eval_test(const struct pygraph_eval_env *e, unsigned first,
+                                      unsigned leave, unsigned where)
+{
+  struct pygraph_eval_slot st[PYGRAPH_EXIT_MAX_DEPTH];
+  unsigned sp = 0;
+  for (unsigned k = first; k < leave; ++k) {
+    const pygraph_exit_node *n = &e->wl->nodes[k];
+    if (n->op == PYGRAPH_EXIT_LEAVE || !pygraph_eval_step(e, n, st, &sp))
+      return PYGRAPH_EVAL_MALFORMED;
+  }
+  const pygraph_exit_node *n = &e->wl->nodes[leave];
+  if (n->op != PYGRAPH_EXIT_LEAVE || n->arg != where || sp != 1 || st[0].type != PYGRAPH_TYPE_I1)
+    return PYGRAPH_EVAL_MALFORMED;
+  return (int)(st[0].bits & 1);
+}
+
 /* The exit tests made at `where` (enum pygraph_exit_where), in descriptor
  * order: the number of the first that says leave (tests are numbered from
  * 0 over all positions), PYGRAPH_EVAL_CONTINUE when none does,
@@ -418,7 +438,13 @@ PYGRAPH_EVAL_FN int pygraph_eval_value_at(const pygraph_whole_loop *wl, unsigned
     *out = pygraph_eval_mask(base + (uint64_t)v->a + (uint64_t)v->b * by * iteration, v->type);
     return 1;
   }
-  uint64_t pos = ((uint64_t)v->a + iteration % v->count) % v->count;
+  /* a < count: one subtraction wraps; 32-bit remainders where they do
+   * (far fewer instructions on the GPU, whose condition kernel makes them
+   * every iteration) */
+  uint64_t r = iteration <= UINT32_MAX ? (uint32_t)iteration % v->count : iteration % v->count;
+  uint64_t pos = (uint64_t)v->a + r;
+  if (pos >= v->count)
+    pos -= v->count;
   *out = pygraph_eval_mask(invariants[wl->rotation_members[v->base + pos]], v->type);
   return 1;
 }
