@@ -212,6 +212,13 @@ done
 if [[ -f $repo/bench/tiny_chain_bench.cu ]]; then
   compile "$repo/bench/tiny_chain_bench.cu" "$gpu/bin/tiny_chain_bench" || fail=1
 fi
+# Whole-loop benches: what a WHILE body's nodes cost (hand-made variants),
+# and pygraph's WHILE graph against a hand-made one over the same kernels.
+compile "$repo/bench/while_body_bench.cu" "$gpu/bin/while_body_bench" || fail=1
+if [[ $with_pygraph -eq 1 ]]; then
+  compile "$repo/bench/while_vs_pygraph.cu" "$gpu/bin/while_vs_pygraph" "-fplugin=$plugin" \
+    -fplugin-arg-pygraph-whole-loops=2 "${plugin_args[@]}" -- -x none "$rtlib" || fail=1
+fi
 
 cp "$here/run_gpu.sh" "$gpu/run_gpu.sh"
 cp "$here/cublas_path.sh" "$gpu/cublas_path.sh"

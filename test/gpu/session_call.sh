@@ -4,7 +4,8 @@
 # cub_loop (CUB/Thrust inside a region); converge, whole_loop_forms, cg_solver (IF node in the WHILE body) and counted_loop (no status
 # copy: a counted loop run whole) plain / auto /
 # PYGRAPH_WHOLE_LOOPS=0 / graph (the whole-loop choice); md_step; where a WHILE body's time goes
-# (bench/while_body_bench.cu built with nvcc there; ncu kernel durations of converge).
+# (bench/while_body_bench.cu's variants; bench/while_vs_pygraph.cu: pygraph's WHILE graph against
+# a hand-made one over the same kernels; ncu kernel durations of converge).
 # Then, with apps-head.tar.xz beside it (bench/apps/build_apps.sh's bundle), the corpus apps in
 # what is left of TOTAL seconds (default 540).  NCU=0 leaves the profiler out.
 set -uo pipefail
@@ -54,8 +55,9 @@ for r in 1 2; do for v in plain auto graph; do
   bin=$B/md_step_pygraph; [[ $v == plain ]] && bin=$B/md_step_plain
   echo "md_step $v r$r $(PYGRAPH_MODE=$v PYGRAPH_REPORT=1 timeout 30 $bin 2>&1 | grep -E 'loop_ms|checksum|total' | tr '\n' ' ')"
 done; done
-nvcc -O2 -arch=sm_90 bench/while_body_bench.cu -o /tmp/wbb 2>&1 | tail -3
-/tmp/wbb 16384 10000; /tmp/wbb 16384 10000; /tmp/wbb 1024 10000
+$B/while_body_bench 16384 10000; $B/while_body_bench 1024 10000
+# pygraph's WHILE graph against a hand-made one, same kernels, same process
+for r in 1 2 3; do PYGRAPH_MODE=graph timeout 60 $B/while_vs_pygraph 16384 4000 3 | tail -1; done
 # NCU=0 leaves the profiler out (about 100 s) when device time is short.
 [[ ${NCU:-1} == 1 ]] && for v in pygraph plain; do
   timeout 50 ncu --clock-control none --metrics gpu__time_duration.sum --launch-skip 6000 --launch-count 14 --csv $B/converge_$v 16384 2 4000 > $O/ncu_$v.csv 2>$O/ncu_$v.err
