@@ -20,9 +20,18 @@ set(PYGRAPH_EXAMPLE_OPT_FLAGS "-O2" CACHE STRING
 set(PYGRAPH_EXAMPLE_PLUGIN_ARGS "" CACHE STRING
   "extra plugin options for <name>_pygraph, e.g. min-launches=3;straight-line=0")
 
-# The toolkit's own ptxas (the tests assemble the runtime's loader PTX).
+# The toolkit's own ptxas (the tests assemble the runtime's loader PTX) and
+# fatbinary: the runtime's device code is embedded as a fat binary holding
+# machine code for PYGRAPH_DEVICE_SASS_ARCHS and the PTX for any other GPU
+# (which the driver then compiles when it is first loaded: a quarter of a
+# second for the condition kernels, on every machine whose cache lacks it).
 find_program(PYGRAPH_PTXAS ptxas HINTS ${PYGRAPH_CUDA_PATH}/bin NO_DEFAULT_PATH
   DOC "ptxas of PYGRAPH_CUDA_PATH")
+find_program(PYGRAPH_FATBINARY fatbinary HINTS ${PYGRAPH_CUDA_PATH}/bin NO_DEFAULT_PATH
+  DOC "fatbinary of PYGRAPH_CUDA_PATH")
+set(PYGRAPH_DEVICE_SASS_ARCHS "90;100;120" CACHE STRING
+  "GPU architectures (numbers, at least PYGRAPH_DEVICE_PTX_ARCH's) the runtime's own device code is
+  compiled for ahead of time; empty: PTX only")
 
 # No optimisation flags are hard-coded: a single-config build without a
 # build type is a Release build.

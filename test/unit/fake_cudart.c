@@ -13,7 +13,9 @@
 
 unsigned long fcuda_calls, fcuda_fail_at;
 const char *fcuda_failed;
+const char *fcuda_fail_all;
 int fcuda_live_graphs, fcuda_live_execs, fcuda_live_events, fcuda_library_loads;
+const void *fcuda_last_library_code;
 struct CUgraph_st *fcuda_last_graph;
 struct fcuda_handle fcuda_last_handle;
 unsigned fcuda_n_handles;
@@ -37,12 +39,14 @@ void fcuda_reset(void)
 {
   fcuda_calls = fcuda_fail_at = 0;
   fcuda_failed = NULL;
+  fcuda_fail_all = NULL;
   fcuda_n_handles = 0;
   fcuda_last_graph = NULL;
   fcuda_captures_begun = fcuda_captures_ended = 0;
   fcuda_capture_invalidated = 0;
   fcuda_last_captured = NULL;
   fcuda_capturing = NULL;
+  fcuda_last_library_code = NULL;
   memset(trace, 0, sizeof trace);
 }
 
@@ -57,7 +61,7 @@ static int fails(const char *name)
   ++fcuda_calls;
   if (fcuda_calls <= FCUDA_TRACE)
     trace[fcuda_calls - 1] = name;
-  if (fcuda_calls != fcuda_fail_at)
+  if (fcuda_calls != fcuda_fail_at && !(fcuda_fail_all && !strcmp(name, fcuda_fail_all)))
     return 0;
   fcuda_failed = name;
   return 1;
@@ -305,8 +309,9 @@ cudaError_t cudaLibraryLoadData(cudaLibrary_t *library, const void *code,
                                 unsigned int n_jit, enum cudaLibraryOption *lib_options,
                                 void **lib_values, unsigned int n_lib)
 {
-  (void)code, (void)jit_options, (void)jit_values, (void)n_jit;
+  (void)jit_options, (void)jit_values, (void)n_jit;
   (void)lib_options, (void)lib_values, (void)n_lib;
+  fcuda_last_library_code = code;
   FAIL_IF("cudaLibraryLoadData");
   fcuda_library_loads++;
   *library = (cudaLibrary_t)(unsigned long)0x11b;

@@ -76,6 +76,8 @@ extern unsigned long fcuda_calls;
  * fails with cudaErrorInvalidValue and names its function here. */
 extern unsigned long fcuda_fail_at;
 extern const char *fcuda_failed;
+/* Every call of the function of this name fails so too (NULL: none). */
+extern const char *fcuda_fail_all;
 /* The name of call k (1-based) of the last fcuda_reset window; NULL past
  * the calls made (at most FCUDA_TRACE are kept). */
 #define FCUDA_TRACE 256
@@ -86,6 +88,8 @@ extern int fcuda_live_graphs, fcuda_live_execs, fcuda_live_events;
 extern int fcuda_dot_prints;
 extern char *fcuda_last_dot_path;
 extern int fcuda_library_loads;
+/* The image the last cudaLibraryLoadData was given (failed or not). */
+extern const void *fcuda_last_library_code;
 /* The last top-level graph created; the last conditional handle created
  * and how many were; the first FCUDA_HANDLES of them in creation order
  * (fcuda_handles[k] for k < fcuda_n_handles and k < FCUDA_HANDLES). */

@@ -15,6 +15,7 @@
 
 #include "check.h"
 #include "common/settings.h"
+#include "cuda/device_code.h"
 #include "cuda/graph_realise.h"
 #include "cuda/while_graph.h"
 #include "fake_cudart.h"
@@ -429,14 +430,14 @@ static void test_every_failure_frees_everything(void)
   iteration_free(&it);
 }
 
-/* The condition module fails to load: reported as such, nothing made, and
- * not tried again. */
+/* The condition module fails to load (its fat binary and its PTX):
+ * reported as such, nothing made, and not tried again. */
 static int test_load_failure(void)
 {
   struct iteration it;
   iteration_init(&it);
   fcuda_reset();
-  fcuda_fail_at = 1;
+  fcuda_fail_all = "cudaLibraryLoadData";
   void *graph = (void *)1;
   const char *step = NULL;
   CHECK(pygraph_cuda_while_graph_build(&it.ops, &it.plan, NULL, &kSpec, &graph, &step) ==
@@ -444,6 +445,7 @@ static int test_load_failure(void)
   CHECK_STR(fcuda_failed, "cudaLibraryLoadData");
   CHECK_STR(step, "condition kernel load");
   CHECK(graph == NULL && fcuda_live_graphs == 0);
+  CHECK(fcuda_calls == (pygraph_while_condition_ptx_fatbin_size ? 2u : 1u));
   fcuda_reset();
   CHECK(pygraph_cuda_while_graph_build(&it.ops, &it.plan, NULL, &kSpec, &graph, &step) ==
         cudaErrorInvalidValue);
@@ -500,12 +502,39 @@ static void test_launch_attributes(void)
   }
 }
 
+/* The runtime's own device code: its fat binary loaded where one was
+ * built, the PTX where it fails to load (the failure not left behind) or
+ * where none was built. */
+static void test_device_code(void)
+{
+  static const unsigned char fatbin[16] = {0x50, 0xed, 0x55, 0xba};
+  static const char ptx[] = ".version 8.1";
+  cudaLibrary_t lib;
+  fcuda_reset();
+  int loads = fcuda_library_loads;
+  CHECK(pygraph_cuda_load_device_code(&lib, fatbin, sizeof fatbin, ptx) == cudaSuccess);
+  CHECK(fcuda_last_library_code == fatbin && fcuda_library_loads == loads + 1);
+  fcuda_reset();
+  fcuda_fail_at = 1;                   /* the fat binary does not load */
+  CHECK(pygraph_cuda_load_device_code(&lib, fatbin, sizeof fatbin, ptx) == cudaSuccess);
+  CHECK(fcuda_last_library_code == ptx && fcuda_library_loads == loads + 2);
+  CHECK(fcuda_call_name(2) && !strcmp(fcuda_call_name(2), "cudaLibraryLoadData"));
+  fcuda_reset();
+  CHECK(pygraph_cuda_load_device_code(&lib, fatbin, 0, ptx) == cudaSuccess);
+  CHECK(fcuda_last_library_code == ptx && fcuda_calls == 1);
+  fcuda_reset();
+  fcuda_fail_at = 1;                   /* no fat binary, and the PTX fails: reported */
+  CHECK(pygraph_cuda_load_device_code(&lib, fatbin, 0, ptx) == cudaErrorInvalidValue);
+  fcuda_reset();
+}
+
 int main(int argc, char **argv)
 {
   if (argc == 2 && !strcmp(argv[1], "load"))
     return test_load_failure();
   test_structure();
   test_large_block_not_staged();
+  test_device_code();
   test_folded_status_copy();
   test_split_after_copy();
   test_split_failures_free_everything();

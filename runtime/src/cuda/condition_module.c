@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 
+#include "cuda/device_code.h"
 #include "graphs/while_condition.h"
 
 static pthread_once_t condition_once = PTHREAD_ONCE_INIT;
@@ -12,8 +13,9 @@ static struct pygraph_condition_kernels condition_kernels;
 static void load_condition(void)
 {
   cudaLibrary_t lib;
-  cudaError_t err =
-      cudaLibraryLoadData(&lib, pygraph_while_condition_ptx, NULL, NULL, 0, NULL, NULL, 0);
+  cudaError_t err = pygraph_cuda_load_device_code(&lib, pygraph_while_condition_ptx_fatbin,
+                                                  pygraph_while_condition_ptx_fatbin_size,
+                                                  pygraph_while_condition_ptx);
   if (err == cudaSuccess)
     err = cudaLibraryGetKernel(&condition_kernels.step, lib, PYGRAPH_WHILE_CONDITION_KERNEL);
   if (err == cudaSuccess)

@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 
+#include "cuda/device_code.h"
 #include "recording/host_bytes.h"
 
 static pthread_once_t module_once = PTHREAD_ONCE_INIT;
@@ -13,7 +14,9 @@ static cudaKernel_t kernels[PYGRAPH_HOST_BYTES_CLASSES];
 static void load_module(void)
 {
   cudaLibrary_t lib;
-  cudaError_t err = cudaLibraryLoadData(&lib, pygraph_host_bytes_ptx, NULL, NULL, 0, NULL, NULL, 0);
+  cudaError_t err = pygraph_cuda_load_device_code(&lib, pygraph_host_bytes_ptx_fatbin,
+                                                  pygraph_host_bytes_ptx_fatbin_size,
+                                                  pygraph_host_bytes_ptx);
   for (unsigned c = 0; err == cudaSuccess && c < PYGRAPH_HOST_BYTES_CLASSES; c++)
     err = cudaLibraryGetKernel(&kernels[c], lib, pygraph_host_bytes_class_name(c));
   if (err != cudaSuccess)

@@ -37,6 +37,11 @@
  * cudaGraphConditionalHandle if_handle). */
 #define PYGRAPH_WHILE_AFTER_COPY_KERNEL "pygraph_while_after_copy"
 extern const char pygraph_while_condition_ptx[];
+/* The same module as a fat binary: machine code for the architectures the
+ * runtime was built for and the PTX (size 0: none was built, load the
+ * PTX). */
+extern const unsigned char pygraph_while_condition_ptx_fatbin[];
+extern const unsigned long pygraph_while_condition_ptx_fatbin_size;
 /* Both kernels' launch: this many threads in one block, which copy the
  * device block into shared memory together (pygraph_while_stage), with
  * the block's size as dynamic shared memory where it is at most

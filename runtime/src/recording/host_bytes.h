@@ -37,6 +37,9 @@ extern "C" {
 #endif
 
 extern const char pygraph_host_bytes_ptx[];
+/* The same module as a fat binary (size 0: none was built, load the PTX). */
+extern const unsigned char pygraph_host_bytes_ptx_fatbin[];
+extern const unsigned long pygraph_host_bytes_ptx_fatbin_size;
 
 /* Parameter bytes of class c (0 past the last), and its kernel's name. */
 size_t pygraph_host_bytes_class_bytes(unsigned c);
