@@ -50,6 +50,8 @@ static __device__ struct pygraph_while_state *staged_block(struct pygraph_while_
       bytes - loop_at < sizeof(pygraph_whole_loop))
     return state;                      /* every thread agrees: the block is malformed */
   stage_status(s, loop_at);
+  __syncthreads();                     /* every thread is done reading the copy's pointers
+                                          before thread 0 moves them */
   return threadIdx.x == 0 && pygraph_while_stage(s, (uintptr_t)state) ? s : state;
 }
 

@@ -16,6 +16,7 @@ const char *fcuda_failed;
 const char *fcuda_fail_all;
 int fcuda_live_graphs, fcuda_live_execs, fcuda_live_events, fcuda_library_loads;
 const void *fcuda_last_library_code;
+int fcuda_library_unloads;
 struct CUgraph_st *fcuda_last_graph;
 struct fcuda_handle fcuda_last_handle;
 unsigned fcuda_n_handles;
@@ -315,6 +316,21 @@ cudaError_t cudaLibraryLoadData(cudaLibrary_t *library, const void *code,
   FAIL_IF("cudaLibraryLoadData");
   fcuda_library_loads++;
   *library = (cudaLibrary_t)(unsigned long)0x11b;
+  return cudaSuccess;
+}
+
+cudaError_t cudaLibraryUnload(cudaLibrary_t library)
+{
+  (void)library;
+  fcuda_library_unloads++;
+  return cudaSuccess;
+}
+
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func)
+{
+  (void)func;
+  FAIL_IF("cudaFuncGetAttributes");
+  memset(attr, 0, sizeof *attr);
   return cudaSuccess;
 }
 

@@ -88,8 +88,10 @@ extern int fcuda_live_graphs, fcuda_live_execs, fcuda_live_events;
 extern int fcuda_dot_prints;
 extern char *fcuda_last_dot_path;
 extern int fcuda_library_loads;
-/* The image the last cudaLibraryLoadData was given (failed or not). */
+/* The image the last cudaLibraryLoadData was given (failed or not); the
+ * libraries unloaded. */
 extern const void *fcuda_last_library_code;
+extern int fcuda_library_unloads;
 /* The last top-level graph created; the last conditional handle created
  * and how many were; the first FCUDA_HANDLES of them in creation order
  * (fcuda_handles[k] for k < fcuda_n_handles and k < FCUDA_HANDLES). */

@@ -503,28 +503,35 @@ static void test_launch_attributes(void)
 }
 
 /* The runtime's own device code: its fat binary loaded where one was
- * built, the PTX where it fails to load (the failure not left behind) or
- * where none was built. */
+ * built and its probe kernel resolves for this GPU; else (the fat binary
+ * does not load, or its kernel does not resolve: unloaded again) the PTX,
+ * the failure not left behind; the PTX alone where none was built. */
 static void test_device_code(void)
 {
   static const unsigned char fatbin[16] = {0x50, 0xed, 0x55, 0xba};
   static const char ptx[] = ".version 8.1";
   cudaLibrary_t lib;
   fcuda_reset();
-  int loads = fcuda_library_loads;
-  CHECK(pygraph_cuda_load_device_code(&lib, fatbin, sizeof fatbin, ptx) == cudaSuccess);
+  int loads = fcuda_library_loads, unloads = fcuda_library_unloads;
+  CHECK(pygraph_cuda_load_device_code(&lib, fatbin, sizeof fatbin, ptx, "k") == cudaSuccess);
   CHECK(fcuda_last_library_code == fatbin && fcuda_library_loads == loads + 1);
+  CHECK(fcuda_calls == 3 && !strcmp(fcuda_call_name(3), "cudaFuncGetAttributes"));
+  for (unsigned long failing = 1; failing <= 3; failing++) {
+    fcuda_reset();                     /* the load, the kernel, or its resolution fails */
+    fcuda_fail_at = failing;
+    loads = fcuda_library_loads;
+    unloads = fcuda_library_unloads;
+    CHECK(pygraph_cuda_load_device_code(&lib, fatbin, sizeof fatbin, ptx, "k") == cudaSuccess);
+    CHECK(fcuda_last_library_code == ptx);
+    CHECK(fcuda_library_loads == loads + (failing == 1 ? 1 : 2));
+    CHECK(fcuda_library_unloads == unloads + (failing == 1 ? 0 : 1));
+  }
   fcuda_reset();
-  fcuda_fail_at = 1;                   /* the fat binary does not load */
-  CHECK(pygraph_cuda_load_device_code(&lib, fatbin, sizeof fatbin, ptx) == cudaSuccess);
-  CHECK(fcuda_last_library_code == ptx && fcuda_library_loads == loads + 2);
-  CHECK(fcuda_call_name(2) && !strcmp(fcuda_call_name(2), "cudaLibraryLoadData"));
-  fcuda_reset();
-  CHECK(pygraph_cuda_load_device_code(&lib, fatbin, 0, ptx) == cudaSuccess);
+  CHECK(pygraph_cuda_load_device_code(&lib, fatbin, 0, ptx, "k") == cudaSuccess);
   CHECK(fcuda_last_library_code == ptx && fcuda_calls == 1);
   fcuda_reset();
   fcuda_fail_at = 1;                   /* no fat binary, and the PTX fails: reported */
-  CHECK(pygraph_cuda_load_device_code(&lib, fatbin, 0, ptx) == cudaErrorInvalidValue);
+  CHECK(pygraph_cuda_load_device_code(&lib, fatbin, 0, ptx, "k") == cudaErrorInvalidValue);
   fcuda_reset();
 }
 

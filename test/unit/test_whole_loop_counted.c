@@ -217,10 +217,10 @@ static void test_auto_choice(void)
     for (int e = 0; e < 7; e++) {
       fake_log_clear();
       CHECK(same(run(p, 20), want));
-      if (e == 2)              /* the first execution timed as written waits at its exit */
+      if (e == 1)              /* the first execution timed as written waits at its exit */
         CHECK(harness_count(fake_log(), "sync") == 1 && harness_count(fake_log(), "wloop") == 0);
       const char *w = strstr(fake_log(), "wloop(");
-      if (e == 1)              /* a whole execution timed for the choice waits for the GPU */
+      if (e == 2)              /* a whole execution timed for the choice waits for the GPU */
         CHECK(w && strstr(w, "sync"));
       if (e == 6 && whole_wins)   /* chosen: no longer waited for */
         CHECK(w && !strstr(w, "sync"));

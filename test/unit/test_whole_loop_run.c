@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "common/policy.h"
 #include "harness.h"
 #include "whole_loop_harness.h"
 #include "abi/record.h"
@@ -732,15 +733,15 @@ static void auto_whole_loops(double written_us, double whole_us)
 }
 
 /* The choice: the WHILE graph and the loop as written take turns by
- * execution, whole first, two timed executions each; then the faster one
- * for good.  Every execution's results are the loop's as written. */
+ * execution, as written first, two timed executions each; then the faster
+ * one for good.  Every execution's results are the loop's as written. */
 static void test_auto_keeps_faster_whole(void)
 {
   fake_reset();
   struct result want = as_written(9, 100, 0);
   auto_whole_loops(20.0, 5.0);
   struct prog *p = prog_new();
-  const char *kinds = "WAWAWW";  /* after the warming execution */
+  const char *kinds = "AWAWWW";  /* after the warming execution */
   CHECK(same(run(p, 9, 100), want));
   for (const char *k = kinds; *k; k++) {
     unsigned long long runs = harness_whole_loop_summary(&p->wl).graph_runs;
@@ -778,6 +779,23 @@ static void test_auto_turns_off_slower_whole(void)
   s = harness_whole_loop_summary(&p->wl);
   CHECK_STR(s.state, "off");
   CHECK(s.graph_runs == 1 && s.executions == 3);
+  /* a loop as written below a WHILE body's floor (its n_ops nodes
+   * and the condition kernel, PYGRAPH_WL_NODE_FLOOR_US each) is not tried
+   * whole, however fast the WHILE graph would be; just above the floor it
+   * is */
+  double floor_us = PYGRAPH_WL_NODE_FLOOR_US * (double)(p->wl.n_ops + 1);
+  for (int above = 0; above < 2; above++) {
+    fake_reset();
+    auto_whole_loops(above ? floor_us * 1.25 : floor_us * 0.9, floor_us / 4);
+    p = prog_new();
+    for (int e = 0; e < 6; e++)
+      CHECK(same(run(p, 9, 100), want));
+    s = harness_whole_loop_summary(&p->wl);
+    CHECK_STR(s.state, above ? "ready" : "off");
+    CHECK(s.graph_runs == (above ? 3u : 0u));
+    if (!above)
+      CHECK_STR(s.why, "the loop as written is as fast as a WHILE graph of its nodes can be");
+  }
   /* a tie goes to the loop as written too */
   fake_reset();
   auto_whole_loops(20.0, 20.0);

@@ -5,10 +5,13 @@
  * its body (the iteration's nodes, the status copy, the condition kernel,
  * twins reading their arguments) can cost the GPU more per iteration than
  * the host-bound loop it replaces.  So the two take turns by execution,
- * whole first, until each has PYGRAPH_WL_CHOICE_SAMPLES executions timed
- * (one each when the WHILE graph is PYGRAPH_WL_CLEAR_LOSS times slower);
- * the loop then runs whole for good if its time per iteration is lower,
- * else as written for good (off).  Both are timed on the host clock from
+ * as written first, until each has PYGRAPH_WL_CHOICE_SAMPLES executions
+ * timed (one each when the WHILE graph is PYGRAPH_WL_CLEAR_LOSS times
+ * slower); the loop then runs whole for good if its time per iteration is
+ * lower, else as written for good (off).  None is run whole at all when
+ * the first execution as written took no more per iteration than a WHILE
+ * body of its nodes can (PYGRAPH_WL_NODE_FLOOR_US a node): a trial would
+ * run a whole execution slower.  Both are timed on the host clock from
  * the top of iteration 1 to the loop's exit (the WHILE graph's launch is
  * waited for there; its build is not counted): what the program waits
  * for.  An execution run as written for a sample is not checked (the
@@ -56,16 +59,41 @@ static int clear_loss(const struct pygraph_wl_choice *c)
          pygraph_wl_side_us(&c->whole) >= PYGRAPH_WL_CLEAR_LOSS * pygraph_wl_side_us(&c->written);
 }
 
+/* The least a WHILE graph's iteration can take: its body's nodes (the
+ * iteration's operations, the condition kernel, and where a test follows
+ * the status copy the after-copy kernel and the IF node) one after
+ * another, PYGRAPH_WL_NODE_FLOOR_US each. */
+static double whole_floor_us(const pygraph_whole_loop *wl)
+{
+  return PYGRAPH_WL_NODE_FLOOR_US * (double)(wl->n_ops + 1);
+}
+
+/* The loop as written, timed once, already as fast as a WHILE graph of its
+ * nodes could be: none is tried. */
+static int written_beats_floor(const struct pygraph_wl_state *st)
+{
+  const struct pygraph_wl_choice *c = &st->choice;
+  return c->whole.samples == 0 && c->written.samples >= 1 &&
+         pygraph_wl_side_us(&c->written) <= whole_floor_us(st->wl);
+}
+
 /* Both sides timed often enough, or a clear loss: the faster one for good
- * (a tie goes to the loop as written: the WHILE graph must earn its
- * place). */
+ * (a tie, to a millionth, the sums' rounding, goes to the loop as written:
+ * the WHILE graph must earn its place). */
 static void decide(struct pygraph_wl_state *st)
 {
   const struct pygraph_wl_choice *c = &st->choice;
+  if (written_beats_floor(st)) {
+    st->choice.verdict = PYGRAPH_WL_WRITTEN;
+    log_choice(st, "not tried whole: as written already at a WHILE body's floor");
+    pygraph_wl_turn_off(st, "the loop as written is as fast as a WHILE graph of its nodes can be",
+                        NULL);
+    return;
+  }
   if (!clear_loss(c) && (c->whole.samples < PYGRAPH_WL_CHOICE_SAMPLES ||
                          c->written.samples < PYGRAPH_WL_CHOICE_SAMPLES))
     return;
-  if (pygraph_wl_side_us(&c->whole) < pygraph_wl_side_us(&c->written)) {
+  if (pygraph_wl_side_us(&c->whole) < pygraph_wl_side_us(&c->written) * (1.0 - 1e-6)) {
     st->choice.verdict = PYGRAPH_WL_WHOLE;
     log_choice(st, "runs whole: faster");
     return;
@@ -86,7 +114,7 @@ static void add_sample(struct pygraph_wl_side *side, double us, uint64_t iterati
 
 int pygraph_wl_choose_whole(struct pygraph_wl_state *st, const struct pygraph_backend *backend)
 {
-  if (!choosing(st, backend) || st->choice.whole.samples <= st->choice.written.samples)
+  if (!choosing(st, backend) || st->choice.whole.samples < st->choice.written.samples)
     return 1;
   st->choice.written_since = backend->now_us();
   st->choice.timing_written = 1;

@@ -134,5 +134,14 @@
  * two small kernels), and one-time costs cannot make up such a factor
  * in an execution of more than a few hundred microseconds. */
 #define PYGRAPH_WL_CLEAR_LOSS 2.0
+/* What a WHILE graph's body costs the GPU an iteration at the least, per
+ * node (its operations and its condition kernel run one after another,
+ * full edges, launched by the device): a hand-made WHILE loop of five
+ * small nodes took 8.0-8.6 us an iteration on an H100
+ * (bench/while_body_bench.cu, bench/results.md), 1.6-1.7 us a node; this
+ * floor stays below it.  A loop as written whose timed execution already
+ * takes no more than the floor times its body's nodes is not tried whole
+ * (abi/whole_loop_choice.c). */
+#define PYGRAPH_WL_NODE_FLOOR_US 1.2
 
 #endif /* PYGRAPH_POLICY_H */

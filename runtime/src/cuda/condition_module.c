@@ -15,7 +15,8 @@ static void load_condition(void)
   cudaLibrary_t lib;
   cudaError_t err = pygraph_cuda_load_device_code(&lib, pygraph_while_condition_ptx_fatbin,
                                                   pygraph_while_condition_ptx_fatbin_size,
-                                                  pygraph_while_condition_ptx);
+                                                  pygraph_while_condition_ptx,
+                                                  PYGRAPH_WHILE_CONDITION_KERNEL);
   if (err == cudaSuccess)
     err = cudaLibraryGetKernel(&condition_kernels.step, lib, PYGRAPH_WHILE_CONDITION_KERNEL);
   if (err == cudaSuccess)

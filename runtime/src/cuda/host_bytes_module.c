@@ -16,7 +16,8 @@ static void load_module(void)
   cudaLibrary_t lib;
   cudaError_t err = pygraph_cuda_load_device_code(&lib, pygraph_host_bytes_ptx_fatbin,
                                                   pygraph_host_bytes_ptx_fatbin_size,
-                                                  pygraph_host_bytes_ptx);
+                                                  pygraph_host_bytes_ptx,
+                                                  pygraph_host_bytes_class_name(0));
   for (unsigned c = 0; err == cudaSuccess && c < PYGRAPH_HOST_BYTES_CLASSES; c++)
     err = cudaLibraryGetKernel(&kernels[c], lib, pygraph_host_bytes_class_name(c));
   if (err != cudaSuccess)
