@@ -169,8 +169,7 @@ PYGRAPH_EVAL_FN int pygraph_while_exit(const struct pygraph_eval_env *e,
                                        const struct pygraph_while_state *s, uint32_t where)
 {
   const pygraph_whole_loop *wl = e->wl;
-  if (!wl || !wl->nodes || wl->n_nodes > PYGRAPH_EXIT_MAX_NODES || !s->tests ||
-      wl->status_bytes > PYGRAPH_WL_MAX_STATUS_BYTES)
+  if (!pygraph_eval_descriptor_ok(wl) || !s->tests)
     return PYGRAPH_EVAL_MALFORMED;
   for (uint32_t k = 0; k < s->n_tests; ++k) {
     const struct pygraph_while_test *t = &s->tests[k];

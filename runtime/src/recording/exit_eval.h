@@ -341,6 +341,14 @@ PYGRAPH_EVAL_FN int pygraph_eval_step(const struct pygraph_eval_env *e, const py
   return 1;
 }
 
+/* The descriptor's header as an evaluation needs it: tests to make, within
+ * the bounds of nodes and status bytes. */
+PYGRAPH_EVAL_FN int pygraph_eval_descriptor_ok(const pygraph_whole_loop *wl)
+{
+  return wl && wl->nodes && wl->n_nodes && wl->n_nodes <= PYGRAPH_EXIT_MAX_NODES &&
+         wl->status_bytes <= PYGRAPH_WL_MAX_STATUS_BYTES;
+}
+
 /* One exit test: nodes [first, leave) pushed, nodes[leave] its LEAVE,
  * which must be at `where`: 1 when it says leave, 0 when not,
  * PYGRAPH_EVAL_MALFORMED when a node fails a check.  The caller checks
@@ -368,27 +376,23 @@ PYGRAPH_EVAL_FN int pygraph_eval_test(const struct pygraph_eval_env *e, unsigned
 PYGRAPH_EVAL_FN int pygraph_eval_exit(const struct pygraph_eval_env *e, unsigned where)
 {
   const pygraph_whole_loop *wl = e->wl;
-  if (!wl || !wl->nodes || !wl->n_nodes || wl->n_nodes > PYGRAPH_EXIT_MAX_NODES ||
-      wl->status_bytes > PYGRAPH_WL_MAX_STATUS_BYTES)
+  if (!pygraph_eval_descriptor_ok(wl))
     return PYGRAPH_EVAL_MALFORMED;
-  struct pygraph_eval_slot st[PYGRAPH_EXIT_MAX_DEPTH];
-  unsigned sp = 0;
   int test = 0, result = PYGRAPH_EVAL_CONTINUE;
+  unsigned first = 0;
   for (unsigned k = 0; k < wl->n_nodes; ++k) {
-    const pygraph_exit_node *n = &wl->nodes[k];
-    if (n->op != PYGRAPH_EXIT_LEAVE) {
-      if (!pygraph_eval_step(e, n, st, &sp))
-        return PYGRAPH_EVAL_MALFORMED;
+    if (wl->nodes[k].op != PYGRAPH_EXIT_LEAVE)
       continue;
-    }
-    if (sp != 1 || st[0].type != PYGRAPH_TYPE_I1 || n->arg > PYGRAPH_EXIT_AT_END)
-      return PYGRAPH_EVAL_MALFORMED;
-    if (result == PYGRAPH_EVAL_CONTINUE && n->arg == where && (st[0].bits & 1))
+    unsigned at = wl->nodes[k].arg;
+    int r = at > PYGRAPH_EXIT_AT_END ? PYGRAPH_EVAL_MALFORMED : pygraph_eval_test(e, first, k, at);
+    if (r == PYGRAPH_EVAL_MALFORMED)
+      return r;
+    if (result == PYGRAPH_EVAL_CONTINUE && at == where && r == 1)
       result = test;
-    sp = 0;
+    first = k + 1;
     ++test;
   }
-  return sp ? PYGRAPH_EVAL_MALFORMED : result; /* the last test must end */
+  return first == wl->n_nodes ? result : PYGRAPH_EVAL_MALFORMED;   /* the last test must end */
 }
 
 /* ---- operands ------------------------------------------------------------ */
