@@ -31,52 +31,7 @@
 
 #include <cuda_runtime.h>
 
-#define CHECK(x)                                                                    \
-  do {                                                                              \
-    cudaError_t e_ = (x);                                                           \
-    if (e_ != cudaSuccess) {                                                        \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      exit(1);                                                                      \
-    }                                                                               \
-  } while (0)
-
-struct Status {
-  int notconv, above;
-  unsigned maxdiff;
-  int pad;
-};
-
-// What pygraph's body kernels add (the variants below): the programmatic
-// launch prologue its twins start with, and the twins' loads of their
-// arguments from a device block.
-__device__ __forceinline__ void prologue(int pdl) {
-  if (pdl) {
-    asm volatile("griddepcontrol.launch_dependents;");
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-  }
-}
-
-__global__ void clear_status(Status *st, int pdl = 0) {
-  prologue(pdl);
-  st->notconv = st->above = 0;
-  st->maxdiff = 0;
-}
-__global__ void relax(float *out, const float *in, int n, int pdl = 0) {
-  prologue(pdl);
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n)
-    out[i] = i == 0 || i == n - 1 ? in[i] : 0.5f * in[i] + 0.25f * (in[i - 1] + in[i + 1]);
-}
-__global__ void measure(const float *out, const float *in, Status *st, int n, int pdl = 0) {
-  prologue(pdl);
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n && fabsf(out[i] - in[i]) > 1e-6f)
-    atomicAdd(&st->above, 1);
-}
-__global__ void judge(Status *st, int pdl = 0) {
-  prologue(pdl);
-  st->notconv = st->above > 0;
-}
+#include "while_bench_body.h"
 
 // The same kernels reading their arguments from a device block (as twins do),
 // with an unused by-value parameter of T bytes (a twin's layout tag: up to

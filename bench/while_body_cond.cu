@@ -1,16 +1,10 @@
 // while_body_cond.cu - while_body_bench's condition kernel as a module of its
 // own, compiled to PTX and loaded at run time (its "lib" variant), as
 // pygraph's condition kernel is: does a kernel loaded that way cost more as a
-// WHILE body's node?  The structs are while_body_bench.cu's.
+// WHILE body's node?  Counter is while_body_bench.cu's.
 //
 // build: clang++ --cuda-device-only -S --cuda-gpu-arch=sm_90 -O2 while_body_cond.cu -o cond.ptx
-#include <cuda_runtime.h>
-
-struct Status {
-  int notconv, above;
-  unsigned maxdiff;
-  int pad;
-};
+#include "while_bench_body.h"
 
 struct Counter {
   unsigned long long it, limit;

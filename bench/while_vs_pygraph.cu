@@ -18,39 +18,7 @@
 #include <cstdlib>
 #include <cuda_runtime.h>
 
-#define CHECK(x)                                                                           \
-  do {                                                                                     \
-    cudaError_t e_ = (x);                                                                  \
-    if (e_ != cudaSuccess) {                                                               \
-      fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_));  \
-      exit(1);                                                                             \
-    }                                                                                      \
-  } while (0)
-
-struct Status {
-  int notconv, above;
-  unsigned maxdiff;
-  int pad;
-};
-
-__global__ void clear_status(Status *st) {
-  st->notconv = st->above = 0;
-  st->maxdiff = 0;
-}
-
-__global__ void relax(float *out, const float *in, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n)
-    out[i] = i == 0 || i == n - 1 ? in[i] : 0.5f * in[i] + 0.25f * (in[i - 1] + in[i + 1]);
-}
-
-__global__ void measure(const float *out, const float *in, Status *st, int n) {
-  int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n && fabsf(out[i] - in[i]) > 1e-6f)
-    atomicAdd(&st->above, 1);
-}
-
-__global__ void judge(Status *st) { st->notconv = st->above > 0; }
+#include "while_bench_body.h"
 
 // The loop pygraph makes one WHILE graph: returns the iterations it ran.
 __attribute__((noinline)) static int loop(float *a, float *b, Status *st, int n, int iters, cudaStream_t s) {
