@@ -17,15 +17,6 @@ static size_t align8(size_t n)
   return (n + 7) & ~(size_t)7;
 }
 
-/* The descriptor's exit tests: one per LEAVE node. */
-static size_t count_tests(const pygraph_whole_loop *wl)
-{
-  size_t n = 0;
-  for (unsigned k = 0; k < wl->n_nodes; k++)
-    n += wl->nodes[k].op == PYGRAPH_EXIT_LEAVE;
-  return n;
-}
-
 static struct layout layout_of(const pygraph_whole_loop *wl, size_t n_slots)
 {
   struct layout l;
@@ -37,7 +28,7 @@ static struct layout layout_of(const pygraph_whole_loop *wl, size_t n_slots)
   l.invariants = l.members + align8((size_t)wl->n_rotation_members * sizeof(unsigned));
   l.slots = l.invariants + (size_t)wl->n_invariants * sizeof(uint64_t);
   l.tests = l.slots + n_slots * sizeof(struct pygraph_while_slot);
-  l.n_tests = count_tests(wl);
+  l.n_tests = pygraph_while_tests_of(wl, NULL);
   l.size = align8(l.tests + l.n_tests * sizeof(struct pygraph_while_test));
   return l;
 }

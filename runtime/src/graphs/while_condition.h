@@ -80,8 +80,8 @@ struct pygraph_while_test {
 };
 
 /* The table of wl's exit tests into out (room for wl->n_nodes of them, at
- * most PYGRAPH_EXIT_MAX_NODES): each test's nodes run from the one after
- * the previous LEAVE to its own.  Returns how many. */
+ * most PYGRAPH_EXIT_MAX_NODES; NULL: only counted): each test's nodes run
+ * from the one after the previous LEAVE to its own.  Returns how many. */
 PYGRAPH_EVAL_FN uint32_t pygraph_while_tests_of(const pygraph_whole_loop *wl,
                                                 struct pygraph_while_test *out)
 {
@@ -92,7 +92,9 @@ PYGRAPH_EVAL_FN uint32_t pygraph_while_tests_of(const pygraph_whole_loop *wl,
       continue;
     t.leave = k;
     t.where = wl->nodes[k].arg;
-    out[n++] = t;
+    if (out)
+      out[n] = t;
+    n++;
     t.first = k + 1;
   }
   return n;
