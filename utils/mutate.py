@@ -687,6 +687,9 @@ MUTATIONS = [
     ("capture cost: the process's cold first capture learned from",
      "runtime/src/selection/capture_cost.c", "  if (!cold_seen) {", "  if (0) {",
      ["unit:test_selective", "unit:test_batch_cycle"]),
+    ("decide: a GPU far behind the host not taken for a GPU-bound loop",
+     "runtime/src/selection/decide.c",
+     "    return in->backlog >= PYGRAPH_BACKLOG_EVENTS;", "    return 0;", ["unit:test_batch"]),
     ("decide: a GPU-bound loop never captured", "runtime/src/selection/decide.c",
      "  double hits = pygraph_expected_hits(in);\n  int gpu_bound = gpu_bound_loop(settings, in);\n",
      "  double hits = pygraph_expected_hits(in);\n  int gpu_bound = gpu_bound_loop(settings, in);\n"

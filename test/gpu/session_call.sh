@@ -63,10 +63,19 @@ for r in 1 2 3; do PYGRAPH_MODE=graph timeout 60 $B/while_vs_pygraph 16384 4000 
   timeout 50 ncu --clock-control none --metrics gpu__time_duration.sum --launch-skip 6000 --launch-count 14 --csv $B/converge_$v 16384 2 4000 > $O/ncu_$v.csv 2>$O/ncu_$v.err
   echo "ncu $v rc=$?"; grep -v '^==' $O/ncu_$v.csv | awk -F'","' '{print $5, $(NF)}' | head -16
 done
+# Issue 39's auto losers: what auto decided and why, per segment (one run each)
+if [[ -f $here/apps-head.tar.xz ]]; then
+  tar -xJf $here/apps-head.tar.xz -C /tmp
+  for a in adam gelu hadamard; do
+    d=$(awk -F'\t' -v a=$a '$1 == a {print $2 "\t" $3}' /tmp/apps-gpu/apps.tsv)
+    dir=${d%%$'\t'*}; args=${d#*$'\t'}
+    (cd /tmp/apps-gpu/$dir && PYGRAPH_REPORT=1 timeout 30 ./pygraph $args 2>&1 | grep -E 'decision=|total launches|Average' |
+      sed -E 's/ (site|file)=[^ ]*//g' | cut -c1-330 | head -24) | sed "s/^/$a: /"
+  done
+fi
 left=$((${TOTAL:-540} - (SECONDS - t0)))
 if [[ -f $here/apps-head.tar.xz ]] && ((left > 60)); then
   echo "== corpus with ${left}s"
-  tar -xJf $here/apps-head.tar.xz -C /tmp
   BUDGET_S=$((left - 70)) ROUNDS=3 timeout $left bash /tmp/apps-gpu/run_apps.sh /tmp/apps-gpu $O/apps > $O/apps.txt 2>&1
   echo "apps rc=$?"; tail -40 $O/apps.txt
 fi

@@ -393,6 +393,38 @@ static void test_auto_keeps_short_gpu_bound_loops_eager(void)
   CHECK(strstr(seg->sel.why, "GPU-bound") != NULL);
 }
 
+/* The same short loop with its timing samples late (the GPU far behind the
+ * host while the eager units before a capture are timed: adam's and gelu's
+ * timed loops of 100 launches of 10-17 us kernels): no eager cost is read
+ * by the time the capture is asked about, and a GPU that far behind is
+ * itself the evidence of a GPU-bound loop: the capture is weighed by the
+ * GPU's gaps, not by the host time an eager launch can cost, and a loop too
+ * short for those stays eager. */
+static void test_auto_keeps_short_loops_eager_when_far_behind(void)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, 2, 8);
+  harness_measure(4, 3);
+  pygraph_region *r = harness_batch_region("gpu_far_behind", 32);
+  fake_reset();
+  harness_fake_timing(10, 72);
+  fake.events_lag_us = 300;                     /* ~4 units of 8 queued ahead of the host */
+  loop_enter(r, 100);
+  for (int i = 0; i < 100; i++) {
+    fake_host_us += 3;
+    iteration(r, i);
+  }
+  loop_exit(r);
+  fake.timing = 0;
+  fake.events_lag_us = 0;
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->batch.k == 8);
+  CHECK(seg->stats.captures == 0);
+  CHECK_STR(pygraph_segment_decision_name(seg), "eager");
+  CHECK(strstr(seg->sel.why, "GPU-bound") != NULL);
+  for (int i = 0; i < 100; i++)
+    CHECK(ran_eagerly(i) == 1);
+}
+
 /* A plain loop region (kind LOOP) ends its unit at every end, as before. */
 static void test_loop_regions_do_not_batch(void)
 {
@@ -456,6 +488,7 @@ int main(void)
   test_auto_graphs_host_bound_loops();
   test_auto_measures_long_gpu_bound_loops();
   test_auto_keeps_short_gpu_bound_loops_eager();
+  test_auto_keeps_short_loops_eager_when_far_behind();
   test_host_period_from_eager_units();
   return check_finish();
 }

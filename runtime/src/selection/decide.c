@@ -6,12 +6,20 @@
 
 /* The GPU takes longer per iteration than the host needs to issue it
  * eagerly: the host already waits, so a graph saves no host time, only the
- * GPU's gaps between kernels (a probe looks again later). */
+ * GPU's gaps between kernels (a probe looks again later).  Shown by the
+ * eager samples against the host's period or, before any sample was read,
+ * by a GPU so far behind the host that its timing events are still queued
+ * (the samples of a GPU-bound loop come back late: weighing its capture by
+ * the host time an eager launch can cost would capture what a graph cannot
+ * pay back). */
 static int gpu_bound_loop(const struct pygraph_settings *settings,
                           const struct pygraph_decide_input *in)
 {
-  return settings->mode == PYGRAPH_MODE_AUTO && in->host_period_us > 0 && in->eager_us > 0 &&
-         in->eager_us > PYGRAPH_GPU_BOUND_RATIO * in->host_period_us;
+  if (settings->mode != PYGRAPH_MODE_AUTO)
+    return 0;
+  if (in->eager_us <= 0)
+    return in->backlog >= PYGRAPH_BACKLOG_EVENTS;
+  return in->host_period_us > 0 && in->eager_us > PYGRAPH_GPU_BOUND_RATIO * in->host_period_us;
 }
 
 #define GPU_BOUND_WHY                                                                    \
