@@ -72,6 +72,14 @@ if [[ -f $here/apps-head.tar.xz ]]; then
     (cd /tmp/apps-gpu/$dir && PYGRAPH_REPORT=1 timeout 30 ./pygraph $args 2>&1 | grep -E 'decision=|total launches|Average' |
       sed -E 's/ (site|file)=[^ ]*//g' | cut -c1-330 | head -24) | sed "s/^/$a: /"
   done
+  # bitonic-sort's cost with nothing graphed: the module's lazy loading or the routing?
+  d=/tmp/apps-gpu/bitonic-sort/src/bitonic-sort-cuda
+  for load in LAZY EAGER; do for v in plain eager auto graph; do
+    bin=pygraph; [[ $v == plain ]] && bin=plain
+    t=$(for r in 1 2 3; do (cd $d && CUDA_MODULE_LOADING=$load PYGRAPH_MODE=$v timeout 20 ./$bin 22 2 2>&1 |
+      sed -n -E 's/.*[Tt]otal kernel execution time:? *([0-9.eE+-]+).*/\1/p' | head -1); done | tr '\n' ' ')
+    echo "bitonic $load $v: $t"
+  done; done
 fi
 left=$((${TOTAL:-540} - (SECONDS - t0)))
 if [[ -f $here/apps-head.tar.xz ]] && ((left > 60)); then
