@@ -1,4 +1,4 @@
-/* library_api_table.c - the cuBLAS and NCCL calls pygraph knows, from the
+/* library_api_table.c - the cuBLAS, cuFFT, cuSPARSE and NCCL calls pygraph knows, from the
  * one list the runtime implements them from
  * (runtime/include/pygraph_library.def).
  *
@@ -17,6 +17,11 @@
  * observed barriers (the runtime keeps each plan's stream); every other
  * cufft* symbol is a barrier.
  *
+ * cuSPARSE: cusparseSpMV and cusparseSpMM are recorded on the handle's
+ * stream; the destruction of a handle or descriptor and the preprocessing
+ * calls are observed barriers (no graph captured before one is replayed
+ * after it); every other cusparse* symbol is a barrier.
+ *
  * NCCL (issue 20): the collectives, ncclSend/ncclRecv and the group calls
  * are recorded (a group as one call, runtime/README.md); every other nccl*
  * symbol is a barrier: communicator creation (ncclCommInitRank needs every
@@ -30,6 +35,7 @@
 #define LIBRARY_WHY "cuBLAS call"
 #define NCCL_WHY "NCCL call"
 #define CUFFT_WHY "cuFFT call"
+#define CUSPARSE_WHY "cuSPARSE call"
 
 /* The calls the runtime records, then those it only observes. */
 static const pg_api_entry kLibrary[] = {
@@ -44,13 +50,17 @@ static const pg_api_entry kLibrary[] = {
 #define PYGRAPH_CUFFT_CALL(symbol, params, fields, call) {#symbol, PG_API_LIBRARY, 0, CUFFT_WHY, 0},
 #define PYGRAPH_CUFFT_OBSERVED(symbol) {#symbol, PG_API_LIBRARY_OTHER, 0, CUFFT_WHY, 0},
 #include "pygraph_library.def"
+#define PYGRAPH_CUSPARSE_CALL(symbol) {#symbol, PG_API_LIBRARY, 0, CUSPARSE_WHY, 0},
+#define PYGRAPH_CUSPARSE_OBSERVED(symbol) {#symbol, PG_API_LIBRARY_OTHER, 0, CUSPARSE_WHY, 0},
+#include "pygraph_library.def"
 };
 
-/* Every other cuBLAS or NCCL symbol. */
+/* Every other cuBLAS, NCCL, cuFFT or cuSPARSE symbol. */
 static const pg_api_entry kLibraryFamilies[] = {
     {"cublas", PG_API_LIBRARY_OTHER, 0, LIBRARY_WHY, 0},
     {"nccl", PG_API_LIBRARY_OTHER, 0, NCCL_WHY, 0},
     {"cufft", PG_API_LIBRARY_OTHER, 0, CUFFT_WHY, 0},
+    {"cusparse", PG_API_LIBRARY_OTHER, 0, CUSPARSE_WHY, 0},
 };
 
 /* The recorded calls' parameters as the list writes them, row by row with
@@ -63,6 +73,8 @@ static const char *const kParameters[] = {
 static const char *const kObserved[] = {
 #define PYGRAPH_LIBRARY_OBSERVED(ret, symbol, ...) #symbol,
 #define PYGRAPH_CUFFT_OBSERVED(symbol) #symbol,
+#include "pygraph_library.def"
+#define PYGRAPH_CUSPARSE_OBSERVED(symbol) #symbol,
 #include "pygraph_library.def"
 };
 

@@ -1,5 +1,5 @@
 /* library_api_table.h - what each call of a library pygraph knows (cuBLAS,
- * NCCL) means to a graph region. */
+ * cuFFT, cuSPARSE, NCCL) means to a graph region. */
 #ifndef PYGRAPH_LIBRARY_API_TABLE_H
 #define PYGRAPH_LIBRARY_API_TABLE_H
 

@@ -108,7 +108,7 @@ compile() {
 order=(jacobi2d cg_solver default_stream tiny_chain multistream transformer
        mlp_train md_step bfs long_kernel tiny_loop pingpong big_loop early_exit sync_copies alloc_loop
        h2d_params converge launch_forms across_files cublas_loop whole_loop_forms counted_loop driver_launch
-       multi_gpu_loop nccl_single nccl_step cub_loop cufft_loop)
+       multi_gpu_loop nccl_single nccl_step cub_loop cufft_loop cusparse_loop)
 # Also built as <name>_pygraph_b0 (plugin arg batch=0: per-iteration regions).
 b0_examples=(tiny_loop pingpong big_loop early_exit tiny_chain jacobi2d big_grid)
 examples=()

@@ -58,7 +58,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=cublas_path.sh
 source "$here/cublas_path.sh"
 # Examples that link the toolkit's other shared libraries (cufft_loop's
-# libcufft): the toolkit's own folder, where the machine has one.
+# libcufft, cusparse_loop's libcusparse): the toolkit's own folder, where
+# the machine has one.
 for d in /usr/local/cuda/lib64; do
   [[ -d $d ]] && export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$d"
 done
