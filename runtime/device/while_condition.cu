@@ -55,15 +55,44 @@ static __device__ struct pygraph_while_state *staged_block(struct pygraph_while_
   return threadIdx.x == 0 && pygraph_while_stage(s, (uintptr_t)state) ? s : state;
 }
 
+#ifdef PYGRAPH_WHILE_PROFILE
+/* bench/while_cond_variants.sh's profile variant: thread 0's clock64 at
+ * the kernel's phases, summed over a launch's iterations and printed when
+ * the loop ends (with whether the block was staged). */
+__device__ unsigned long long pygraph_while_profile[5];
+#define PROFILE_STAMP(k) unsigned long long stamp##k = clock64()
+#else
+#define PROFILE_STAMP(k) (void)0
+#endif
+
 extern "C" __global__ void pygraph_while_condition(struct pygraph_while_state *state,
                                                    cudaGraphConditionalHandle handle)
 {
+  PROFILE_STAMP(0);
   struct pygraph_while_state *s = staged_block(state);
   if (threadIdx.x != 0)
     return;
+  PROFILE_STAMP(1);
   unsigned keep_going = pygraph_while_step(s);
+  PROFILE_STAMP(2);
   if (s != state)
     pygraph_while_unstage(state, s);
+#ifdef PYGRAPH_WHILE_PROFILE
+  unsigned long long stamp3 = clock64();
+  pygraph_while_profile[0] += stamp1 - stamp0;
+  pygraph_while_profile[1] += stamp2 - stamp1;
+  pygraph_while_profile[2] += stamp3 - stamp2;
+  pygraph_while_profile[3] += 1;
+  pygraph_while_profile[4] += s != state;
+  if (!keep_going) {
+    unsigned long long n = pygraph_while_profile[3];
+    printf("pygraph_while_condition: %llu steps, staged %llu, cycles a step: stage %llu, step "
+           "%llu, unstage %llu\n", n, pygraph_while_profile[4], pygraph_while_profile[0] / n,
+           pygraph_while_profile[1] / n, pygraph_while_profile[2] / n);
+    for (int k = 0; k < 5; k++)
+      pygraph_while_profile[k] = 0;
+  }
+#endif
   /* the step's writes (its state, the next operands) are visible to the
    * next body iteration and to the host after the graph: the kernel's
    * completion orders them */

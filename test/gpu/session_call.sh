@@ -47,6 +47,11 @@ for ex in cub_loop cufft_loop; do for r in 1 2; do for v in plain auto graph; do
   bin=$B/${ex}_pygraph; [[ $v == plain ]] && bin=$B/${ex}_plain
   echo "$ex $v r$r $(PYGRAPH_MODE=$v PYGRAPH_REPORT=1 timeout 30 $bin 2>&1 | grep -E 'loop_ms|checksum|total|flush|error|skip' | tr '\n' ' ' | cut -c1-700)"
 done; done; done
+# cuSPARSE SpMV inside a region (issue 18): alg 1 CSR_ALG2 (deterministic), alg 2 the default
+for alg in 1 2; do for r in 1 2; do for v in plain auto graph; do
+  bin=$B/cusparse_loop_pygraph; [[ $v == plain ]] && bin=$B/cusparse_loop_plain
+  echo "cusparse_loop alg$alg $v r$r $(PYGRAPH_MODE=$v PYGRAPH_REPORT=1 timeout 30 $bin 2000 65536 $alg 2>&1 | grep -E 'loop_ms|checksum|total|flush|error|skip' | tr '\n' ' ' | cut -c1-400)"
+done; done; done
 # NCCL on one GPU (issue 20): captured collectives replayed (needs libnccl.so.2 on the machine)
 for v in auto graph; do
   echo "nccl_single $v $(PYGRAPH_MODE=$v PYGRAPH_REPORT=1 timeout 30 $B/nccl_single_pygraph 2>&1 | grep -E 'skip|checksum|total|error' | tr '\n' ' ' | cut -c1-600)"
