@@ -220,6 +220,12 @@ if [[ $with_pygraph -eq 1 ]]; then
     -fplugin-arg-pygraph-whole-loops=2 "${plugin_args[@]}" -- -x none "$rtlib" || fail=1
 fi
 
+# The host's cost of a region's first iteration (a CPU program on the fake
+# backend, built with the unit tests): run on the GPU machine's CPU too.
+if [[ -x $build/test/unit/pygraph_bench_first_iteration ]]; then
+  cp "$build/test/unit/pygraph_bench_first_iteration" "$gpu/bin/"
+fi
+
 cp "$here/run_gpu.sh" "$gpu/run_gpu.sh"
 cp "$here/cublas_path.sh" "$gpu/cublas_path.sh"
 cp "$repo/bench/run_bench.sh" "$gpu/run_bench.sh"

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# diag_call.sh: the diagnoses issues 17 and 39 wait for, in one device call.  Beside it (the
+# carried folder): gpu-head.tar.gz (`test/gpu/build_gpu.sh build --tar`), apps-head.tar.xz
+# (`bench/apps/build_apps.sh --jobs 2 adam hadamard ...`) and wcv/ (`bench/while_cond_variants.sh
+# build wcv base= prof=-DPYGRAPH_WHILE_PROFILE`).  Prints:
+# - the host's cost of a region's first iteration on this machine's CPU (fake backend);
+# - the WHILE condition kernel's cycles a step by phase and whether its block was staged
+#   (while_vs_pygraph against the `prof` module), beside the unprofiled one;
+# - adam with 1 and 3 launches, plain / eager / auto (the one-time cost alone), 5 runs each;
+# - hadamard's timed-loop segments in auto (what its per-size loops of 100 launches run).
+here=$(cd "$(dirname "$0")" && pwd); export LD_LIBRARY_PATH=/usr/local/cuda/lib64
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+mkdir -p /tmp/h && tar -xzf $here/gpu-head.tar.gz -C /tmp/h
+echo "== a region's first iteration (host CPU, fake backend)"; /tmp/h/gpu/bin/pygraph_bench_first_iteration 200
+for r in 1 2; do for v in base prof; do
+  echo "wcv $v r$r: $(PYGRAPH_MODE=graph timeout 60 $here/wcv/while_vs_pygraph_$v 16384 4000 3 2>&1 |
+    grep -E 'us/iteration|pygraph_while_condition' | sort | uniq -c | tr '\n' ' ')"
+done; done
+mkdir -p /tmp/ec && tar -xJf $here/apps-head.tar.xz -C /tmp/ec; B=/tmp/ec/apps-gpu
+d=$B/adam/src/adam-cuda
+for rep in 1 3; do for v in plain eager auto; do bin=pygraph; [[ $v == plain ]] && bin=plain
+  echo "adam repeat=$rep $v: $(for r in 1 2 3 4 5; do (cd $d && PYGRAPH_MODE=$v timeout 30 ./$bin 10000 20 $rep 2>&1 |
+    sed -E -n 's/.*Average kernel execution time ([0-9.eE+-]+).*/\1/p'); done | tr '\n' ' ')"
+done; done
+d=$B/hadamard/src/hadamard-cuda
+(cd $d && PYGRAPH_REPORT=1 timeout 30 ./pygraph 128 100 2>&1 | grep -E 'decision=' | grep 'main.cu:279' |
+  sed -E 's/ (site|file)=[^ ]*//g' | cut -c1-600)
