@@ -93,6 +93,10 @@ cusparseStatus_t cusparseGetStream(cusparseHandle_t handle, cudaStream_t *stream
 
 cusparseStatus_t cusparseSetPointerMode(cusparseHandle_t handle, cusparsePointerMode_t mode)
 {
+  if (fake_cusparse.fail_set_mode) {
+    fake_log_append("pm! ");
+    return CUSPARSE_STATUS_INTERNAL_ERROR;
+  }
   fake_log_append("pm(%d) ", (int)mode);
   handle->mode = mode;
   return CUSPARSE_STATUS_SUCCESS;
@@ -271,16 +275,56 @@ static void diagonal(int64_t n, float alpha, const float *values, const float *x
     y[i] = alpha * values[i] * x[i] + beta * y[i];
 }
 
+/* What a workspace query says of a call's compute type and algorithm. */
+static cusparseStatus_t supported(cudaDataType compute, int alg)
+{
+  if ((compute != CUDA_R_32F && compute != CUDA_R_16F) ||
+      (fake_cusparse.unsupported_alg && alg == fake_cusparse.unsupported_alg))
+    return CUSPARSE_STATUS_NOT_SUPPORTED;
+  return CUSPARSE_STATUS_SUCCESS;
+}
+
+/* What the call itself says: it computes in floats only. */
+static cusparseStatus_t computable(cudaDataType compute, int alg)
+{
+  return compute == CUDA_R_32F ? supported(compute, alg) : CUSPARSE_STATUS_NOT_SUPPORTED;
+}
+
+cusparseStatus_t cusparseSpMV_bufferSize(cusparseHandle_t handle, cusparseOperation_t op,
+                                         const void *alpha, cusparseConstSpMatDescr_t a,
+                                         cusparseConstDnVecDescr_t x, const void *beta,
+                                         cusparseDnVecDescr_t y, cudaDataType compute,
+                                         cusparseSpMVAlg_t alg, size_t *bytes)
+{
+  (void)handle, (void)op, (void)alpha, (void)a, (void)x, (void)beta, (void)y;
+  fake_cusparse.size_queries++;
+  *bytes = fake_cusparse.workspace_bytes;
+  return supported(compute, (int)alg);
+}
+
+cusparseStatus_t cusparseSpMM_bufferSize(cusparseHandle_t handle, cusparseOperation_t op_a,
+                                         cusparseOperation_t op_b, const void *alpha,
+                                         cusparseConstSpMatDescr_t a, cusparseConstDnMatDescr_t b,
+                                         const void *beta, cusparseDnMatDescr_t c,
+                                         cudaDataType compute, cusparseSpMMAlg_t alg,
+                                         size_t *bytes)
+{
+  (void)handle, (void)op_a, (void)op_b, (void)alpha, (void)a, (void)b, (void)beta, (void)c;
+  fake_cusparse.size_queries++;
+  *bytes = fake_cusparse.workspace_bytes;
+  return supported(compute, (int)alg);
+}
+
 cusparseStatus_t cusparseSpMV(cusparseHandle_t handle, cusparseOperation_t op, const void *alpha,
                               cusparseConstSpMatDescr_t a, cusparseConstDnVecDescr_t x,
                               const void *beta, cusparseDnVecDescr_t y, cudaDataType compute,
                               cusparseSpMVAlg_t alg, void *buffer)
 {
-  (void)op, (void)alg, (void)buffer;
+  (void)op, (void)buffer;
   int cap = captured(handle, "spmv");
   if (cap)
     return cap < 0 ? CUSPARSE_STATUS_EXECUTION_FAILED : CUSPARSE_STATUS_SUCCESS;
-  if (compute != CUDA_R_32F)
+  if (computable(compute, (int)alg) != CUSPARSE_STATUS_SUCCESS)
     return CUSPARSE_STATUS_NOT_SUPPORTED;
   diagonal(a->rows, *(const float *)alpha, a->values, x->values, *(const float *)beta, y->values);
   fake_cusparse.runs++;
@@ -293,11 +337,11 @@ cusparseStatus_t cusparseSpMM(cusparseHandle_t handle, cusparseOperation_t op_a,
                               const void *beta, cusparseDnMatDescr_t c, cudaDataType compute,
                               cusparseSpMMAlg_t alg, void *buffer)
 {
-  (void)op_a, (void)op_b, (void)alg, (void)buffer;
+  (void)op_a, (void)op_b, (void)buffer;
   int cap = captured(handle, "spmm");
   if (cap)
     return cap < 0 ? CUSPARSE_STATUS_EXECUTION_FAILED : CUSPARSE_STATUS_SUCCESS;
-  if (compute != CUDA_R_32F)
+  if (computable(compute, (int)alg) != CUSPARSE_STATUS_SUCCESS)
     return CUSPARSE_STATUS_NOT_SUPPORTED;
   for (int64_t j = 0; j < c->cols; j++)
     diagonal(a->rows, *(const float *)alpha, a->values, (const float *)b->values + j * b->ld,

@@ -22,6 +22,15 @@
 struct fake_cusparse_state {
   int runs, captures;                /* calls run / captured */
   int fail_capture;
+  /* The workspace queries (cusparseSpMV_bufferSize, cusparseSpMM_bufferSize)
+   * and the calls answer CUSPARSE_STATUS_NOT_SUPPORTED for the algorithm
+   * unsupported_alg (0: none) and a compute type other than CUDA_R_32F and
+   * CUDA_R_16F (the calls for CUDA_R_16F too: they compute in floats); the
+   * queries ask for workspace_bytes; size_queries counts them. */
+  int unsupported_alg;
+  size_t workspace_bytes;
+  int size_queries;
+  int fail_set_mode;                 /* cusparseSetPointerMode fails (logged pm!) */
 };
 extern struct fake_cusparse_state fake_cusparse;
 

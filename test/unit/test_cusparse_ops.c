@@ -46,6 +46,7 @@ static struct {
   float values[2], xs[2], ys[2], other[2];
   float alpha, beta;
   int compute;                       /* cudaDataType of the calls */
+  cusparseSpMVAlg_t alg;             /* spmv()'s algorithm */
 } p;
 
 static pygraph_region *region_in(const char *name)
@@ -73,8 +74,7 @@ static pygraph_region *region_in(const char *name)
 static cusparseStatus_t spmv(void)
 {
   return __pygraph_cusparseSpMV(&kSite, p.h, CUSPARSE_OPERATION_NON_TRANSPOSE, &p.alpha, p.a,
-                                p.x, &p.beta, p.y, (cudaDataType)p.compute,
-                                CUSPARSE_SPMV_ALG_DEFAULT, NULL);
+                                p.x, &p.beta, p.y, (cudaDataType)p.compute, p.alg, NULL);
 }
 
 /* One step: a kernel, y = alpha A x + beta y, a kernel. */
@@ -225,6 +225,57 @@ static void test_unreadable_calls_run_at_once(void)
   CHECK(harness_segment(r, 0)->stats.flushes == 1);
 }
 
+/* Arguments cuSPARSE rejects at the call (an algorithm it does not support
+ * for the matrix, a workspace it needs and did not get) are not recorded:
+ * the call is made at once and the program gets cuSPARSE's answer, as a
+ * program trying one algorithm and falling back to another needs. */
+static void test_rejected_arguments_run_at_once(void)
+{
+  pygraph_region *r = region_in("spmv_rejected");
+  p.alg = CUSPARSE_SPMV_COO_ALG1;       /* not for a CSR matrix */
+  fake_cusparse.unsupported_alg = (int)CUSPARSE_SPMV_COO_ALG1;
+  begin(r, 0);
+  kernel(1, 5);
+  CHECK(spmv() == CUSPARSE_STATUS_NOT_SUPPORTED);   /* cuSPARSE's own answer, at the call */
+  kernel(2, 3);
+  end(r);
+  CHECK_STR(fake_log(), "k1(5) spmv p:k2(3)");
+  CHECK(fake_cusparse.size_queries == 1 && fake_cusparse.runs == 0);
+  CHECK(harness_segment(r, 0)->stats.flushes == 1);
+
+  r = region_in("spmv_no_workspace");
+  fake_cusparse.workspace_bytes = 64;   /* spmv() passes no buffer */
+  step(r);
+  CHECK_STR(fake_log(), "k1(5) spmv p:k2(3)");
+  CHECK(harness_segment(r, 0)->stats.flushes == 1);
+  CHECK(p.ys[1] == 3.0f && fake_cusparse.runs == 1);
+}
+
+/* The recorded call runs on its stream in its mode; when the mode cannot be
+ * set (here while its graph is captured) the call is not made there and the
+ * handle is left on the program's stream. */
+static void test_handle_restored_when_mode_fails(void)
+{
+  pygraph_region *r = region_in("spmv_mode_fails");
+  CHECK(cusparseSetPointerMode(p.h, CUSPARSE_POINTER_MODE_DEVICE) == CUSPARSE_STATUS_SUCCESS);
+  step(r);                                      /* warm-up: made as it comes */
+  begin(r, 0);
+  kernel(1, 5);
+  CHECK(spmv() == CUSPARSE_STATUS_SUCCESS);     /* recorded in device mode, captured at the end */
+  kernel(2, 3);
+  CHECK(cusparseSetPointerMode(p.h, CUSPARSE_POINTER_MODE_HOST) == CUSPARSE_STATUS_SUCCESS);
+  fake_cusparse.fail_set_mode = 1;
+  fake_log_clear();
+  end(r);
+  CHECK(strncmp(fake_log(), "ss(30) pm! ss(1) ", 17) == 0);
+  CHECK(fake_cusparse.captures == 0);
+  cudaStream_t s;
+  cusparsePointerMode_t mode;
+  CHECK(cusparseGetStream(p.h, &s) == CUSPARSE_STATUS_SUCCESS && s == S1);
+  CHECK(cusparseGetPointerMode(p.h, &mode) == CUSPARSE_STATUS_SUCCESS &&
+        mode == CUSPARSE_POINTER_MODE_HOST);
+}
+
 /* A capture cuSPARSE refuses: the call still runs, eagerly, and the handle
  * is back on the program's stream. */
 static void test_failed_capture_runs_eagerly(void)
@@ -270,6 +321,8 @@ int main(void)
   test_descriptor_setters_recapture();
   test_observed_calls_forget_graphs();
   test_unreadable_calls_run_at_once();
+  test_rejected_arguments_run_at_once();
+  test_handle_restored_when_mode_fails();
   test_failed_capture_runs_eagerly();
   test_spmm_recorded_and_captured();
   return check_finish();

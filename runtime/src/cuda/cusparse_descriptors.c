@@ -26,14 +26,20 @@ static int read_format(cusparseConstSpMatDescr_t mat, struct pygraph_cusparse_sp
   cusparseStatus_t st;
   switch ((cusparseFormat_t)m->format) {
   case CUSPARSE_FORMAT_CSR:
+    if (!cusparseConstCsrGet)
+      return 0;
     st = cusparseConstCsrGet(mat, &m->rows, &m->cols, &m->nnz, &m->offsets, &m->indices,
                              &m->values, &off, &ind, &base, &type);
     break;
   case CUSPARSE_FORMAT_CSC:
+    if (!cusparseConstCscGet)
+      return 0;
     st = cusparseConstCscGet(mat, &m->rows, &m->cols, &m->nnz, &m->offsets, &m->indices,
                              &m->values, &off, &ind, &base, &type);
     break;
   case CUSPARSE_FORMAT_COO:
+    if (!cusparseConstCooGet)
+      return 0;
     st = cusparseConstCooGet(mat, &m->rows, &m->cols, &m->nnz, &m->offsets, &m->indices,
                              &m->values, &ind, &base, &type);
     off = ind;
@@ -55,7 +61,8 @@ int pygraph_cusparse_read_spmat(cusparseConstSpMatDescr_t mat, struct pygraph_cu
   int batches = 0;
   cusparseFillMode_t fill = 0;
   cusparseDiagType_t diag = 0;
-  if (!mat || cusparseSpMatGetFormat(mat, &format) != OK)
+  if (!mat || !cusparseSpMatGetFormat || !cusparseSpMatGetStridedBatch ||
+      !cusparseSpMatGetAttribute || cusparseSpMatGetFormat(mat, &format) != OK)
     return 0;
   out->format = (int)format;
   /* A batched matrix's strides have no getter: only one batch is read. */
@@ -73,7 +80,8 @@ int pygraph_cusparse_read_dnvec(cusparseConstDnVecDescr_t vec, struct pygraph_cu
 {
   memset(out, 0, sizeof *out);
   cudaDataType type = 0;
-  if (!vec || cusparseConstDnVecGet(vec, &out->rows, &out->values, &type) != OK)
+  if (!vec || !cusparseConstDnVecGet ||
+      cusparseConstDnVecGet(vec, &out->rows, &out->values, &type) != OK)
     return 0;
   out->type = (int)type;
   out->cols = 1;
@@ -87,8 +95,9 @@ int pygraph_cusparse_read_dnmat(cusparseConstDnMatDescr_t mat, struct pygraph_cu
   memset(out, 0, sizeof *out);
   cudaDataType type = 0;
   cusparseOrder_t order = 0;
-  if (!mat || cusparseConstDnMatGet(mat, &out->rows, &out->cols, &out->ld, &out->values, &type,
-                                    &order) != OK)
+  if (!mat || !cusparseConstDnMatGet || !cusparseDnMatGetStridedBatch ||
+      cusparseConstDnMatGet(mat, &out->rows, &out->cols, &out->ld, &out->values, &type,
+                            &order) != OK)
     return 0;
   out->type = (int)type;
   out->order = (int)order;

@@ -18,9 +18,12 @@
  * whose state cannot be read completely is made at once, after what was
  * recorded.  A graph captured before any observed call (a handle or
  * descriptor destroyed, a preprocessing step) is never replayed after it.
- * An error cuSPARSE would have answered at the call is reported by the
- * runtime when the call runs (abi/library_calls.h).  cuSPARSE's functions
- * are weak, and no other runtime file refers to this one. */
+ * The call's arguments are checked at the call by cuSPARSE's workspace query
+ * (a call it rejects, or one missing the workspace it needs, is made at once
+ * and answers what cuSPARSE answers); an error only the run shows is reported
+ * by the runtime when the call runs (abi/library_calls.h).  cuSPARSE's
+ * functions are weak (one the loaded library lacks makes the call run at
+ * once), and no other runtime file refers to this one. */
 #include <stdio.h>
 #include <string.h>
 
@@ -46,6 +49,8 @@
 #pragma weak cusparseGetPointerMode
 #pragma weak cusparseSetPointerMode
 #pragma weak cusparseGetErrorName
+#pragma weak cusparseSpMV_bufferSize
+#pragma weak cusparseSpMM_bufferSize
 
 enum pygraph_cusparse_kind { PYGRAPH_CUSPARSE_SPMV, PYGRAPH_CUSPARSE_SPMM };
 
@@ -107,8 +112,11 @@ static cusparseStatus_t make_recorded(const struct pygraph_cusparse_call *c, cud
     st = cusparseGetPointerMode(c->handle, &now_mode);
   if (st == CUSPARSE_STATUS_SUCCESS && now_stream != target)
     st = cusparseSetStream(c->handle, target);
-  if (st == CUSPARSE_STATUS_SUCCESS && now_mode != c->mode)
+  if (st == CUSPARSE_STATUS_SUCCESS && now_mode != c->mode) {
     st = cusparseSetPointerMode(c->handle, c->mode);
+    if (st != CUSPARSE_STATUS_SUCCESS && now_stream != target)
+      (void)cusparseSetStream(c->handle, now_stream);   /* as the program left it */
+  }
   if (st != CUSPARSE_STATUS_SUCCESS)
     return st;
   int host = c->mode == CUSPARSE_POINTER_MODE_HOST;
@@ -139,9 +147,43 @@ static const struct pygraph_library_fn cusparse_fn = {"cusparse", run_op, status
 
 /* ---- recording a call ----------------------------------------------------- */
 
+/* cuSPARSE checks a call's arguments when the call is made, and programs
+ * act on its answer (an algorithm, format or type it does not support,
+ * tried and then replaced): recorded, the call would answer success and
+ * fail later, unseen.  Its workspace query takes the same arguments and
+ * checks them the same way, on the host; NULL when it accepts them and the
+ * call has the workspace it asks for, else why the call is made at once. */
+static const char *rejected_arguments(const struct pygraph_cusparse_call *c)
+{
+  size_t need = 0;
+  cusparseStatus_t st;
+  if (c->kind == PYGRAPH_CUSPARSE_SPMV) {
+    if (!cusparseSpMV_bufferSize)
+      return "cuSPARSE's workspace query is not loaded";
+    st = cusparseSpMV_bufferSize(c->handle, c->op_a, c->alpha, (cusparseConstSpMatDescr_t)c->mat_a,
+                                 (cusparseConstDnVecDescr_t)c->in, c->beta,
+                                 (cusparseDnVecDescr_t)c->out, c->compute,
+                                 (cusparseSpMVAlg_t)c->alg, &need);
+  } else {
+    if (!cusparseSpMM_bufferSize)
+      return "cuSPARSE's workspace query is not loaded";
+    st = cusparseSpMM_bufferSize(c->handle, c->op_a, c->op_b, c->alpha,
+                                 (cusparseConstSpMatDescr_t)c->mat_a,
+                                 (cusparseConstDnMatDescr_t)c->in, c->beta,
+                                 (cusparseDnMatDescr_t)c->out, c->compute,
+                                 (cusparseSpMMAlg_t)c->alg, &need);
+  }
+  if (st != CUSPARSE_STATUS_SUCCESS)
+    return "cuSPARSE rejects the call's arguments (its workspace query failed)";
+  return need && !c->buffer ? "cuSPARSE call without the workspace it needs" : NULL;
+}
+
 /* What the call reads at the call kept in *c; NULL, or why it cannot be. */
 static const char *keep(struct pygraph_cusparse_call *c)
 {
+  if (!cusparseGetStream || !cusparseGetPointerMode || !cusparseSetStream ||
+      !cusparseSetPointerMode)
+    return "cuSPARSE's handle functions are not loaded";
   if (cusparseGetStream(c->handle, &c->stream) != CUSPARSE_STATUS_SUCCESS ||
       cusparseGetPointerMode(c->handle, &c->mode) != CUSPARSE_STATUS_SUCCESS)
     return "cuSPARSE handle state unknown";
@@ -159,7 +201,9 @@ static const char *keep(struct pygraph_cusparse_call *c)
                         pygraph_cusparse_read_dnvec(c->out, &c->y)
                   : pygraph_cusparse_read_dnmat(c->in, &c->x) &&
                         pygraph_cusparse_read_dnmat(c->out, &c->y);
-  return dense ? NULL : "cuSPARSE dense descriptor pygraph cannot read";
+  if (!dense)
+    return "cuSPARSE dense descriptor pygraph cannot read";
+  return rejected_arguments(c);
 }
 
 /* A call as the adapter takes it: recorded in the live segment when all it
