@@ -892,6 +892,8 @@ MUTATIONS = [
      "  if (__builtin_expect(!seg, 1))\n    return make(c);\n  if (!plan_stream",
      "  if (1)\n    return make(c);\n  if (!plan_stream", ["unit:test_cufft_ops"]),
     # ---- cuSPARSE (issue 18)
+    ("cusparse: a matrix's fill mode not in the signature", "runtime/src/cuda/cusparse_descriptors.c",
+     "  out->fill = (int)fill;\n", "  out->fill = 0;\n", ["unit:test_cusparse_ops"]),
     ("cusparse: arguments cuSPARSE rejects recorded", "runtime/src/cuda/cusparse_entry_points.c",
      "  return rejected_arguments(c);", "  return NULL;", ["unit:test_cusparse_ops"]),
     ("cusparse: a missing workspace not noticed", "runtime/src/cuda/cusparse_entry_points.c",

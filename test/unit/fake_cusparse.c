@@ -20,6 +20,11 @@ struct cusparseSpMatDescr {
   int live, batches;
   int64_t rows, cols, nnz;
   void *offsets, *indices, *values;
+  cusparseIndexType_t offsets_type, indices_type;
+  cusparseIndexBase_t base;
+  cudaDataType type;
+  cusparseFillMode_t fill;
+  cusparseDiagType_t diag;
 };
 struct cusparseDnVecDescr {
   int live;
@@ -116,11 +121,11 @@ cusparseStatus_t cusparseCreateCsr(cusparseSpMatDescr_t *mat, int64_t rows, int6
                                    cusparseIndexType_t indices_type, cusparseIndexBase_t base,
                                    cudaDataType type)
 {
-  (void)offsets_type, (void)indices_type, (void)base, (void)type;
   struct cusparseSpMatDescr *m = take_mat();
   if (!m)
     return CUSPARSE_STATUS_ALLOC_FAILED;
-  *m = (struct cusparseSpMatDescr){1, 1, rows, cols, nnz, offsets, indices, values};
+  *m = (struct cusparseSpMatDescr){1, 1, rows, cols, nnz, offsets, indices, values,
+                                   offsets_type, indices_type, base, type, 0, 0};
   *mat = m;
   return CUSPARSE_STATUS_SUCCESS;
 }
@@ -156,8 +161,25 @@ cusparseStatus_t cusparseSpMatGetAttribute(cusparseConstSpMatDescr_t mat,
                                            cusparseSpMatAttribute_t attribute, void *data,
                                            size_t size)
 {
-  (void)mat, (void)attribute;
-  memset(data, 0, size);
+  int value = attribute == CUSPARSE_SPMAT_FILL_MODE ? (int)mat->fill : (int)mat->diag;
+  if (size != sizeof value)
+    return CUSPARSE_STATUS_INVALID_VALUE;
+  memcpy(data, &value, size);
+  return CUSPARSE_STATUS_SUCCESS;
+}
+
+cusparseStatus_t cusparseSpMatSetAttribute(cusparseSpMatDescr_t mat,
+                                           cusparseSpMatAttribute_t attribute, void *data,
+                                           size_t size)
+{
+  int value;
+  if (size != sizeof value)
+    return CUSPARSE_STATUS_INVALID_VALUE;
+  memcpy(&value, data, size);
+  if (attribute == CUSPARSE_SPMAT_FILL_MODE)
+    mat->fill = (cusparseFillMode_t)value;
+  else
+    mat->diag = (cusparseDiagType_t)value;
   return CUSPARSE_STATUS_SUCCESS;
 }
 
@@ -173,9 +195,10 @@ cusparseStatus_t cusparseConstCsrGet(cusparseConstSpMatDescr_t mat, int64_t *row
   *offsets = mat->offsets;
   *indices = mat->indices;
   *values = mat->values;
-  *offsets_type = *indices_type = CUSPARSE_INDEX_32I;
-  *base = CUSPARSE_INDEX_BASE_ZERO;
-  *type = CUDA_R_32F;
+  *offsets_type = mat->offsets_type;
+  *indices_type = mat->indices_type;
+  *base = mat->base;
+  *type = mat->type;
   return CUSPARSE_STATUS_SUCCESS;
 }
 

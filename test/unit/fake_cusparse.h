@@ -4,7 +4,9 @@
  *
  * A handle has a stream (cusparseSetStream, logged ss(<stream id>)) and a
  * pointer mode (cusparseSetPointerMode, logged pm(<mode>)).  Descriptors
- * keep what they were made with and what their setters set; host floats
+ * keep what they were made with and what their setters set (a sparse
+ * matrix's fill mode and diagonal type through cusparseSpMatSetAttribute,
+ * its index types, base and value type as made); host floats
  * stand for device memory.  A CSR matrix stands for the diagonal matrix of
  * its first `rows` values (offsets and indices are not read), so
  * cusparseSpMV (CUDA_R_32F only) computes y[i] = alpha * values[i] * x[i]

@@ -178,6 +178,25 @@ static void test_descriptor_setters_recapture(void)
   CHECK(p.other[1] == 5.0f);
 }
 
+/* A matrix attribute set between iterations (the fill mode; any file may
+ * set it, and cuSPARSE reads it when the call runs) is part of what the
+ * call read: the old graph does not answer the next iteration. */
+static void test_matrix_attribute_recaptures(void)
+{
+  pygraph_region *r = region_in("spmv_attribute");
+  for (int i = 0; i < 3; i++)
+    step(r);
+  CHECK(fake_cusparse.captures == 1);
+  cusparseFillMode_t upper = CUSPARSE_FILL_MODE_UPPER;
+  CHECK(cusparseSpMatSetAttribute(p.a, CUSPARSE_SPMAT_FILL_MODE, &upper, sizeof upper) ==
+        CUSPARSE_STATUS_SUCCESS);
+  fake_log_clear();
+  step(r);
+  CHECK_STR(fake_log(), "k1(5) lib(cusparse) spmv k2(3)");
+  step(r);
+  CHECK(fake_cusparse.captures == 2);
+}
+
 /* No graph captured before a destroy or a preprocessing step is replayed
  * after it, even when the new descriptor has the old one's address and
  * values. */
@@ -319,6 +338,7 @@ int main(void)
   test_spmv_recorded_and_captured();
   test_scalars_by_pointer_mode();
   test_descriptor_setters_recapture();
+  test_matrix_attribute_recaptures();
   test_observed_calls_forget_graphs();
   test_unreadable_calls_run_at_once();
   test_rejected_arguments_run_at_once();
