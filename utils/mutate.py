@@ -894,6 +894,9 @@ MUTATIONS = [
     # ---- cuSPARSE (issue 18)
     ("cusparse: a matrix's fill mode not in the signature", "runtime/src/cuda/cusparse_descriptors.c",
      "  out->fill = (int)fill;\n", "  out->fill = 0;\n", ["unit:test_cusparse_ops"]),
+    ("cusparse: host scalars' addresses kept in the signature",
+     "runtime/src/cuda/cusparse_entry_points.c",
+     "    c->alpha = c->beta = NULL;", "    (void)0;", ["unit:test_cusparse_ops"]),
     ("cusparse: arguments cuSPARSE rejects recorded", "runtime/src/cuda/cusparse_entry_points.c",
      "  return rejected_arguments(c);", "  return NULL;", ["unit:test_cusparse_ops"]),
     ("cusparse: a missing workspace not noticed", "runtime/src/cuda/cusparse_entry_points.c",

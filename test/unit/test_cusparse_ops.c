@@ -135,6 +135,19 @@ static void test_scalars_by_pointer_mode(void)
   step(r);
   CHECK(fake_cusparse.captures == 2);
 
+  /* the same scalar at another address: the same call, the same graph */
+  float alpha_copy = p.alpha;
+  begin(r, 0);
+  kernel(1, 5);
+  CHECK(__pygraph_cusparseSpMV(&kSite, p.h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha_copy, p.a,
+                               p.x, &p.beta, p.y, CUDA_R_32F, p.alg, NULL) ==
+        CUSPARSE_STATUS_SUCCESS);
+  kernel(2, 3);
+  fake_log_clear();
+  end(r);
+  CHECK_STR(fake_log(), "launch spmv");
+  CHECK(fake_cusparse.captures == 2);
+
   CHECK(cusparseSetPointerMode(p.h, CUSPARSE_POINTER_MODE_DEVICE) == CUSPARSE_STATUS_SUCCESS);
   for (int i = 0; i < 3; i++)
     step(r);

@@ -216,16 +216,20 @@ static cusparseStatus_t route(const pygraph_site *site, struct pygraph_cusparse_
   struct pygraph_segment *seg = pygraph_recording_segment();
   if (LIKELY(!seg))
     return make(c, c->alpha, c->beta);
+  const void *alpha = c->alpha, *beta = c->beta;   /* the program's, for a call made now */
   const char *why = keep(c);
   if (why) {
     (void)pygraph_record_undeferrable(seg, why);
-    return make(c, c->alpha, c->beta);
+    return make(c, alpha, beta);
   }
+  if (c->mode == CUSPARSE_POINTER_MODE_HOST)
+    c->alpha = c->beta = NULL;       /* their bytes are what the call reads: a scalar at
+                                        another address is the same call */
   c->changes = __atomic_load_n(&changes, __ATOMIC_ACQUIRE);
   cudaStream_t s = pygraph_normalize_stream(c->stream, 0);
   if (pygraph_record_library(seg, site, &cusparse_fn, c, sizeof *c, s) == PYGRAPH_DEFERRED)
     return CUSPARSE_STATUS_SUCCESS;
-  return make(c, c->alpha, c->beta);
+  return make(c, alpha, beta);
 }
 
 /* ---- the entry points ----------------------------------------------------- */
