@@ -3,7 +3,8 @@
 # variants of the runtime's WHILE condition module, each compiled from
 # runtime/device/while_condition.cu with extra clang flags (default variants: base, nojt =
 # -fno-jump-tables, os = -Os, os_nojt; prof = -DPYGRAPH_WHILE_PROFILE, which prints thread 0's
-# cycles a step in the kernel's phases when the loop ends).  Each variant's module (PTX + sm_90 machine code) is
+# cycles a step in the kernel's phases when the loop ends; noframe = -DPYGRAPH_EVAL_STACK_SHARED,
+# the exit tests' evaluation stack in shared memory instead of a local-memory frame).  Each variant's module (PTX + sm_90 machine code) is
 # linked ahead of BUILD/runtime/libpygraph_rt.a, whose own module objects it replaces; the
 # programs go to OUTDIR/while_vs_pygraph_<name>.  Run each on the GPU with
 # `PYGRAPH_MODE=graph OUTDIR/while_vs_pygraph_<name> 16384 4000 3`.
@@ -12,7 +13,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "$1" && pwd); out=$2; shift 2
 mkdir -p "$out"; out=$(cd "$out" && pwd)
 cuda=${PYGRAPH_CUDA_PATH:-/usr/local/cuda}; cxx=${PYGRAPH_CLANG:-clang++-22}; cc=${PYGRAPH_CC:-clang-22}
-variants=("$@"); ((${#variants[@]})) || variants=(base= nojt=-fno-jump-tables os=-Os "os_nojt=-Os -fno-jump-tables" prof=-DPYGRAPH_WHILE_PROFILE)
+variants=("$@"); ((${#variants[@]})) || variants=(base= nojt=-fno-jump-tables os=-Os "os_nojt=-Os -fno-jump-tables" prof=-DPYGRAPH_WHILE_PROFILE noframe=-DPYGRAPH_EVAL_STACK_SHARED)
 for v in "${variants[@]}"; do
   name=${v%%=*}; flags=${v#*=}; w=$out/work_$name; mkdir -p "$w"
   # shellcheck disable=SC2086

@@ -2,17 +2,18 @@
 # diag_call.sh: the diagnoses issues 17 and 39 wait for, in one device call.  Beside it (the
 # carried folder): gpu-head.tar.gz (`test/gpu/build_gpu.sh build --tar`), apps-head.tar.xz
 # (`bench/apps/build_apps.sh --jobs 2 adam hadamard ...`) and wcv/ (`bench/while_cond_variants.sh
-# build wcv base= prof=-DPYGRAPH_WHILE_PROFILE`).  Prints:
+# build wcv base= prof=-DPYGRAPH_WHILE_PROFILE noframe=-DPYGRAPH_EVAL_STACK_SHARED`).  Prints:
 # - the host's cost of a region's first iteration on this machine's CPU (fake backend);
 # - the WHILE condition kernel's cycles a step by phase and whether its block was staged
-#   (while_vs_pygraph against the `prof` module), beside the unprofiled one;
+#   (while_vs_pygraph against the `prof` module), beside the unprofiled one and one without
+#   the local-memory frame of the exit tests' stack (`noframe`);
 # - adam with 1 and 3 launches, plain / eager / auto (the one-time cost alone), 5 runs each;
 # - hadamard's timed-loop segments in auto (what its per-size loops of 100 launches run).
 here=$(cd "$(dirname "$0")" && pwd); export LD_LIBRARY_PATH=/usr/local/cuda/lib64
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 mkdir -p /tmp/h && tar -xzf $here/gpu-head.tar.gz -C /tmp/h
 echo "== a region's first iteration (host CPU, fake backend)"; /tmp/h/gpu/bin/pygraph_bench_first_iteration 200
-for r in 1 2; do for v in base prof; do
+for r in 1 2; do for v in base prof noframe; do
   echo "wcv $v r$r: $(PYGRAPH_MODE=graph timeout 60 $here/wcv/while_vs_pygraph_$v 16384 4000 3 2>&1 |
     grep -E 'us/iteration|pygraph_while_condition' | sort | uniq -c | tr '\n' ' ')"
 done; done

@@ -356,7 +356,13 @@ PYGRAPH_EVAL_FN int pygraph_eval_descriptor_ok(const pygraph_whole_loop *wl)
 PYGRAPH_EVAL_FN int pygraph_eval_test(const struct pygraph_eval_env *e, unsigned first,
                                       unsigned leave, unsigned where)
 {
+#if defined(PYGRAPH_EVAL_STACK_SHARED) && defined(__CUDA_ARCH__)
+  /* bench/while_cond_variants.sh's `noframe` variant: the stack in shared
+   * memory (one stepping thread) instead of a local-memory frame */
+  __shared__ struct pygraph_eval_slot st[PYGRAPH_EXIT_MAX_DEPTH];
+#else
   struct pygraph_eval_slot st[PYGRAPH_EXIT_MAX_DEPTH];
+#endif
   unsigned sp = 0;
   for (unsigned k = first; k < leave; ++k) {
     const pygraph_exit_node *n = &e->wl->nodes[k];
