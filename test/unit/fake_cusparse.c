@@ -3,9 +3,11 @@
  * (a destroyed one is given again, at the same address). */
 #include "fake_cusparse.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "fake_backend.h"
+#include "fake_memory.h"
 
 #define POOL 4
 
@@ -44,6 +46,18 @@ static struct cusparseSpMatDescr mats[POOL];
 static struct cusparseDnVecDescr vecs[POOL];
 static struct cusparseDnMatDescr dmats[POOL];
 
+/* A captured call's descriptors as they were at its capture: a graph's
+ * node keeps the pointers and sizes it was captured with, whatever
+ * setters do after (the memory they point to is read when it runs). */
+struct captured_call {
+  cusparseHandle_t handle;
+  const void *a, *in, *out;          /* the descriptors the call named */
+  struct cusparseSpMatDescr a_then;
+  union { struct cusparseDnVecDescr vec; struct cusparseDnMatDescr mat; } in_then, out_then;
+};
+static struct captured_call captured_calls[64];
+static unsigned n_captured_calls;
+
 void fake_cusparse_reset(void)
 {
   memset(&fake_cusparse, 0, sizeof fake_cusparse);
@@ -51,6 +65,7 @@ void fake_cusparse_reset(void)
   memset(mats, 0, sizeof mats);
   memset(vecs, 0, sizeof vecs);
   memset(dmats, 0, sizeof dmats);
+  n_captured_calls = 0;
 }
 
 /* The first free entry of a pool, marked live; NULL when all are. */
@@ -277,6 +292,34 @@ cusparseStatus_t cusparseDnMatGetStridedBatch(cusparseConstDnMatDescr_t mat, int
 
 /* ---- the calls ---------------------------------------------------------- */
 
+static void keep_captured(cusparseHandle_t handle, const struct cusparseSpMatDescr *a,
+                          const void *in, const void *out, size_t dense_size)
+{
+  if (n_captured_calls == sizeof captured_calls / sizeof captured_calls[0])
+    abort();                         /* a test capturing more: make the table larger */
+  struct captured_call *c = &captured_calls[n_captured_calls++];
+  memset(c, 0, sizeof *c);
+  *c = (struct captured_call){.handle = handle, .a = a, .in = in, .out = out, .a_then = *a};
+  memcpy(&c->in_then, in, dense_size);
+  memcpy(&c->out_then, out, dense_size);
+}
+
+/* The latest capture of a call on these objects (a graph's node replaying
+ * it); NULL when the call is not a replay.  A replay of a call never
+ * captured is a broken fake or runtime: abort. */
+static const struct captured_call *replayed(cusparseHandle_t handle, const void *a,
+                                            const void *in, const void *out)
+{
+  if (!fake_graph_replaying)
+    return NULL;
+  for (unsigned i = n_captured_calls; i-- > 0;) {
+    const struct captured_call *c = &captured_calls[i];
+    if (c->handle == handle && c->a == a && c->in == in && c->out == out)
+      return c;
+  }
+  abort();
+}
+
 /* Captured (1), failed capture (-1), or to be run (0); logged. */
 static int captured(cusparseHandle_t handle, const char *name)
 {
@@ -345,10 +388,18 @@ cusparseStatus_t cusparseSpMV(cusparseHandle_t handle, cusparseOperation_t op, c
 {
   (void)op, (void)buffer;
   int cap = captured(handle, "spmv");
+  if (cap > 0)
+    keep_captured(handle, a, x, y, sizeof(struct cusparseDnVecDescr));
   if (cap)
     return cap < 0 ? CUSPARSE_STATUS_EXECUTION_FAILED : CUSPARSE_STATUS_SUCCESS;
   if (computable(compute, (int)alg) != CUSPARSE_STATUS_SUCCESS)
     return CUSPARSE_STATUS_NOT_SUPPORTED;
+  const struct captured_call *then = replayed(handle, a, x, y);
+  if (then) {
+    a = &then->a_then;
+    x = &then->in_then.vec;
+    y = (cusparseDnVecDescr_t)&then->out_then.vec;
+  }
   diagonal(a->rows, *(const float *)alpha, a->values, x->values, *(const float *)beta, y->values);
   fake_cusparse.runs++;
   return CUSPARSE_STATUS_SUCCESS;
@@ -362,10 +413,18 @@ cusparseStatus_t cusparseSpMM(cusparseHandle_t handle, cusparseOperation_t op_a,
 {
   (void)op_a, (void)op_b, (void)buffer;
   int cap = captured(handle, "spmm");
+  if (cap > 0)
+    keep_captured(handle, a, b, c, sizeof(struct cusparseDnMatDescr));
   if (cap)
     return cap < 0 ? CUSPARSE_STATUS_EXECUTION_FAILED : CUSPARSE_STATUS_SUCCESS;
   if (computable(compute, (int)alg) != CUSPARSE_STATUS_SUCCESS)
     return CUSPARSE_STATUS_NOT_SUPPORTED;
+  const struct captured_call *then = replayed(handle, a, b, c);
+  if (then) {
+    a = &then->a_then;
+    b = &then->in_then.mat;
+    c = (cusparseDnMatDescr_t)&then->out_then.mat;
+  }
   for (int64_t j = 0; j < c->cols; j++)
     diagonal(a->rows, *(const float *)alpha, a->values, (const float *)b->values + j * b->ld,
              *(const float *)beta, (float *)c->values + j * c->ld);

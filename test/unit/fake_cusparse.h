@@ -14,7 +14,10 @@
  * pointer mode says (device memory is host memory here); cusparseSpMM does
  * the same column by column of column-major B and C.  On
  * FAKE_CAPTURE_STREAM a call is captured, not run (logged cap:spmv /
- * cap:spmm), else it runs (logged spmv / spmm).  fake_cusparse.fail_capture
+ * cap:spmm), else it runs (logged spmv / spmm); a graph's node replaying a
+ * captured call (fake_graph_replaying) uses the descriptors' pointers and
+ * sizes as they were at its capture, as a real node does.
+ * fake_cusparse.fail_capture
  * makes a captured call answer CUSPARSE_STATUS_EXECUTION_FAILED. */
 #ifndef PYGRAPH_TEST_FAKE_CUSPARSE_H
 #define PYGRAPH_TEST_FAKE_CUSPARSE_H

@@ -51,6 +51,10 @@ struct fake_node fake_node_of(const struct pygraph_op *op);
 void fake_node_release(struct fake_node *node);
 /* Runs the node's effect on registered memory. */
 void fake_memory_apply(const struct fake_node *node);
+/* Set while a graph's library node runs its call: a library fake answers
+ * it with what the call's objects held when it was captured, as a real
+ * captured node keeps them (fake_cusparse.h). */
+extern int fake_graph_replaying;
 
 /* What a pointer is: 1 in a fake_buffer (device memory), -1 in a
  * fake_host_buffer, 0 anywhere else (not counted as an allocation query). */
