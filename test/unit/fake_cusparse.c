@@ -298,7 +298,6 @@ static void keep_captured(cusparseHandle_t handle, const struct cusparseSpMatDes
   if (n_captured_calls == sizeof captured_calls / sizeof captured_calls[0])
     abort();                         /* a test capturing more: make the table larger */
   struct captured_call *c = &captured_calls[n_captured_calls++];
-  memset(c, 0, sizeof *c);
   *c = (struct captured_call){.handle = handle, .a = a, .in = in, .out = out, .a_then = *a};
   memcpy(&c->in_then, in, dense_size);
   memcpy(&c->out_then, out, dense_size);
@@ -320,8 +319,12 @@ static const struct captured_call *replayed(cusparseHandle_t handle, const void 
   abort();
 }
 
-/* Captured (1), failed capture (-1), or to be run (0); logged. */
-static int captured(cusparseHandle_t handle, const char *name)
+/* Captured (1: its descriptors kept as they are, keep_captured), failed
+ * capture (-1), or to be run (0); logged.  dense_size: the size of the
+ * dense descriptors in and out. */
+static int captured(cusparseHandle_t handle, const char *name,
+                    const struct cusparseSpMatDescr *a, const void *in, const void *out,
+                    size_t dense_size)
 {
   int cap = handle->stream == FAKE_CAPTURE_STREAM;
   fake_log_append("%s%s ", cap ? "cap:" : "", name);
@@ -330,6 +333,7 @@ static int captured(cusparseHandle_t handle, const char *name)
   if (fake_cusparse.fail_capture)
     return -1;
   fake_cusparse.captures++;
+  keep_captured(handle, a, in, out, dense_size);
   return 1;
 }
 
@@ -387,9 +391,7 @@ cusparseStatus_t cusparseSpMV(cusparseHandle_t handle, cusparseOperation_t op, c
                               cusparseSpMVAlg_t alg, void *buffer)
 {
   (void)op, (void)buffer;
-  int cap = captured(handle, "spmv");
-  if (cap > 0)
-    keep_captured(handle, a, x, y, sizeof(struct cusparseDnVecDescr));
+  int cap = captured(handle, "spmv", a, x, y, sizeof(struct cusparseDnVecDescr));
   if (cap)
     return cap < 0 ? CUSPARSE_STATUS_EXECUTION_FAILED : CUSPARSE_STATUS_SUCCESS;
   if (computable(compute, (int)alg) != CUSPARSE_STATUS_SUCCESS)
@@ -412,9 +414,7 @@ cusparseStatus_t cusparseSpMM(cusparseHandle_t handle, cusparseOperation_t op_a,
                               cusparseSpMMAlg_t alg, void *buffer)
 {
   (void)op_a, (void)op_b, (void)buffer;
-  int cap = captured(handle, "spmm");
-  if (cap > 0)
-    keep_captured(handle, a, b, c, sizeof(struct cusparseDnMatDescr));
+  int cap = captured(handle, "spmm", a, b, c, sizeof(struct cusparseDnMatDescr));
   if (cap)
     return cap < 0 ? CUSPARSE_STATUS_EXECUTION_FAILED : CUSPARSE_STATUS_SUCCESS;
   if (computable(compute, (int)alg) != CUSPARSE_STATUS_SUCCESS)

@@ -235,6 +235,20 @@ static void test_observed_calls_forget_graphs(void)
   CHECK_STR(fake_log(), "k1(5) lib(cusparse) spmv k2(3)");
 }
 
+/* One step whose call cuSPARSE refuses: its answer reaches the program at
+ * the call, made at once after the kernel recorded before it; the rest of
+ * the iteration goes to CUDA. */
+static void refused_step(pygraph_region *r)
+{
+  begin(r, 0);
+  kernel(1, 5);
+  CHECK(spmv() == CUSPARSE_STATUS_NOT_SUPPORTED);   /* cuSPARSE's own answer, at the call */
+  kernel(2, 3);
+  end(r);
+  CHECK_STR(fake_log(), "k1(5) spmv p:k2(3)");
+  CHECK(harness_segment(r, 0)->stats.flushes == 1);
+}
+
 /* What the adapter cannot keep is made at once, after the kernel recorded
  * before it; the rest of the iteration goes to CUDA. */
 static void test_unreadable_calls_run_at_once(void)
@@ -248,13 +262,7 @@ static void test_unreadable_calls_run_at_once(void)
 
   r = region_in("spmv_half");
   p.compute = CUDA_R_16F;             /* a compute type pygraph does not size */
-  begin(r, 0);
-  kernel(1, 5);
-  CHECK(spmv() == CUSPARSE_STATUS_NOT_SUPPORTED);   /* cuSPARSE's own answer, at the call */
-  kernel(2, 3);
-  end(r);
-  CHECK_STR(fake_log(), "k1(5) spmv p:k2(3)");
-  CHECK(harness_segment(r, 0)->stats.flushes == 1);
+  refused_step(r);
 }
 
 /* Arguments cuSPARSE rejects at the call (an algorithm it does not support
@@ -266,14 +274,8 @@ static void test_rejected_arguments_run_at_once(void)
   pygraph_region *r = region_in("spmv_rejected");
   p.alg = CUSPARSE_SPMV_COO_ALG1;       /* not for a CSR matrix */
   fake_cusparse.unsupported_alg = (int)CUSPARSE_SPMV_COO_ALG1;
-  begin(r, 0);
-  kernel(1, 5);
-  CHECK(spmv() == CUSPARSE_STATUS_NOT_SUPPORTED);   /* cuSPARSE's own answer, at the call */
-  kernel(2, 3);
-  end(r);
-  CHECK_STR(fake_log(), "k1(5) spmv p:k2(3)");
+  refused_step(r);
   CHECK(fake_cusparse.size_queries == 1 && fake_cusparse.runs == 0);
-  CHECK(harness_segment(r, 0)->stats.flushes == 1);
 
   r = region_in("spmv_no_workspace");
   fake_cusparse.workspace_bytes = 64;   /* spmv() passes no buffer */
