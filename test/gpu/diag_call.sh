@@ -26,3 +26,17 @@ done; done
 d=$B/hadamard/src/hadamard-cuda
 (cd $d && PYGRAPH_REPORT=1 timeout 30 ./pygraph 128 100 2>&1 | grep -E 'decision=' | grep 'main.cu:279' |
   sed -E 's/ (site|file)=[^ ]*//g' | cut -c1-600)
+# The one-time cost of adam's timed loop, by pygraph's own calls: with PYGRAPH_DEBUG=1 the
+# region's first entry and each of pygraph's slow CUDA calls are stamped lines (port_trace.h);
+# and the loop with every module loaded at start (CUDA_MODULE_LOADING=EAGER): is it a lazy load?
+d=$B/adam/src/adam-cuda
+for v in eager auto; do echo "adam repeat=1 $v debug:"
+  (cd $d && PYGRAPH_MODE=$v PYGRAPH_DEBUG=1 timeout 30 ./pygraph 10000 20 1 2>&1 |
+    grep -E 'first entry|port |Average' | sed -E 's/pygraph: debug: //' | head -30 | cut -c1-150)
+done
+for v in plain eager auto; do bin=pygraph; [[ $v == plain ]] && bin=plain
+  echo "adam repeat=1 $v modules-eager: $(for r in 1 2 3 4 5; do (cd $d && CUDA_MODULE_LOADING=EAGER PYGRAPH_MODE=$v timeout 30 ./$bin 10000 20 1 2>&1 |
+    sed -E -n 's/.*Average kernel execution time ([0-9.eE+-]+).*/\1/p'); done | tr '\n' ' ')"
+done
+# cusparse_loop after the workspace-query check (70fcd8f): the suite's line, bit-identical to plain.
+echo "== cusparse_loop"; ONLY=cusparse_loop RUN_TIMEOUT=30 bash /tmp/h/gpu/run_gpu.sh /tmp/h/gpu /tmp/cs 2>&1 | tail -4 | cut -c1-300

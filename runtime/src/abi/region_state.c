@@ -6,6 +6,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "common/debug_log.h"
+
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct pygraph_region_state *registry_head, **registry_tail = &registry_head;
 
@@ -57,6 +59,9 @@ static struct pygraph_region_state *create_state(const struct pygraph_backend *b
     }
     state->threads[i].seg[0] = state->segments[i];
   }
+  pygraph_debug_log(settings, "region %s %s:%u-%u: first entry, %u segment(s)",
+                    region->function ? region->function : "?", region->file ? region->file : "?",
+                    region->line_begin, region->line_end, n);
   return state;
 }
 

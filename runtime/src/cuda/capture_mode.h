@@ -27,19 +27,24 @@
 #ifndef PYGRAPH_CAPTURE_MODE_H
 #define PYGRAPH_CAPTURE_MODE_H
 
+#include "cuda/port_trace.h"
+
 /* Sets the calling thread's capture interaction mode to relaxed; returns
  * what pygraph_capture_mode_restore needs to put the old one back. */
 int pygraph_capture_mode_relax(void);
 void pygraph_capture_mode_restore(int saved);
 
 /* Defines `static ret pygraph_relaxed_<name> params`, which runs
- * `pygraph_cuda_<name> args` in relaxed capture mode. */
+ * `pygraph_cuda_<name> args` in relaxed capture mode (timed in the debug
+ * log, port_trace.h). */
 #define PYGRAPH_RELAXED(name, ret, params, args)                                                  \
   static ret pygraph_relaxed_##name params                                                       \
   {                                                                                              \
+    double trace_ = pygraph_port_trace_start();                                                  \
     int saved_mode_ = pygraph_capture_mode_relax();                                              \
     ret result_ = pygraph_cuda_##name args;                                                      \
     pygraph_capture_mode_restore(saved_mode_);                                                   \
+    pygraph_port_trace_end(#name, trace_);                                                       \
     return result_;                                                                              \
   }
 
@@ -47,9 +52,11 @@ void pygraph_capture_mode_restore(int saved);
 #define PYGRAPH_RELAXED_VOID(name, params, args)                                                  \
   static void pygraph_relaxed_##name params                                                      \
   {                                                                                              \
+    double trace_ = pygraph_port_trace_start();                                                  \
     int saved_mode_ = pygraph_capture_mode_relax();                                              \
     pygraph_cuda_##name args;                                                                    \
     pygraph_capture_mode_restore(saved_mode_);                                                   \
+    pygraph_port_trace_end(#name, trace_);                                                       \
   }
 
 #endif /* PYGRAPH_CAPTURE_MODE_H */
