@@ -26,6 +26,9 @@ done; done
 d=$B/hadamard/src/hadamard-cuda
 (cd $d && PYGRAPH_REPORT=1 timeout 30 ./pygraph 128 100 2>&1 | grep -E 'decision=' | grep 'main.cu:279' |
   sed -E 's/ (site|file)=[^ ]*//g' | cut -c1-600)
+# What auto does with each new signature of the float type's timed loop (one per size).
+(cd $d && PYGRAPH_DEBUG=1 timeout 30 ./pygraph 128 100 2>&1 | grep -E 'main.cu:279' |
+  grep -m 70 -F '<float>' | sed -E 's/pygraph: debug: //; s/void hadamard_transform<float>\(int, int, int\) //' | cut -c1-170)
 # The one-time cost of adam's timed loop, by pygraph's own calls: with PYGRAPH_DEBUG=1 the
 # region's first entry and each of pygraph's slow CUDA calls are stamped lines (port_trace.h);
 # and the loop with every module loaded at start (CUDA_MODULE_LOADING=EAGER): is it a lazy load?

@@ -53,6 +53,8 @@ static pygraph_region *region_in(const char *name)
 {
   harness_settings(PYGRAPH_MODE_GRAPH, 2, 8);
   pygraph_region *r = harness_region(name, 1);
+  if (p.x)                            /* the last test's program ends: what its calls */
+    (void)__pygraph_cusparseDestroyDnVec(&kSite, p.x);   /* were found cannot carry over */
   fake_reset();
   fake_cusparse_reset();
   memset(&p, 0, sizeof p);
@@ -285,6 +287,38 @@ static void test_rejected_arguments_run_at_once(void)
   CHECK(p.ys[1] == 3.0f && fake_cusparse.runs == 1);
 }
 
+/* Arguments the workspace query accepted are asked about once (the query
+ * costs the host as much as a call): a loop rotating its vectors asks once
+ * per rotation, a changed descriptor is asked about again, and arguments
+ * rejected once are asked about at every call. */
+static void test_accepted_arguments_queried_once(void)
+{
+  pygraph_region *r = region_in("spmv_query_once");
+  for (int i = 0; i < 4; i++)
+    step(r);
+  CHECK(fake_cusparse.size_queries == 1);
+  cusparseDnVecDescr_t x = p.x;
+  p.x = p.y, p.y = x;                 /* ping-pong: new arguments, then the old ones */
+  for (int i = 0; i < 2; i++)
+    step(r);
+  p.y = p.x, p.x = x;
+  step(r);
+  CHECK(fake_cusparse.size_queries == 2);
+  CHECK(cusparseDnVecSetValues(p.y, p.other) == CUSPARSE_STATUS_SUCCESS);
+  step(r);
+  CHECK(fake_cusparse.size_queries == 3);
+  CHECK(fake_cusparse.runs == 8);
+
+  r = region_in("spmv_query_rejected");
+  fake_cusparse.unsupported_alg = (int)CUSPARSE_SPMV_COO_ALG1;
+  p.alg = CUSPARSE_SPMV_COO_ALG1;
+  refused_step(r);
+  begin(r, 0);
+  CHECK(spmv() == CUSPARSE_STATUS_NOT_SUPPORTED);
+  end(r);
+  CHECK(fake_cusparse.size_queries == 2);
+}
+
 /* The recorded call runs on its stream in its mode; when the mode cannot be
  * set (here while its graph is captured) the call is not made there and the
  * handle is left on the program's stream. */
@@ -357,6 +391,7 @@ int main(void)
   test_observed_calls_forget_graphs();
   test_unreadable_calls_run_at_once();
   test_rejected_arguments_run_at_once();
+  test_accepted_arguments_queried_once();
   test_handle_restored_when_mode_fails();
   test_failed_capture_runs_eagerly();
   test_spmm_recorded_and_captured();
