@@ -26,11 +26,12 @@ static unsigned long thread_id(void)
   return id;
 }
 
-/* A state never used (no op lists allocated yet). */
+/* A state never published (no op lists allocated yet). */
 static void free_state(struct pygraph_region_state *state)
 {
   for (unsigned i = 0; i < state->n_segments; i++)
-    free(state->segments[i]);
+    if (state->segments[i])
+      pygraph_segment_discard(state->segments[i]);
   free(state->threads);
   free(state);
 }
@@ -93,8 +94,10 @@ static int claim_slot(struct pygraph_region_state *state, unsigned index, unsign
     return 1;
   }
   *out = create_thread_state(state, index);
-  if (*out)                               /* the report reads it */
+  if (*out) {                             /* the report reads it */
+    pygraph_segment_publish(*out);
     __atomic_store_n(&t->seg[k], *out, __ATOMIC_RELEASE);
+  }
   return 1;
 }
 
@@ -167,13 +170,15 @@ static struct pygraph_region_state *region_state(const struct pygraph_backend *b
     void *expected = NULL;
     if (__atomic_compare_exchange_n(&region->state, &expected, fresh, 0, __ATOMIC_ACQ_REL,
                                     __ATOMIC_ACQUIRE)) {
+      for (unsigned i = 0; i < fresh->n_segments; i++)
+        pygraph_segment_publish(fresh->segments[i]);
       pthread_mutex_lock(&registry_lock);
       *registry_tail = fresh;
       registry_tail = &fresh->next;
       pthread_mutex_unlock(&registry_lock);
       state = fresh;
     } else {
-      free_state(fresh);       /* another thread won the race */
+      free_state(fresh);       /* another thread won the race: never published */
       state = expected;
     }
   }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "common/debug_log.h"
+#include "common/state_arena.h"
 #include "common/text.h"
 #include "recording/signature.h"
 
@@ -52,12 +53,20 @@ struct pygraph_segment *pygraph_segment_create(const struct pygraph_backend *bac
                                                const struct pygraph_settings *settings,
                                                const pygraph_region *region, unsigned index)
 {
-  struct pygraph_segment *seg = malloc(sizeof *seg);
-  if (seg) {
+  struct pygraph_segment *seg = pygraph_state_alloc(sizeof *seg);
+  if (seg)
     pygraph_segment_init(seg, backend, settings, region, index);
-    pygraph_alloc_pool_register(&seg->pool);   /* lives for the process */
-  }
   return seg;
+}
+
+void pygraph_segment_publish(struct pygraph_segment *seg)
+{
+  pygraph_alloc_pool_register(&seg->pool);     /* lives for the process */
+}
+
+void pygraph_segment_discard(struct pygraph_segment *seg)
+{
+  pygraph_state_free(seg);
 }
 
 struct pygraph_segment *pygraph_segment_create_like(const struct pygraph_segment *first)

@@ -38,13 +38,18 @@
  * summary, the interception front records through the calls below. */
 struct pygraph_segment;
 
-/* A new segment state (malloc'ed, never freed: the report reads it at
- * exit), or NULL when out of memory. */
+/* A new segment state (common/state_arena.h's memory), or NULL when out
+ * of memory.  Private to its creator until published. */
 struct pygraph_segment *pygraph_segment_create(const struct pygraph_backend *backend,
                                                const struct pygraph_settings *settings,
                                                const pygraph_region *region, unsigned index);
 /* Another state of the same segment (another thread's), configured alike. */
 struct pygraph_segment *pygraph_segment_create_like(const struct pygraph_segment *first);
+/* The state is in use for good (never freed from now on: the report reads it
+ * at exit, and its allocation pool joins the process's list). */
+void pygraph_segment_publish(struct pygraph_segment *seg);
+/* Frees a state never published (one that lost a creation race). */
+void pygraph_segment_discard(struct pygraph_segment *seg);
 
 /* Non-blocking: a busy segment is left alone (the caller passes through). */
 int pygraph_segment_try_acquire(struct pygraph_segment *seg);

@@ -1,0 +1,53 @@
+/* test_state_arena.c - segment states come from the load-time resident
+ * arena (common/state_arena.h) while it has room, and from malloc after;
+ * either kind is given back safely. */
+#include <stdint.h>
+
+#include "check.h"
+#include "common/state_arena.h"
+#include "harness.h"
+
+/* A region's first entry takes its segment's ~21 KB state from the arena. */
+static void test_first_entry_uses_the_arena(void)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, 2, 16);
+  pygraph_region *r = harness_batch_region("arena_first", 32);
+  fake_reset();
+  size_t before = pygraph_state_arena_used();
+  loop_enter(r, 10);
+  begin(r, 0);
+  kernel(1, 0);
+  end(r);
+  loop_exit(r);
+  CHECK(pygraph_state_arena_used() - before >= sizeof(struct pygraph_segment));
+  CHECK((uintptr_t)harness_segment(r, 0) % 64 == 0);
+}
+
+/* Once the arena is used up, states come from malloc; both kinds are given
+ * back without harm (an arena block is never passed to free). */
+static void test_used_up_arena_falls_back_to_malloc(void)
+{
+  void *from_arena = pygraph_state_alloc(100);
+  CHECK(from_arena != NULL);
+  pygraph_state_free(from_arena);
+  size_t used = pygraph_state_arena_used();
+  void *p;
+  unsigned n = 0;
+  while ((p = pygraph_state_alloc(4096)) != NULL && pygraph_state_arena_used() != used) {
+    used = pygraph_state_arena_used();
+    n++;
+    CHECK(n < 1000);                 /* the arena is bounded */
+    if (n >= 1000)
+      return;
+  }
+  CHECK(p != NULL);                  /* the first block that did not fit: malloc's */
+  ((char *)p)[4095] = 1;
+  pygraph_state_free(p);
+}
+
+int main(void)
+{
+  test_first_entry_uses_the_arena();
+  test_used_up_arena_falls_back_to_malloc();
+  return check_finish();
+}
