@@ -1417,6 +1417,41 @@ static void test_reevaluation_is_bounded(void)
   fake.update_us = 0;
 }
 
+/* hadamard's shape: a segment decided eager, then a new launch sequence
+ * after another (the same loop run for one size after another), each
+ * faster as a graph.  The first new sequence is a re-evaluation; once its
+ * graph is kept, each later sequence is a miss of a graph segment,
+ * captured and measured in its turn: more sequences than PYGRAPH_MAX_FLIPS
+ * are all graphed, with one re-evaluation spent. */
+static void test_new_sequences_that_win_are_all_measured(void)
+{
+  harness_settings(PYGRAPH_MODE_AUTO, 2, 16);
+  harness_measure(4, 3);
+  pygraph_region *r = harness_region("one_size_after_another", 1);
+  fake_reset();
+  harness_fake_timing(5, 50);                      /* the first sequence: graph slower */
+  for (int i = 0; i < 300; i++)
+    two(r, 0);
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK_STR(pygraph_segment_decision_name(seg), "eager");
+  harness_fake_timing(10, 5);                      /* the later ones: graphs faster */
+  const unsigned sizes = PYGRAPH_MAX_FLIPS + 2;
+  for (unsigned size = 1; size <= sizes; size++) {
+    unsigned long long graph_iters = seg->stats.graph_iters;
+    for (int i = 0; i < 300; i++) {
+      begin(r, 0);
+      kernel(2 * (int)size + 1, 0);
+      kernel(2 * (int)size + 2, 0);
+      end(r);
+    }
+    CHECK(seg->stats.graph_iters - graph_iters >= 150);   /* most of its iterations */
+  }
+  CHECK(seg->stats.captures - seg->stats.rivals >= 1 + sizes);
+  CHECK(seg->sel.reevaluations == 1);
+  CHECK_STR(pygraph_segment_decision_name(seg), "graph");
+  fake.timing = 0;
+}
+
 /* ---- exactly once, in order ------------------------------------------- */
 
 /* Signature `kind` (0..4) as a list of kernels; arguments follow t. */
@@ -1564,6 +1599,7 @@ int main(void)
   test_never_repeating_goes_eager();
   test_iteration_too_long();
   test_reevaluation_is_bounded();
+  test_new_sequences_that_win_are_all_measured();
   test_every_iteration_runs_exactly_once();
   return check_finish();
 }

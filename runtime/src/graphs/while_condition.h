@@ -135,7 +135,7 @@ struct pygraph_while_state {
   uint32_t outcome;                  /* enum pygraph_while_outcome */
   uint32_t exit_where;               /* LEFT: enum pygraph_exit_where of the test */
   uint32_t reserved2;
-  unsigned char status[PYGRAPH_WL_MAX_STATUS_BYTES];
+  unsigned char status[PYGRAPH_WL_MAX_STATUS_BYTES] __attribute__((aligned(8)));
                                      /* the status as the last copy left it (the body's copy
                                         node writes it; the host's bytes at the entry until
                                         then): what the host destination must hold after
@@ -151,13 +151,14 @@ PYGRAPH_EVAL_FN int pygraph_while_write_slots(const pygraph_whole_loop *wl,
                                               uint64_t iteration)
 {
   for (uint32_t k = 0; k < n_slots; ++k) {
-    const struct pygraph_while_slot *s = &slots[k];
+    const struct pygraph_while_slot slot = slots[k];   /* read once: the store below may
+                                                          alias it, as far as the compiler
+                                                          knows */
     uint64_t v;
-    if (!args || (s->bytes != 1 && s->bytes != 2 && s->bytes != 4 && s->bytes != 8) ||
-        !pygraph_eval_value_at(wl, s->value, iteration, invariants, &v))
+    if (!args || (slot.bytes != 1 && slot.bytes != 2 && slot.bytes != 4 && slot.bytes != 8) ||
+        !pygraph_eval_value_at(wl, slot.value, iteration, invariants, &v))
       return 0;
-    for (uint32_t b = 0; b < s->bytes; ++b)
-      args[s->offset + b] = (unsigned char)(v >> (8 * b));
+    pygraph_eval_store_le(args + slot.offset, v, slot.bytes);
   }
   return 1;
 }
@@ -236,7 +237,7 @@ PYGRAPH_EVAL_FN unsigned pygraph_while_step(struct pygraph_while_state *s)
                                                           (after every body node) */
     if (s->loop->status_bytes > PYGRAPH_WL_MAX_STATUS_BYTES)
       return pygraph_while_end(s, PYGRAPH_WHILE_MALFORMED, -1, 0);
-    PYGRAPH_EVAL_COPY(s->status, s->status_src, s->loop->status_bytes);
+    pygraph_eval_copy_bytes(s->status, s->status_src, s->loop->status_bytes);
   }
   uint64_t ran = s->iteration++;       /* the iteration that just ran */
   struct pygraph_eval_env e = {s->loop, s->status, ran, s->invariants};
@@ -304,7 +305,7 @@ PYGRAPH_EVAL_FN void pygraph_while_unstage(struct pygraph_while_state *dst,
   dst->outcome = staged->outcome;
   dst->exit_where = staged->exit_where;
   if (staged->status_src && staged->loop->status_bytes <= PYGRAPH_WL_MAX_STATUS_BYTES)
-    PYGRAPH_EVAL_COPY(dst->status, staged->status, staged->loop->status_bytes);
+    pygraph_eval_copy_bytes(dst->status, staged->status, staged->loop->status_bytes);
 }
 
 #endif /* PYGRAPH_WHILE_CONDITION_H */

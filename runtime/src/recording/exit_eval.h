@@ -22,13 +22,74 @@
 #include "pygraph_whole_loop.h"
 
 #if defined(__CUDA__) || defined(__CUDACC__)
+#ifdef PYGRAPH_EVAL_ALWAYS_INLINE
+/* bench/while_cond_variants.sh's `inl` variant: every evaluator function
+ * inlined into the condition kernels (the compiler otherwise keeps the
+ * exit tests' loop as a call) */
+#define PYGRAPH_EVAL_FN static __host__ __device__ inline __attribute__((always_inline))
+#else
 #define PYGRAPH_EVAL_FN static __host__ __device__ inline
+#endif
 #define PYGRAPH_EVAL_COPY(dst, src, n) __builtin_memcpy(dst, src, n)
 #else
 #include <string.h>
 #define PYGRAPH_EVAL_FN static inline
 #define PYGRAPH_EVAL_COPY(dst, src, n) memcpy(dst, src, n)
 #endif
+
+/* Little-endian loads and stores of `bytes` (1, 2, 4 or 8) at p, and a
+ * copy of n bytes.  On the device, where the condition kernel's one
+ * stepping thread makes them every iteration, an aligned access is one
+ * instruction: a byte loop through generic pointers reloads its bounds
+ * after every byte it stores (a char store may alias anything) and cost
+ * the WHILE iteration thousands of cycles (bench/results.md).  The host
+ * (little-endian, as the device) keeps the portable byte loops. */
+PYGRAPH_EVAL_FN uint64_t pygraph_eval_load_le(const unsigned char *p, unsigned bytes)
+{
+#if defined(__CUDA_ARCH__)
+  if (((uintptr_t)p & (bytes - 1)) == 0) {
+    switch (bytes) {
+    case 1: return *p;
+    case 2: return *(const uint16_t *)p;
+    case 4: return *(const uint32_t *)p;
+    case 8: return *(const uint64_t *)p;
+    }
+  }
+#endif
+  uint64_t v = 0;
+  for (unsigned k = 0; k < bytes; ++k)
+    v |= (uint64_t)p[k] << (8 * k);
+  return v;
+}
+
+PYGRAPH_EVAL_FN void pygraph_eval_store_le(unsigned char *p, uint64_t v, unsigned bytes)
+{
+#if defined(__CUDA_ARCH__)
+  if (((uintptr_t)p & (bytes - 1)) == 0) {
+    switch (bytes) {
+    case 1: *p = (unsigned char)v; return;
+    case 2: *(uint16_t *)p = (uint16_t)v; return;
+    case 4: *(uint32_t *)p = (uint32_t)v; return;
+    case 8: *(uint64_t *)p = v; return;
+    }
+  }
+#endif
+  for (unsigned k = 0; k < bytes; ++k)
+    p[k] = (unsigned char)(v >> (8 * k));
+}
+
+PYGRAPH_EVAL_FN void pygraph_eval_copy_bytes(unsigned char *dst, const unsigned char *src,
+                                             unsigned n)
+{
+#if defined(__CUDA_ARCH__)
+  if ((((uintptr_t)dst | (uintptr_t)src | n) & 7) == 0) {
+    for (unsigned k = 0; k < n; k += 8)
+      *(uint64_t *)(dst + k) = *(const uint64_t *)(src + k);
+    return;
+  }
+#endif
+  PYGRAPH_EVAL_COPY(dst, src, n);
+}
 
 enum {
   PYGRAPH_EVAL_CONTINUE = -1,  /* no test at that position says leave */
@@ -142,10 +203,7 @@ PYGRAPH_EVAL_FN int pygraph_eval_field(const pygraph_whole_loop *wl, const unsig
   if (!n || type > PYGRAPH_TYPE_PTR || !status || offset > wl->status_bytes ||
       n > wl->status_bytes - offset)
     return 0;
-  uint64_t v = 0;
-  for (unsigned k = 0; k < n; ++k)
-    v |= (uint64_t)status[offset + k] << (8 * k);
-  *out = pygraph_eval_mask(v, type);
+  *out = pygraph_eval_mask(pygraph_eval_load_le(status + offset, n), type);
   return 1;
 }
 
