@@ -900,7 +900,7 @@ MUTATIONS = [
     ("cusparse: arguments cuSPARSE rejects recorded", "runtime/src/cuda/cusparse_entry_points.c",
      "  return checked_arguments(c);", "  return NULL;", ["unit:test_cusparse_ops"]),
     ("state arena: an arena block given to free()", "runtime/src/common/state_arena.c",
-     "  if (c >= arena && c < arena + ARENA_BYTES)\n    return;", "  if (0)\n    return;",
+     "  if (at >= base && at - base < ARENA_BYTES)\n    return;", "  if (0)\n    return;",
      ["unit:test_state_arena"]),
     ("cusparse: rejected arguments remembered as accepted",
      "runtime/src/cuda/cusparse_entry_points.c",

@@ -309,6 +309,14 @@ static void test_accepted_arguments_queried_once(void)
   CHECK(fake_cusparse.size_queries == 3);
   CHECK(fake_cusparse.runs == 8);
 
+  /* A descriptor destroyed and made again at the same address: asked again. */
+  cusparseDnVecDescr_t old = p.y;
+  CHECK(__pygraph_cusparseDestroyDnVec(&kSite, p.y) == CUSPARSE_STATUS_SUCCESS);
+  CHECK(cusparseCreateDnVec(&p.y, 2, p.other, CUDA_R_32F) == CUSPARSE_STATUS_SUCCESS);
+  CHECK(p.y == old);
+  step(r);
+  CHECK(fake_cusparse.size_queries == 4);
+
   r = region_in("spmv_query_rejected");
   fake_cusparse.unsupported_alg = (int)CUSPARSE_SPMV_COO_ALG1;
   p.alg = CUSPARSE_SPMV_COO_ALG1;

@@ -60,9 +60,6 @@ static struct pygraph_region_state *create_state(const struct pygraph_backend *b
     }
     state->threads[i].seg[0] = state->segments[i];
   }
-  pygraph_debug_log(settings, "region %s %s:%u-%u: first entry, %u segment(s)",
-                    region->function ? region->function : "?", region->file ? region->file : "?",
-                    region->line_begin, region->line_end, n);
   return state;
 }
 
@@ -176,6 +173,10 @@ static struct pygraph_region_state *region_state(const struct pygraph_backend *b
       *registry_tail = fresh;
       registry_tail = &fresh->next;
       pthread_mutex_unlock(&registry_lock);
+      pygraph_debug_log(pygraph_settings(), "region %s %s:%u-%u: first entry, %u segment(s)",
+                        region->function ? region->function : "?",
+                        region->file ? region->file : "?", region->line_begin,
+                        region->line_end, fresh->n_segments);
       state = fresh;
     } else {
       free_state(fresh);       /* another thread won the race: never published */

@@ -2,6 +2,7 @@
  * (state_arena.h). */
 #include "common/state_arena.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 #define ARENA_BYTES (256u * 1024u)   /* about twelve segment states */
@@ -22,7 +23,7 @@ __attribute__((constructor)) static void make_arena_resident(void)
 
 void *pygraph_state_alloc(size_t size)
 {
-  size_t need = (size + ALIGN - 1) / ALIGN * ALIGN;
+  size_t need = size ? (size + ALIGN - 1) / ALIGN * ALIGN : ALIGN;   /* distinct blocks */
   size_t at = __atomic_load_n(&arena_next, __ATOMIC_RELAXED);
   while (need <= ARENA_BYTES - at) {
     if (__atomic_compare_exchange_n(&arena_next, &at, at + need, 1, __ATOMIC_RELAXED,
@@ -34,8 +35,8 @@ void *pygraph_state_alloc(size_t size)
 
 void pygraph_state_free(void *p)
 {
-  unsigned char *c = p;
-  if (c >= arena && c < arena + ARENA_BYTES)
+  uintptr_t at = (uintptr_t)p, base = (uintptr_t)arena;
+  if (at >= base && at - base < ARENA_BYTES)
     return;                          /* arena blocks are not reused */
   free(p);
 }

@@ -15,8 +15,8 @@
 
 #include <stddef.h>
 
-/* Room for `size` bytes, 64-byte aligned: from the arena, else malloc's.
- * NULL when out of memory.  Not zeroed. */
+/* Room for `size` bytes, aligned for any type (64 bytes in the arena):
+ * from the arena, else malloc's.  NULL when out of memory.  Not zeroed. */
 void *pygraph_state_alloc(size_t size);
 
 /* Gives back what pygraph_state_alloc gave (NULL: nothing). */

@@ -18,13 +18,14 @@
  * whose state cannot be read completely is made at once, after what was
  * recorded.  A graph captured before any observed call (a handle or
  * descriptor destroyed, a preprocessing step) is never replayed after it.
- * The call's arguments are checked at the call by cuSPARSE's workspace query
- * (once for arguments it accepted before, per thread)
- * (a call it rejects, or one missing the workspace it needs, is made at once
- * and answers what cuSPARSE answers); an error only the run shows is reported
+ * The call's arguments are checked at the call by cuSPARSE's workspace query,
+ * once per thread for arguments it accepted before: a call it rejects, or
+ * one missing the workspace it needs, is made at once and answers what
+ * cuSPARSE answers; an error only the run shows is reported
  * by the runtime when the call runs (abi/library_calls.h).  cuSPARSE's
  * functions are weak (one the loaded library lacks makes the call run at
  * once), and no other runtime file refers to this one. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -195,7 +196,9 @@ static _Thread_local unsigned accepted_used, accepted_next;
 static void query_key(const struct pygraph_cusparse_call *c, struct pygraph_cusparse_call *key)
 {
   memcpy(key, c, sizeof *key);       /* the call's zeroed padding included */
-  key->alpha = key->beta = NULL;
+  /* only whether a scalar was given: cuSPARSE checks that, not its value */
+  key->alpha = (const void *)(uintptr_t)(c->alpha != NULL);
+  key->beta = (const void *)(uintptr_t)(c->beta != NULL);
   memset(key->alpha_host, 0, sizeof key->alpha_host);
   memset(key->beta_host, 0, sizeof key->beta_host);
   key->stream = 0;

@@ -1,9 +1,10 @@
 /* port_trace.h - PYGRAPH_DEBUG's timing of pygraph's own CUDA calls that may
  * be slow (the port's relaxed entries: memory, event creation, module loads,
  * kernel queries, synchronization, graph builds).  With the log on, each
- * such call is one debug line with its duration, so a one-time cost of the
- * runtime (a region's first iteration) can be read off a real run; with it
- * off a call pays one load and branch.  Used by capture_mode.h's wrappers. */
+ * such call that took 5 us or more is one debug line with its duration, so
+ * a one-time cost of the runtime (a region's first iteration) can be read
+ * off a real run; with it off a call pays a read of the settings (parsed
+ * once) and a branch.  Used by capture_mode.h's wrappers. */
 #ifndef PYGRAPH_PORT_TRACE_H
 #define PYGRAPH_PORT_TRACE_H
 

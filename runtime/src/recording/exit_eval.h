@@ -37,8 +37,16 @@
 #define PYGRAPH_EVAL_COPY(dst, src, n) memcpy(dst, src, n)
 #endif
 
-/* Little-endian loads and stores of `bytes` (1, 2, 4 or 8) at p, and a
- * copy of n bytes.  On the device, where the condition kernel's one
+#if defined(__CUDA_ARCH__)
+/* Words that may alias any other type: the status is copied as 64-bit
+ * words and read back as fields of other widths. */
+typedef uint16_t __attribute__((may_alias)) pygraph_eval_u16a;
+typedef uint32_t __attribute__((may_alias)) pygraph_eval_u32a;
+typedef uint64_t __attribute__((may_alias)) pygraph_eval_u64a;
+#endif
+
+/* Little-endian loads and stores of `bytes` (at most 8; 1, 2, 4 and 8
+ * aligned are single accesses on the device) at p, and a copy of n bytes.  On the device, where the condition kernel's one
  * stepping thread makes them every iteration, an aligned access is one
  * instruction: a byte loop through generic pointers reloads its bounds
  * after every byte it stores (a char store may alias anything) and cost
@@ -50,9 +58,9 @@ PYGRAPH_EVAL_FN uint64_t pygraph_eval_load_le(const unsigned char *p, unsigned b
   if (((uintptr_t)p & (bytes - 1)) == 0) {
     switch (bytes) {
     case 1: return *p;
-    case 2: return *(const uint16_t *)p;
-    case 4: return *(const uint32_t *)p;
-    case 8: return *(const uint64_t *)p;
+    case 2: return *(const pygraph_eval_u16a *)p;
+    case 4: return *(const pygraph_eval_u32a *)p;
+    case 8: return *(const pygraph_eval_u64a *)p;
     }
   }
 #endif
@@ -68,9 +76,9 @@ PYGRAPH_EVAL_FN void pygraph_eval_store_le(unsigned char *p, uint64_t v, unsigne
   if (((uintptr_t)p & (bytes - 1)) == 0) {
     switch (bytes) {
     case 1: *p = (unsigned char)v; return;
-    case 2: *(uint16_t *)p = (uint16_t)v; return;
-    case 4: *(uint32_t *)p = (uint32_t)v; return;
-    case 8: *(uint64_t *)p = v; return;
+    case 2: *(pygraph_eval_u16a *)p = (uint16_t)v; return;
+    case 4: *(pygraph_eval_u32a *)p = (uint32_t)v; return;
+    case 8: *(pygraph_eval_u64a *)p = v; return;
     }
   }
 #endif
@@ -84,7 +92,7 @@ PYGRAPH_EVAL_FN void pygraph_eval_copy_bytes(unsigned char *dst, const unsigned 
 #if defined(__CUDA_ARCH__)
   if ((((uintptr_t)dst | (uintptr_t)src | n) & 7) == 0) {
     for (unsigned k = 0; k < n; k += 8)
-      *(uint64_t *)(dst + k) = *(const uint64_t *)(src + k);
+      *(pygraph_eval_u64a *)(dst + k) = *(const pygraph_eval_u64a *)(src + k);
     return;
   }
 #endif
