@@ -4,8 +4,10 @@
 # runtime/device/while_condition.cu with extra clang flags (default variants: base, nojt =
 # -fno-jump-tables, os = -Os, os_nojt; prof = -DPYGRAPH_WHILE_PROFILE, which prints thread 0's
 # cycles a step in the kernel's phases when the loop ends; noframe = -DPYGRAPH_EVAL_STACK_SHARED,
-# the exit tests' evaluation stack in shared memory instead of a local-memory frame; inl =
-# -DPYGRAPH_EVAL_ALWAYS_INLINE, every evaluator function inlined).  Each variant's module (PTX + sm_90 machine code) is
+# the exit tests' evaluation stack in shared memory instead of a local-memory frame;
+# -DPYGRAPH_WHILE_PROFILE_WARM with prof: the step made once untimed first, so the timed one runs
+# with its code in the instruction caches; -DPYGRAPH_WHILE_PROFILE_PARTS with prof: the step's
+# operand slots and exit tests made again alone, warm, and their cycles printed).  Each variant's module (PTX + sm_90 machine code) is
 # linked ahead of BUILD/runtime/libpygraph_rt.a, whose own module objects it replaces; the
 # programs go to OUTDIR/while_vs_pygraph_<name>.  Run each on the GPU with
 # `PYGRAPH_MODE=graph OUTDIR/while_vs_pygraph_<name> 16384 4000 3`.

@@ -60,6 +60,9 @@ static __device__ struct pygraph_while_state *staged_block(struct pygraph_while_
  * the kernel's phases, summed over a launch's iterations and printed when
  * the loop ends (with whether the block was staged). */
 __device__ unsigned long long pygraph_while_profile[5];
+#ifdef PYGRAPH_WHILE_PROFILE_PARTS
+__device__ unsigned long long pygraph_while_parts[3];
+#endif
 #define PROFILE_STAMP(k) unsigned long long stamp##k = clock64()
 #else
 #define PROFILE_STAMP(k) (void)0
@@ -72,11 +75,40 @@ extern "C" __global__ void pygraph_while_condition(struct pygraph_while_state *s
   struct pygraph_while_state *s = staged_block(state);
   if (threadIdx.x != 0)
     return;
+#ifdef PYGRAPH_WHILE_PROFILE_WARM
+  /* bench-only: the step made once untimed, its state put back, then made
+   * again timed, its code now in the instruction caches (the same writes) */
+  {
+    uint64_t it = s->iteration;
+    int32_t test = s->exit_test;
+    uint32_t outcome = s->outcome, where = s->exit_where;
+    (void)pygraph_while_step(s);
+    s->iteration = it, s->exit_test = test, s->outcome = outcome, s->exit_where = where;
+  }
+#endif
   PROFILE_STAMP(1);
   unsigned keep_going = pygraph_while_step(s);
   PROFILE_STAMP(2);
   if (s != state)
     pygraph_while_unstage(state, s);
+#ifdef PYGRAPH_WHILE_PROFILE_PARTS
+  /* bench-only: the step's two parts made again, warm and timed alone (the
+   * slots rewrite the values just written; the tests only read) */
+  {
+    unsigned long long a = clock64();
+    (void)pygraph_while_write_slots(s->loop, s->invariants, s->slots, s->n_slots, s->args,
+                                    s->iteration);
+    unsigned long long b = clock64();
+    struct pygraph_eval_env e = {s->loop, s->status, s->iteration - 1, s->invariants};
+    int r = 0;
+    for (uint32_t w = 0; w < 3; ++w)
+      r += pygraph_while_exit(&e, s, w);
+    unsigned long long c = clock64();
+    pygraph_while_parts[0] += b - a;
+    pygraph_while_parts[1] += c - b;
+    pygraph_while_parts[2] += (unsigned)r & 1u;
+  }
+#endif
 #ifdef PYGRAPH_WHILE_PROFILE
   unsigned long long stamp3 = clock64();
   pygraph_while_profile[0] += stamp1 - stamp0;
@@ -89,6 +121,11 @@ extern "C" __global__ void pygraph_while_condition(struct pygraph_while_state *s
     printf("pygraph_while_condition: %llu steps, staged %llu, cycles a step: stage %llu, step "
            "%llu, unstage %llu\n", n, pygraph_while_profile[4], pygraph_while_profile[0] / n,
            pygraph_while_profile[1] / n, pygraph_while_profile[2] / n);
+#ifdef PYGRAPH_WHILE_PROFILE_PARTS
+    printf("pygraph_while_condition parts, warm: slots %llu, tests %llu cycles a step\n",
+           pygraph_while_parts[0] / n, pygraph_while_parts[1] / n);
+    pygraph_while_parts[0] = pygraph_while_parts[1] = 0;
+#endif
     for (int k = 0; k < 5; k++)
       pygraph_while_profile[k] = 0;
   }

@@ -22,14 +22,10 @@
 #include "pygraph_whole_loop.h"
 
 #if defined(__CUDA__) || defined(__CUDACC__)
-#ifdef PYGRAPH_EVAL_ALWAYS_INLINE
-/* bench/while_cond_variants.sh's `inl` variant: every evaluator function
- * inlined into the condition kernels (the compiler otherwise keeps the
- * exit tests' loop as a call) */
+/* Every evaluator function inlined into the condition kernels: the
+ * compiler otherwise keeps the exit tests' loop as a call, and the WHILE
+ * iteration costs 0.5 us more (bench/results.md). */
 #define PYGRAPH_EVAL_FN static __host__ __device__ inline __attribute__((always_inline))
-#else
-#define PYGRAPH_EVAL_FN static __host__ __device__ inline
-#endif
 #define PYGRAPH_EVAL_COPY(dst, src, n) __builtin_memcpy(dst, src, n)
 #else
 #include <string.h>
