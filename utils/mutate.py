@@ -315,7 +315,7 @@ MUTATIONS = [
      "  st->counts.fallbacks++;\n  return 0;", ["unit:test_whole_loop_run"]),
     ("while status fold: the condition step does not copy the status",
      "runtime/src/graphs/while_condition.h",
-     "    PYGRAPH_EVAL_COPY(s->status, s->status_src, s->loop->status_bytes);\n", "",
+     "    pygraph_eval_copy_bytes(s->status, s->status_src, s->loop->status_bytes);\n", "",
      ["unit:test_whole_loop_run", "unit:test_while_graph"]),
     ("while status fold: folded with operations after the copy", "runtime/src/graphs/while_graph.c",
      "         rq->ops->ops[rq->status_op].memcpy_kind == cudaMemcpyDeviceToHost &&\n"
