@@ -102,6 +102,7 @@ void fake_reset(void)
   fake_host_bytes_queries = fake_symbol_queries = 0;
   fake_event_times_queries = 0;
   fake_range_depth = fake_range_pushes = fake_range_underflows = 0;
+  fake_range_no_tool = 0;
   fake_device = 0;
   fake_device_queries = 0;
   fake_memory_reset_counts();
@@ -799,6 +800,13 @@ static void fake_range_push(const char *name, unsigned argb)
     fake_log_append("[%s ", name);
 }
 
+int fake_range_no_tool;
+
+static int fake_range_tool(void)
+{
+  return !fake_range_no_tool;
+}
+
 static void fake_range_pop(void)
 {
   if (fake_range_depth == 0)
@@ -849,4 +857,5 @@ const struct pygraph_backend fake_backend = {
     .pointer_device = fake_pointer_device,
     .range_push = fake_range_push,
     .range_pop = fake_range_pop,
+    .range_tool = fake_range_tool,
 };

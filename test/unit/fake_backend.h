@@ -149,6 +149,8 @@ extern int fake_event_times_queries;   /* event_times calls (not logged) */
  * open, and the colour of the last push. */
 extern int fake_range_depth, fake_range_pushes, fake_range_underflows;
 extern unsigned fake_range_last_colour;
+/* 1: range_tool answers that no tool records ranges (as NVTX without one). */
+extern int fake_range_no_tool;
 /* The programmatic edges of the last graph built, as " <from>><to>" each,
  * in node order: what the plan it was given says (graph_plan.h). */
 extern char fake_programmatic[1024];

@@ -34,6 +34,7 @@ int main(int argc, char **argv)
     printf("%.1f ns per push + pop\n", (now_ns() - t0) / (double)n);
     return 0;
   }
+  printf("tool %s\n", pygraph_cuda_range_tool() ? "found" : "none");
   pygraph_cuda_range_push("f a.cu:1-2 seg 0", 0);
   pygraph_cuda_range_push("f a.cu:1-2 seg 0 replay", 0xff4caf50u);
   pygraph_cuda_range_pop();

@@ -242,6 +242,22 @@ static void test_off(void)
   CHECK(harness_segment(r, 0)->ranges.names[PYGRAPH_RANGE_ITERATION] == NULL);
 }
 
+/* No tool records ranges: no names are made (a region's first iteration
+ * formats none) and no range is pushed, whatever runs. */
+static void test_no_tool(void)
+{
+  harness_settings(PYGRAPH_MODE_GRAPH, 1, 8);
+  fake_reset();
+  fake_range_no_tool = 1;
+  pygraph_region *r = harness_region("f", 1);
+  for (int i = 0; i < 4; i++)
+    iteration(r, i);
+  CHECK(harness_segment(r, 0)->stats.replays >= 1);
+  CHECK(fake_range_pushes == 0 && fake_range_depth == 0 && fake_range_underflows == 0);
+  CHECK(harness_segment(r, 0)->ranges.names[PYGRAPH_RANGE_ITERATION] == NULL);
+  fake_range_no_tool = 0;
+}
+
 int main(void)
 {
   test_warmup_capture_replay_miss();
@@ -254,5 +270,6 @@ int main(void)
   test_batch_units();
   test_names_and_colours();
   test_off();
+  test_no_tool();
   return check_finish();
 }

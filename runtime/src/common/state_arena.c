@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#define ARENA_BYTES (256u * 1024u)   /* about twelve segment states */
+#define ARENA_BYTES (512u * 1024u)   /* about 24 segment states */
 #define ALIGN 64u
 #define PAGE 4096u
 

@@ -77,7 +77,8 @@
   DIRECT(set_device)                                                                              \
   DIRECT(pointer_device)                                                                          \
   DIRECT(range_push)                                                                              \
-  DIRECT(range_pop)
+  DIRECT(range_pop)                                                                               \
+  DIRECT(range_tool)
 
 #define NO_WRAPPER(name)
 CUDA_ENTRIES(NO_WRAPPER, PYGRAPH_RELAXED, PYGRAPH_RELAXED_VOID)

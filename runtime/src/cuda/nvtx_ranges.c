@@ -24,10 +24,21 @@ static void create_domain(void)
   __atomic_store_n(&domain_ready, 1, __ATOMIC_RELEASE);
 }
 
-void pygraph_cuda_range_push(const char *name, unsigned argb)
+static void domain_made(void)
 {
   if (!__atomic_load_n(&domain_ready, __ATOMIC_ACQUIRE))
     pthread_once(&domain_once, create_domain);
+}
+
+int pygraph_cuda_range_tool(void)
+{
+  domain_made();
+  return domain != NULL;
+}
+
+void pygraph_cuda_range_push(const char *name, unsigned argb)
+{
+  domain_made();
   nvtxEventAttributes_t attr = {0};
   attr.version = NVTX_VERSION;
   attr.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;

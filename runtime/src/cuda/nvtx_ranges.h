@@ -6,5 +6,7 @@
 
 void pygraph_cuda_range_push(const char *name, unsigned argb);
 void pygraph_cuda_range_pop(void);
+/* 1 when a tool took the "pygraph" domain (NVTX found one), else 0. */
+int pygraph_cuda_range_tool(void);
 
 #endif /* PYGRAPH_NVTX_RANGES_H */

@@ -247,6 +247,10 @@ struct pygraph_backend {
    * them (NVTX); with none attached they do nothing.  NULL: no ranges. */
   void (*range_push)(const char *name, unsigned argb);
   void (*range_pop)(void);
+  /* 1 when a tool records the ranges, 0 when none does (NVTX found none:
+   * a segment then names no ranges and pushes none, a region's first
+   * iteration formatting no names for nothing).  NULL: as 1. */
+  int (*range_tool)(void);
 };
 
 #endif /* PYGRAPH_BACKEND_H */

@@ -25,7 +25,8 @@ void pygraph_ranges_init(struct pygraph_ranges *r, const struct pygraph_backend 
 {
   memset(r, 0, sizeof *r);
   r->backend = backend;
-  if (!settings->nvtx || !backend || !backend->range_push || !backend->range_pop)
+  if (!settings->nvtx || !backend || !backend->range_push || !backend->range_pop ||
+      (backend->range_tool && !backend->range_tool()))
     return;
   const char *function = region->function ? region->function : "?";
   const char *file = region->file ? region->file : "?";
