@@ -45,9 +45,26 @@ static void test_used_up_arena_falls_back_to_malloc(void)
   pygraph_state_free(p);
 }
 
+/* A state that lost its creation race is discarded with what its init
+ * allocated (range names, verify mode's text): from the arena or the heap,
+ * given back without harm. */
+static void test_discarded_states_give_back_their_parts(void)
+{
+  struct pygraph_settings s = *pygraph_settings();
+  s.nvtx = 1;
+  s.verify = 2;
+  pygraph_region *r = harness_region("discarded", 1);
+  for (int i = 0; i < 40; i++) {     /* past the arena's end: malloc'ed states too */
+    struct pygraph_segment *seg = pygraph_segment_create(&fake_backend, &s, r, 0);
+    CHECK(seg != NULL && seg->ranges.names[0] != NULL && seg->verify.status != NULL);
+    pygraph_segment_discard(seg);
+  }
+}
+
 int main(void)
 {
   test_first_entry_uses_the_arena();
+  test_discarded_states_give_back_their_parts();
   test_used_up_arena_falls_back_to_malloc();
   return check_finish();
 }

@@ -8,6 +8,12 @@
 static const char *const suffixes[PYGRAPH_RANGE_KINDS] = {"", " eager", " capture", " replay",
                                                           " flush"};
 
+void pygraph_ranges_discard(struct pygraph_ranges *r)
+{
+  free((void *)r->names[0]);                  /* the one allocation, names[0] its start */
+  memset(r->names, 0, sizeof r->names);
+}
+
 unsigned pygraph_range_colour(enum pygraph_range_kind kind)
 {
   static const unsigned argb[PYGRAPH_RANGE_KINDS] = {

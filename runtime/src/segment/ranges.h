@@ -40,6 +40,8 @@ struct pygraph_ranges {
 void pygraph_ranges_init(struct pygraph_ranges *r, const struct pygraph_backend *backend,
                          const struct pygraph_settings *settings, const pygraph_region *region,
                          unsigned index);
+/* Frees the names of a segment state never published (segment.h). */
+void pygraph_ranges_discard(struct pygraph_ranges *r);
 
 /* The colour of each kind's ranges (ARGB; 0: the tool's). */
 unsigned pygraph_range_colour(enum pygraph_range_kind kind);

@@ -66,6 +66,8 @@ void pygraph_segment_publish(struct pygraph_segment *seg)
 
 void pygraph_segment_discard(struct pygraph_segment *seg)
 {
+  pygraph_ranges_discard(&seg->ranges);
+  pygraph_verify_discard(&seg->verify);
   pygraph_state_free(seg);
 }
 

@@ -25,6 +25,12 @@ void pygraph_verify_init(struct pygraph_verify *vf, const struct pygraph_backend
     vf->status = strdup("ok 0");
 }
 
+void pygraph_verify_discard(struct pygraph_verify *vf)
+{
+  free(vf->status);
+  vf->status = NULL;
+}
+
 /* The report's text, as long as it needs to be (out of memory: none). */
 static void set_status_v(struct pygraph_verify *vf, const char *prefix, const char *fmt,
                          va_list ap)

@@ -104,6 +104,8 @@ struct pygraph_verify {
 void pygraph_verify_init(struct pygraph_verify *vf, const struct pygraph_backend *backend,
                          const struct pygraph_settings *settings, const pygraph_region *region,
                          unsigned index);
+/* Frees what init allocated, for a segment state never published. */
+void pygraph_verify_discard(struct pygraph_verify *vf);
 
 /* Before the graph of the variant in cache slot `slot` (capture number
  * `id`) runs `ops` (materialized): steps 1-5 when this run is one to
