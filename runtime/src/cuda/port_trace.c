@@ -2,21 +2,13 @@
  * (port_trace.h). */
 #include "cuda/port_trace.h"
 
-#include <time.h>
-
 #include "common/debug_log.h"
 #include "common/settings.h"
-
-static double now_us(void)
-{
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
+#include "cuda/cuda_ops.h"
 
 double pygraph_port_trace_start(void)
 {
-  return pygraph_settings()->debug ? now_us() : 0.0;
+  return pygraph_settings()->debug ? pygraph_cuda_now_us() : 0.0;
 }
 
 /* Calls shorter than this are not logged: the steady state's event queries
@@ -27,7 +19,7 @@ void pygraph_port_trace_end(const char *name, double start_us)
 {
   if (start_us == 0.0)
     return;
-  double us = now_us() - start_us;
+  double us = pygraph_cuda_now_us() - start_us;
   if (us >= SLOW_US)
     pygraph_debug_log(pygraph_settings(), "port %s: %.1f us", name, us);
 }

@@ -42,12 +42,13 @@ typedef uint64_t __attribute__((may_alias)) pygraph_eval_u64a;
 #endif
 
 /* Little-endian loads and stores of `bytes` (at most 8; 1, 2, 4 and 8
- * aligned are single accesses on the device) at p, and a copy of n bytes.  On the device, where the condition kernel's one
- * stepping thread makes them every iteration, an aligned access is one
- * instruction: a byte loop through generic pointers reloads its bounds
- * after every byte it stores (a char store may alias anything) and cost
- * the WHILE iteration thousands of cycles (bench/results.md).  The host
- * (little-endian, as the device) keeps the portable byte loops. */
+ * aligned are single accesses on the device) at p, and a copy of n bytes.
+ * On the device, where the condition kernel's one stepping thread makes
+ * them every iteration, an aligned access is one instruction: a byte loop
+ * through generic pointers reloads its bounds after every byte it stores
+ * (a char store may alias anything) and cost the WHILE iteration thousands
+ * of cycles (bench/results.md).  The host (little-endian, as the device)
+ * keeps the portable byte loops. */
 PYGRAPH_EVAL_FN uint64_t pygraph_eval_load_le(const unsigned char *p, unsigned bytes)
 {
 #if defined(__CUDA_ARCH__)
