@@ -7,8 +7,10 @@
  * one of them stepping: the exit tests and the operands' next values are
  * exit_eval.h's, the text the CPU runs too.  Built to PTX when the runtime is built and embedded in it as
  * pygraph_while_condition_ptx (runtime/CMakeLists.txt); the runtime loads
- * it with cudaLibraryLoadData (src/cuda/condition_module.c). */
-#include "graphs/while_condition.h"
+ * it with cudaLibraryLoadData (src/cuda/condition_module.c).  Where the
+ * loop fits the compiled form (src/graphs/while_clauses.h), the body's
+ * last node is pygraph_while_condition_clauses instead, one warp. */
+#include "graphs/while_clauses.h"
 
 /* The status bytes the step would copy from s->status_src one at a time
  * (a chain of global loads), copied into the staged s->status by all
@@ -149,4 +151,58 @@ extern "C" __global__ void pygraph_while_after_copy(struct pygraph_while_state *
    * operations after the copy; the state's writes are ordered before the
    * step's read by the IF node's edges */
   cudaGraphSetConditional(if_handle, run_rest);
+}
+
+/* The step over a loop's compiled form (graphs/while_clauses.h), one warp:
+ * pygraph_while_clauses_step's parts a lane each.  Every load before the
+ * first ballot depends only on the parameters, so they are in flight
+ * together: the state's fields, each lane's atom, test and slot; then the
+ * atoms' operands; then one ballot of the atoms, one of the tests (the
+ * lowest set bit is the first test, in the generic step's order, that
+ * says leave) and the writes.  The status is read where the body's copy
+ * left it, or from the copy's source (status_src) directly: copied into
+ * the state only when the loop ends, for the host. */
+extern "C" __global__ void pygraph_while_condition_clauses(struct pygraph_while_state *state,
+                                                           const struct pygraph_while_clauses *c,
+                                                           cudaGraphConditionalHandle handle)
+{
+  const unsigned lane = threadIdx.x, all = 0xffffffffu;
+  uint32_t outcome = state->outcome, after_copy_first = state->after_copy_first;
+  uint64_t ran = state->iteration, cap = state->max_iterations;
+  const unsigned char *src = state->status_src;
+  const uint64_t *invariants = state->invariants;
+  uint32_t n_atoms = c->n_atoms, n_tests = c->n_tests, n_slots = c->n_slots;
+  const struct pygraph_clause_atom atom = c->atoms[lane];   /* copies: loaded before */
+  const struct pygraph_clause_test test = c->tests[lane];   /* the branch below */
+  if (outcome != PYGRAPH_WHILE_RUNNING) {   /* the split body's first kernel ended it */
+    if (lane == 0)
+      cudaGraphSetConditional(handle, 0);
+    return;
+  }
+  const unsigned char *status = src ? src : state->status;
+  unsigned bit = lane < n_atoms ? pygraph_clause_atom_value(&atom, status, ran, invariants) : 0;
+  uint32_t atoms = __ballot_sync(all, bit);
+  unsigned says = lane < n_tests ? pygraph_clause_test_says(&test, atoms, after_copy_first) : 0;
+  uint32_t leaving = __ballot_sync(all, says);
+  uint64_t next = ran + 1;
+  outcome = pygraph_clause_outcome(leaving, next, cap);
+  if (outcome == PYGRAPH_WHILE_RUNNING) {
+    if (lane < n_slots)
+      pygraph_clause_write_slot(&c->slots[lane], state->args, next, invariants);
+  } else if (src) {                          /* the last copy: what the host must see */
+    for (uint32_t k = lane; k < c->status_bytes; k += PYGRAPH_CLAUSE_LANES)
+      state->status[k] = src[k];
+  }
+  int first = leaving ? __ffs(leaving) - 1 : 0;
+  uint32_t number = __shfl_sync(all, lane < n_tests ? test.number : 0, first);
+  uint32_t where = __shfl_sync(all, lane < n_tests ? test.where : 0, first);
+  if (lane != 0)
+    return;
+  state->iteration = next;
+  if (outcome != PYGRAPH_WHILE_RUNNING)
+    pygraph_while_end(state, outcome, leaving ? (int)number : -1, leaving ? where : 0);
+  /* the writes (state, next operands) are visible to the next body
+   * iteration and to the host after the graph: the kernel's completion
+   * orders them */
+  cudaGraphSetConditional(handle, outcome == PYGRAPH_WHILE_RUNNING);
 }

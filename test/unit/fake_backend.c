@@ -10,7 +10,7 @@
 #include "selection/capture_cost.h"
 #include "graphs/graph_plan.h"
 #include "graphs/indirect.h"
-#include "graphs/while_condition.h"
+#include "graphs/while_clauses.h"
 #include "graphs/while_graph.h"
 #include "recording/param_cache.h"
 #include "pygraph_layout_tag.h"
@@ -43,6 +43,7 @@ struct fake_graph {
    * (spec->split_after_copy), the first op of the IF body, whose nodes
    * run only when the after-copy step says so; 0: not split */
   struct pygraph_while_state *while_state;
+  const struct pygraph_while_clauses *clauses;   /* NULL: the generic step */
   size_t if_from;
 };
 
@@ -449,6 +450,7 @@ static cudaError_t fake_while_build(const struct pygraph_op_list *ops,
   struct fake_graph *g = fake_graph_of(ops, ind);
   fake_log_append(") ");
   g->while_state = spec->state;
+  g->clauses = spec->clauses;
   g->if_from = spec->split_after_copy ? spec->status_op + 1 : 0;
   if (spec->status_op == PYGRAPH_WHILE_NO_STATUS)
     ;                            /* a counted loop: no status copy */
@@ -558,6 +560,15 @@ static void run_body(const struct fake_graph *g)
     fake_log_append("ifskip ");
 }
 
+/* The step the body's last node makes: over the loop's compiled form
+ * where it has one (the text the fast kernel's lanes run), else the
+ * generic step. */
+static unsigned condition_step(const struct fake_graph *g)
+{
+  return g->clauses ? pygraph_while_clauses_step(g->while_state, g->clauses)
+                    : pygraph_while_step(g->while_state);
+}
+
 /* The WHILE node: the body, then the condition kernel's step (the text the
  * device runs), until it says stop (or FAKE_WHILE_GUARD iterations). */
 static void run_while(const struct fake_graph *g)
@@ -566,7 +577,7 @@ static void run_while(const struct fake_graph *g)
   do {
     run_body(g);
     n++;
-  } while (pygraph_while_step(g->while_state) && n < FAKE_WHILE_GUARD);
+  } while (condition_step(g) && n < FAKE_WHILE_GUARD);
   fake_host_us += (double)n * fake.while_iteration_host_us;
   fake_log_append("wloop(%lu%s) ", n, n == FAKE_WHILE_GUARD ? "!" : "");
 }

@@ -31,7 +31,7 @@ struct CUgraphNode_st {
   int driver;                        /* added by the driver's cuGraphAddKernelNode */
   dim3 grid, block;
   unsigned shared;                   /* dynamic shared memory bytes */
-  unsigned long long param[2];
+  unsigned long long param[3];   /* the first kernel parameters, 8 bytes each */
   /* launch attributes set on a kernel node: how many, and the last one */
   unsigned n_attrs;
   cudaLaunchAttributeID last_attr;
@@ -65,8 +65,10 @@ struct fcuda_handle {
 };
 
 /* The kernels cudaLibraryGetKernel hands out: the condition kernel, the
- * after-copy kernel, and the argument loaders (any other name). */
+ * after-copy kernel, the step over a compiled loop, and the argument
+ * loaders (any other name). */
 #define FCUDA_CONDITION_KERNEL ((cudaKernel_t)(unsigned long)0xc0de)
+#define FCUDA_CLAUSES_KERNEL ((cudaKernel_t)(unsigned long)0xc1a5)
 #define FCUDA_AFTER_COPY_KERNEL ((cudaKernel_t)(unsigned long)0xaf7e)
 #define FCUDA_LOADER_KERNEL ((cudaKernel_t)(unsigned long)0x10ad)
 

@@ -181,6 +181,11 @@ static void test_structure_and_convergence(void)
   CHECK(fake_while_spec.state == wg.block.device);
   CHECK((char *)fake_while_spec.status ==
         (char *)wg.block.device + offsetof(struct pygraph_while_state, status));
+  /* the loop fits the compiled form: the fast step kernel over it, the
+   * generic kernels staging the block up to it */
+  CHECK(fake_while_spec.clauses != NULL &&
+        fake_while_spec.clauses == pygraph_while_block_clauses(&wg.block));
+  CHECK(fake_while_spec.block_bytes == wg.block.clauses_at);
   /* the block's descriptor copy points into the block itself; the status
    * copy, the iteration's last node, is the condition step's: from its
    * device source */
@@ -654,7 +659,7 @@ static void test_staged_step(void)
   }
   struct pygraph_while_state *r = ref.device, *d = b.device;
   size_t bytes = d->block_bytes;
-  CHECK(bytes == b.size && bytes % 8 == 0 && bytes >= sizeof *d);
+  CHECK(bytes == b.clauses_at && bytes % 8 == 0 && bytes >= sizeof *d);   /* less the form */
   uint64_t *stage = malloc(bytes), *saved = malloc(bytes);
   unsigned steps = 0, more = 1;
   while (more && steps < 20) {

@@ -22,6 +22,7 @@
 #include "graphs/arg_loader.h"
 #include "graphs/graph_plan.h"
 #include "graphs/indirect.h"
+#include "graphs/while_clauses.h"
 #include "graphs/while_graph.h"
 #include "recording/op_list.h"
 #include "recording/param_cache.h"
@@ -77,7 +78,7 @@ static void iteration_free(struct iteration *it)
 }
 
 static const struct pygraph_while_spec kSpec = {3, (void *)(uintptr_t)0x5000, 0x140,
-                                                (void *)(uintptr_t)0x5100, 0, 0};
+                                                (void *)(uintptr_t)0x5100, 0, 0, NULL};
 
 static int depends_on(const struct CUgraphNode_st *n, const struct CUgraphNode_st *dep)
 {
@@ -224,7 +225,7 @@ static void split_iteration_init(struct iteration *it)
 }
 
 static const struct pygraph_while_spec kSplitSpec = {2, (void *)(uintptr_t)0x5000, 0x140,
-                                                     (void *)(uintptr_t)0x5100, 0, 1};
+                                                     (void *)(uintptr_t)0x5100, 0, 1, NULL};
 
 /* A body split after the status copy: the ops up to the copy, the
  * after-copy kernel after their sinks, an IF node after it (its handle
@@ -281,6 +282,48 @@ static void test_split_after_copy(void)
   pygraph_cuda_graph_destroy(graph);
   CHECK(fcuda_live_graphs == 0 && fcuda_live_events == 0);
   iteration_free(&it);
+}
+
+/* A loop with a compiled form (spec.clauses): the step node is the fast
+ * kernel, one warp, no shared memory, (state, clauses, handle), where the
+ * generic one was (after the sinks; in a split body after the IF node,
+ * the after-copy kernel staying the generic one). */
+static void test_clauses_kernel(void)
+{
+  const uintptr_t clauses = 0x6000;
+  for (int split = 0; split <= 1; split++) {
+    fcuda_reset();
+    struct iteration it;
+    if (split)
+      split_iteration_init(&it);
+    else
+      iteration_init(&it);
+    struct pygraph_while_spec spec = split ? kSplitSpec : kSpec;
+    spec.clauses = (const void *)clauses;
+    void *graph = NULL;
+    const char *step = NULL;
+    CHECK(pygraph_cuda_while_graph_build(&it.ops, &it.plan, NULL, &spec, &graph, &step) ==
+          cudaSuccess);
+    struct CUgraphNode_st *w = fcuda_last_graph->nodes[0];
+    struct CUgraph_st *body = w->body;
+    size_t n = body->n_nodes;
+    CHECK(n == (split ? 6u : 5u));
+    if (n == (split ? 6u : 5u)) {
+      struct CUgraphNode_st *c = body->nodes[n - 1];
+      CHECK(c->kind == FC_KERNEL && c->func == (const void *)FCUDA_CLAUSES_KERNEL);
+      CHECK(c->grid.x == 1 && c->block.x == PYGRAPH_CLAUSE_LANES && c->block.y == 1 &&
+            c->shared == 0);
+      CHECK(c->param[0] == (uintptr_t)spec.state && c->param[1] == clauses &&
+            c->param[2] == w->handle);
+      CHECK(c->n_deps == (split ? 1u : 2u));
+      if (split)
+        CHECK(body->nodes[3]->func == (const void *)FCUDA_AFTER_COPY_KERNEL &&
+              body->nodes[3]->shared == spec.block_bytes);
+    }
+    pygraph_cuda_graph_destroy(graph);
+    CHECK(fcuda_live_graphs == 0);
+    iteration_free(&it);
+  }
 }
 
 /* The split build's CUDA calls in order, and the step each is reported
@@ -545,6 +588,7 @@ int main(int argc, char **argv)
   test_folded_status_copy();
   test_split_after_copy();
   test_split_failures_free_everything();
+  test_clauses_kernel();
   test_loaders_and_edges();
   test_launch_attributes();
   test_every_failure_frees_everything();

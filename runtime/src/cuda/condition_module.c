@@ -4,7 +4,7 @@
 #include <pthread.h>
 
 #include "cuda/device_code.h"
-#include "graphs/while_condition.h"
+#include "graphs/while_clauses.h"
 
 static pthread_once_t condition_once = PTHREAD_ONCE_INIT;
 static cudaError_t condition_error = cudaErrorNotReady;
@@ -22,6 +22,9 @@ static void load_condition(void)
   if (err == cudaSuccess)
     err = cudaLibraryGetKernel(&condition_kernels.after_copy, lib,
                                PYGRAPH_WHILE_AFTER_COPY_KERNEL);
+  if (err == cudaSuccess)
+    err = cudaLibraryGetKernel(&condition_kernels.clauses, lib,
+                               PYGRAPH_WHILE_CLAUSES_KERNEL);
   if (err != cudaSuccess)
     (void)cudaGetLastError();          /* not the user's error: no WHILE graphs */
   condition_error = err;               /* the library stays loaded for the process */

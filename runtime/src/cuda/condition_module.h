@@ -13,9 +13,11 @@ struct pygraph_condition_kernels {
   cudaKernel_t step;             /* pygraph_while_condition: the body's last node */
   cudaKernel_t after_copy;       /* pygraph_while_after_copy: a split body's test right
                                     after the status copy, answering its IF node */
+  cudaKernel_t clauses;          /* pygraph_while_condition_clauses: the step over a
+                                    loop's compiled form (graphs/while_clauses.h) */
 };
 
-/* Both kernels (loaded on the first call): cudaSuccess and *kernels, else
+/* The kernels (loaded on the first call): cudaSuccess and *kernels, else
  * the load's error, the same for the rest of the process (the error is
  * cleared: it is not the program's). */
 cudaError_t pygraph_cuda_condition_kernels(struct pygraph_condition_kernels *kernels);

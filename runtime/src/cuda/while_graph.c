@@ -12,6 +12,7 @@
 #include "cuda/condition_module.h"
 #include "cuda/graph_realise.h"
 #include "cuda/graph_realise_internal.h"
+#include "graphs/while_clauses.h"
 #include "graphs/while_graph.h"
 
 /* A conditional node of `type` (one body graph) in `graph` after deps;
@@ -58,16 +59,19 @@ static size_t sinks_before(const struct cuda_graph *g, const struct pygraph_grap
   return n;
 }
 
-/* A condition kernel, (spec->state, handle), in `graph` after deps: one
- * block of PYGRAPH_WHILE_THREADS threads, the condition block's size as
- * dynamic shared memory where it fits (graphs/while_condition.h). */
+/* A condition kernel in `graph` after deps.  The generic ones
+ * (clauses NULL), (spec->state, handle): one block of
+ * PYGRAPH_WHILE_THREADS threads, the condition block's size as dynamic
+ * shared memory where it fits (graphs/while_condition.h).  The fast step
+ * over the loop's compiled form, (spec->state, clauses, handle): one warp
+ * (graphs/while_clauses.h). */
 static cudaError_t add_condition_kernel(cudaGraph_t graph, const cudaGraphNode_t *deps,
-                                        size_t n_deps, cudaKernel_t kernel,
+                                        size_t n_deps, cudaKernel_t kernel, const void *clauses,
                                         const struct pygraph_while_spec *spec,
                                         cudaGraphConditionalHandle handle, cudaGraphNode_t *node)
 {
   void *state = spec->state;
-  void *params[2] = {&state, &handle};   /* copied by cudaGraphAddKernelNode */
+  void *params[3] = {&state, &handle, NULL};   /* copied by cudaGraphAddKernelNode */
   struct cudaKernelNodeParams p;
   memset(&p, 0, sizeof p);
   p.func = (void *)kernel;
@@ -75,16 +79,35 @@ static cudaError_t add_condition_kernel(cudaGraph_t graph, const cudaGraphNode_t
   p.blockDim = (dim3){PYGRAPH_WHILE_THREADS, 1, 1};
   if (spec->block_bytes <= PYGRAPH_WHILE_STAGE_MAX_BYTES)
     p.sharedMemBytes = (unsigned)spec->block_bytes;
+  if (clauses) {
+    params[1] = &clauses;
+    params[2] = &handle;
+    p.blockDim = (dim3){PYGRAPH_CLAUSE_LANES, 1, 1};
+    p.sharedMemBytes = 0;
+  }
   p.kernelParams = params;
   return cudaGraphAddKernelNode(node, graph, deps, n_deps, &p);
 }
 
+/* The step kernel that ends a body iteration: the fast one where the loop
+ * has a compiled form, else the generic one. */
+static cudaError_t add_step_kernel(cudaGraph_t graph, const cudaGraphNode_t *deps, size_t n_deps,
+                                   const struct pygraph_condition_kernels *kernels,
+                                   const struct pygraph_while_spec *spec,
+                                   cudaGraphConditionalHandle handle, cudaGraphNode_t *node)
+{
+  cudaKernel_t kernel = spec->clauses ? kernels->clauses : kernels->step;
+  return add_condition_kernel(graph, deps, n_deps, kernel, spec->clauses, spec, handle, node);
+}
+
 /* A condition kernel in g->body after the body nodes of ops [0, end) that
- * no other of them depends on. */
+ * no other of them depends on: the after-copy kernel (after_copy), else
+ * the step kernel. */
 static cudaError_t add_kernel_after_sinks(struct cuda_graph *g,
                                           const struct pygraph_graph_plan *plan,
                                           const struct pygraph_while_spec *spec, size_t end,
-                                          cudaKernel_t kernel, cudaGraphConditionalHandle handle,
+                                          const struct pygraph_condition_kernels *kernels,
+                                          int after_copy, cudaGraphConditionalHandle handle,
                                           cudaGraphNode_t *node)
 {
   unsigned char *used = malloc(end ? end : 1);
@@ -92,7 +115,9 @@ static cudaError_t add_kernel_after_sinks(struct cuda_graph *g,
   cudaError_t err = cudaErrorMemoryAllocation;
   if (used && sinks) {
     size_t n = sinks_before(g, plan, spec, end, used, sinks);
-    err = add_condition_kernel(g->body, sinks, n, kernel, spec, handle, node);
+    err = after_copy ? add_condition_kernel(g->body, sinks, n, kernels->after_copy, NULL, spec,
+                                            handle, node)
+                     : add_step_kernel(g->body, sinks, n, kernels, spec, handle, node);
   }
   free(used);
   free(sinks);
@@ -161,7 +186,7 @@ static cudaError_t add_whole_body(struct cuda_graph *g, const struct pygraph_op_
   cudaGraphNode_t node;
   if ((err = add_body(g, ops, plan, ind, spec, 0, ops->n_ops)) != cudaSuccess)
     return failed(step, "body node", err);
-  err = add_kernel_after_sinks(g, plan, spec, ops->n_ops, kernels->step, handle, &node);
+  err = add_kernel_after_sinks(g, plan, spec, ops->n_ops, kernels, 0, handle, &node);
   return err == cudaSuccess ? err : failed(step, "condition node", err);
 }
 
@@ -186,7 +211,7 @@ static cudaError_t add_split_body(struct cuda_graph *g, const struct pygraph_op_
   err = cudaGraphConditionalHandleCreate(&if_handle, while_body, 0, cudaGraphCondAssignDefault);
   if (err != cudaSuccess)
     return failed(step, "if handle create", err);
-  err = add_kernel_after_sinks(g, plan, spec, cut, kernels->after_copy, if_handle, &tested);
+  err = add_kernel_after_sinks(g, plan, spec, cut, kernels, 1, if_handle, &tested);
   if (err != cudaSuccess)
     return failed(step, "after-copy node", err);
   err = add_conditional(while_body, &tested, 1, if_handle, cudaGraphCondTypeIf, &if_node,
@@ -198,7 +223,7 @@ static cudaError_t add_split_body(struct cuda_graph *g, const struct pygraph_op_
   g->body = while_body;
   if (err != cudaSuccess)
     return failed(step, "body node", err);
-  err = add_condition_kernel(while_body, &if_node, 1, kernels->step, spec, handle, &last);
+  err = add_step_kernel(while_body, &if_node, 1, kernels, spec, handle, &last);
   return err == cudaSuccess ? err : failed(step, "condition node", err);
 }
 

@@ -5,11 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "graphs/while_clauses.h"
 #include "recording/whole_loop.h"
 
 /* Byte offsets of the block's parts, each 8-aligned. */
 struct layout {
-  size_t loop, nodes, values, types, members, invariants, slots, tests, n_tests, size;
+  size_t loop, nodes, values, types, members, invariants, slots, tests, n_tests, clauses, size;
 };
 
 static size_t align8(size_t n)
@@ -17,7 +18,7 @@ static size_t align8(size_t n)
   return (n + 7) & ~(size_t)7;
 }
 
-static struct layout layout_of(const pygraph_whole_loop *wl, size_t n_slots)
+static struct layout layout_of(const pygraph_whole_loop *wl, size_t n_slots, int with_clauses)
 {
   struct layout l;
   l.loop = align8(sizeof(struct pygraph_while_state));
@@ -29,7 +30,8 @@ static struct layout layout_of(const pygraph_whole_loop *wl, size_t n_slots)
   l.slots = l.invariants + (size_t)wl->n_invariants * sizeof(uint64_t);
   l.tests = l.slots + n_slots * sizeof(struct pygraph_while_slot);
   l.n_tests = pygraph_while_tests_of(wl, NULL);
-  l.size = align8(l.tests + l.n_tests * sizeof(struct pygraph_while_test));
+  l.clauses = align8(l.tests + l.n_tests * sizeof(struct pygraph_while_test));
+  l.size = l.clauses + (with_clauses ? align8(sizeof(struct pygraph_while_clauses)) : 0);
   return l;
 }
 
@@ -82,7 +84,7 @@ static void fill(struct pygraph_while_block *b, const struct layout *l,
   st.n_tests = (uint32_t)l->n_tests;
   st.args = args;
   st.n_slots = (uint32_t)n_slots;
-  st.block_bytes = (uint32_t)l->size;
+  st.block_bytes = (uint32_t)l->clauses;   /* what the generic kernels stage */
   st.exit_test = -1;
   memcpy(img, &st, sizeof st);
 }
@@ -95,7 +97,7 @@ static const char *refusal(const pygraph_whole_loop *wl, const struct pygraph_wh
     return "while block: malformed whole-loop descriptor";
   if (n_slots > UINT32_MAX || (n_slots && (!slots || !args)))
     return "while block: argument slots without an argument block";
-  if (layout_of(wl, n_slots).size > UINT32_MAX)
+  if (layout_of(wl, n_slots, 1).size > UINT32_MAX)
     return "while block: larger than 4 GiB";
   for (size_t k = 0; k < n_slots; k++)
     if (!slot_ok(wl, &slots[k], args_size))
@@ -112,13 +114,20 @@ cudaError_t pygraph_while_block_create(struct pygraph_while_block *b,
   memset(b, 0, sizeof *b);
   if ((*step = refusal(wl, slots, n_slots, args, args_size)))
     return cudaErrorInvalidValue;
-  struct layout l = layout_of(wl, n_slots);
+  struct pygraph_while_clauses *clauses = malloc(sizeof *clauses);
   *step = "while block host alloc";
-  if (!(b->image = calloc(1, l.size)))
+  if (!clauses)
     return cudaErrorMemoryAllocation;
+  b->clauses_refusal = pygraph_while_clauses_compile(wl, slots, n_slots, clauses);
+  struct layout l = layout_of(wl, n_slots, !b->clauses_refusal);
+  if (!(b->image = calloc(1, l.size))) {
+    free(clauses);
+    return cudaErrorMemoryAllocation;
+  }
   *step = "while block device alloc";
   cudaError_t err = backend->device_alloc(&b->device, l.size);
   if (err != cudaSuccess) {
+    free(clauses);
     pygraph_while_block_free(b, backend, NULL);
     return err;
   }
@@ -127,7 +136,11 @@ cudaError_t pygraph_while_block_create(struct pygraph_while_block *b,
   b->status_bytes = wl->status_bytes;
   b->invariants_at = l.invariants;
   b->slots_at = l.slots;
+  b->clauses_at = l.clauses;
   fill(b, &l, wl, slots, n_slots, args);
+  if (!b->clauses_refusal)
+    memcpy(b->image + l.clauses, clauses, sizeof *clauses);
+  free(clauses);
   return cudaSuccess;
 }
 
@@ -182,10 +195,20 @@ const uint64_t *pygraph_while_block_invariants(const struct pygraph_while_block 
   return (const uint64_t *)(b->image + b->invariants_at);
 }
 
+const void *pygraph_while_block_clauses(const struct pygraph_while_block *b)
+{
+  return b->clauses_refusal ? NULL : at(b->device, b->clauses_at);
+}
+
 cudaError_t pygraph_while_block_upload(struct pygraph_while_block *b,
                                        const struct pygraph_backend *backend, cudaStream_t stream)
 {
-  return backend->memory_copy(b->device, b->image, b->size, stream);
+  /* the compiled form, last in the block, never changes: uploaded once */
+  size_t n = b->uploaded ? b->clauses_at : b->size;
+  cudaError_t err = backend->memory_copy(b->device, b->image, n, stream);
+  if (err == cudaSuccess)
+    b->uploaded = 1;
+  return err;
 }
 
 cudaError_t pygraph_while_block_read_state(struct pygraph_while_block *b,

@@ -6,7 +6,8 @@
  * launch's invariants and the argument slots.  The host image is laid out
  * exactly as the device block, its pointers already the device's, so a
  * launch needs one copy up (pygraph_while_block_upload) and its result one
- * copy of the state down (pygraph_while_block_read_state).
+ * copy of the state down (pygraph_while_block_read_state).  Last, where
+ * the loop fits it, its compiled form (graphs/while_clauses.h).
  *
  * Every slot is checked here (inside the argument block, of 1, 2, 4 or 8
  * bytes, naming an AFFINE or ROTATION operand): the kernel trusts them.
@@ -28,6 +29,9 @@ struct pygraph_while_block {
   size_t status_bytes;           /* the descriptor's (<= PYGRAPH_WL_MAX_STATUS_BYTES) */
   size_t invariants_at;          /* byte offsets in the block */
   size_t slots_at;
+  size_t clauses_at;             /* the compiled form (graphs/while_clauses.h), last */
+  const char *clauses_refusal;   /* why the loop has no compiled form, or NULL */
+  int uploaded;                  /* the block went up once: the compiled form is there */
 };
 
 /* Lays out, fills and allocates the block for `wl` (one that passes
@@ -70,8 +74,15 @@ const struct pygraph_while_state *pygraph_while_block_state(const struct pygraph
 const struct pygraph_while_slot *pygraph_while_block_slots(const struct pygraph_while_block *b);
 const uint64_t *pygraph_while_block_invariants(const struct pygraph_while_block *b);
 
-/* The whole image to the device block, in `stream`'s order (before the
- * graph's launch there).  The image may be rewritten when it returns. */
+/* The device address of the loop's compiled form (graphs/while_clauses.h,
+ * in the block after its other parts), or NULL where the loop does not fit
+ * it (b->clauses_refusal says why): the generic condition kernel then. */
+const void *pygraph_while_block_clauses(const struct pygraph_while_block *b);
+
+/* The image to the device block, in `stream`'s order (before the graph's
+ * launch there): the whole of it the first time, later all but the
+ * compiled form, which does not change.  The image may be rewritten when
+ * it returns. */
 cudaError_t pygraph_while_block_upload(struct pygraph_while_block *b,
                                        const struct pygraph_backend *backend, cudaStream_t stream);
 

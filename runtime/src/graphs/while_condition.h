@@ -122,7 +122,8 @@ struct pygraph_while_state {
                                         kernel makes the exit tests after the status copy,
                                         the step does not make them again; 0: the step
                                         makes them */
-  uint32_t block_bytes;              /* the whole block's size (a multiple of 8): the
+  uint32_t block_bytes;              /* the block's size up to its compiled form (a
+                                        multiple of 8; graphs/while_block.h): the generic
                                         condition kernels copy that many bytes into shared
                                         memory and step there (pygraph_while_stage) */
   /* written by the kernel */

@@ -129,9 +129,9 @@ cudaError_t pygraph_while_graph_create(struct pygraph_while_graph *wg,
   if (err != cudaSuccess)
     return err;
   struct pygraph_while_spec spec = {
-      rq->status_op, wg->block.device, wg->block.size,
+      rq->status_op, wg->block.device, wg->block.clauses_at,
       (void *)((uintptr_t)wg->block.device + offsetof(struct pygraph_while_state, status)),
-      status_copy_last(rq), split_after_copy(rq)};
+      status_copy_last(rq), split_after_copy(rq), pygraph_while_block_clauses(&wg->block)};
   if (spec.status_folded)
     pygraph_while_block_read_status_from(&wg->block, rq->ops->ops[rq->status_op].src);
   if (spec.split_after_copy)

@@ -68,8 +68,9 @@ struct pygraph_while_spec {
                                     PYGRAPH_WHILE_NO_STATUS */
   void *state;                   /* device address of the condition block's state: the
                                     condition kernel's first parameter */
-  size_t block_bytes;            /* the whole block's size (the kernels stage it in
-                                    shared memory, while_condition.h) */
+  size_t block_bytes;            /* the block's size less its compiled form (the generic
+                                    kernels stage that in shared memory,
+                                    while_condition.h) */
   void *status;                  /* device address of that state's status bytes: the
                                     body's status copy writes there */
   int status_folded;             /* the body holds no node for the status copy: it was
@@ -78,6 +79,9 @@ struct pygraph_while_spec {
   int split_after_copy;          /* the ops after status_op are an IF node's body after
                                     the after-copy kernel (see the top; never with
                                     status_folded) */
+  const void *clauses;           /* device address of the loop's compiled form
+                                    (graphs/while_clauses.h): the body's last node is the
+                                    fast condition kernel over it; NULL: the generic one */
 };
 
 /* One iteration to make a WHILE graph of. */

@@ -492,6 +492,28 @@ PYGRAPH_EVAL_FN int pygraph_eval_value_ok(const pygraph_whole_loop *wl, const py
   }
 }
 
+/* The bits of operand v (a well-formed AFFINE or ROTATION one) in
+ * iteration `iteration`, masked to its type's width; `members` holds its
+ * rotation's `count` invariant numbers (ROTATION only: the descriptor's
+ * rotation_members from v->base, or the condition kernel's copy of them). */
+PYGRAPH_EVAL_FN uint64_t pygraph_eval_evolve(const pygraph_loop_value *v, const unsigned *members,
+                                             uint64_t iteration, const uint64_t *invariants)
+{
+  if (v->evolution == PYGRAPH_EVOLVE_AFFINE) {
+    uint64_t base = v->base == PYGRAPH_WL_NONE ? 0 : invariants[v->base];
+    uint64_t by = v->step_by == PYGRAPH_WL_NONE ? 1 : invariants[v->step_by];
+    return pygraph_eval_mask(base + (uint64_t)v->a + (uint64_t)v->b * by * iteration, v->type);
+  }
+  /* a < count: one subtraction wraps; 32-bit remainders where they do
+   * (far fewer instructions on the GPU, whose condition kernel makes them
+   * every iteration) */
+  uint64_t r = iteration <= UINT32_MAX ? (uint32_t)iteration % v->count : iteration % v->count;
+  uint64_t pos = (uint64_t)v->a + r;
+  if (pos >= v->count)
+    pos -= v->count;
+  return pygraph_eval_mask(invariants[members[pos]], v->type);
+}
+
 /* The value of operand values[k] in iteration `iteration`: 1 and *out (its
  * bits, masked to its type's width) for an AFFINE or ROTATION operand; 0
  * for an INVARIANT one (its value is the one the program passes every
@@ -505,20 +527,9 @@ PYGRAPH_EVAL_FN int pygraph_eval_value_at(const pygraph_whole_loop *wl, unsigned
   const pygraph_loop_value *v = &wl->values[k];
   if (!pygraph_eval_value_ok(wl, v) || v->evolution == PYGRAPH_EVOLVE_INVARIANT)
     return 0;
-  if (v->evolution == PYGRAPH_EVOLVE_AFFINE) {
-    uint64_t base = v->base == PYGRAPH_WL_NONE ? 0 : invariants[v->base];
-    uint64_t by = v->step_by == PYGRAPH_WL_NONE ? 1 : invariants[v->step_by];
-    *out = pygraph_eval_mask(base + (uint64_t)v->a + (uint64_t)v->b * by * iteration, v->type);
-    return 1;
-  }
-  /* a < count: one subtraction wraps; 32-bit remainders where they do
-   * (far fewer instructions on the GPU, whose condition kernel makes them
-   * every iteration) */
-  uint64_t r = iteration <= UINT32_MAX ? (uint32_t)iteration % v->count : iteration % v->count;
-  uint64_t pos = (uint64_t)v->a + r;
-  if (pos >= v->count)
-    pos -= v->count;
-  *out = pygraph_eval_mask(invariants[wl->rotation_members[v->base + pos]], v->type);
+  const unsigned *members =
+      v->evolution == PYGRAPH_EVOLVE_ROTATION ? wl->rotation_members + v->base : 0;
+  *out = pygraph_eval_evolve(v, members, iteration, invariants);
   return 1;
 }
 
