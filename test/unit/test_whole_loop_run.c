@@ -263,6 +263,7 @@ static void test_runs_whole(void)
   struct pygraph_whole_loop_summary s = harness_whole_loop_summary(&p->wl);
   CHECK_STR(s.state, "ready");
   CHECK(s.executions == 1 && s.observed == 5 && s.graph_runs == 0 && s.builds == 0);
+  CHECK_STR(s.condition, "-");          /* no graph yet */
   CHECK(harness_count(fake_log(), "wbuild") == 0);
   /* second: iteration 0 as written, iterations 1-4 in one launch */
   fake_log_clear();
@@ -272,6 +273,8 @@ static void test_runs_whole(void)
   s = harness_whole_loop_summary(&p->wl);
   CHECK(s.graph_runs == 1 && s.graph_iterations == 4 && s.graph_kernels == 8 && s.launches == 1);
   CHECK(s.builds == 1 && s.fallbacks == 0 && s.observed == 6);
+  CHECK_STR(s.condition, "compiled");   /* its tests fit the fast step kernel */
+  CHECK(s.condition_why == NULL);
   /* again, another length and odd: the pointer the loop leaves with */
   for (int start = 2; start <= 9; start++) {
     r = run(p, start, 100);
@@ -848,12 +851,17 @@ static void test_report_line(void)
 {
   struct prog *p = prog_new();
   struct pygraph_whole_loop_summary s = {p->region, &p->wl, "ready", "-", 3, 7, 2, 9, 18, 2, 1,
-                                         0, 1, "whole", 4.5, 12.25};
+                                         0, 1, "whole", 4.5, 12.25, "compiled", NULL};
   char line[512];
   pygraph_report_format_whole_loop(line, sizeof line, &s);
   CHECK_STR(line, "pygraph: whole loop converge test.cu:30-40: state=ready executions=3 "
                   "observed=7 graph_runs=2 graph_iters=9 launches=2 builds=1 fallbacks=0 busy=1 "
-                  "choice=\"whole\" whole_us=4.50 written_us=12.25 why=\"-\"\n");
+                  "choice=\"whole\" whole_us=4.50 written_us=12.25 condition=\"compiled\" "
+                  "why=\"-\"\n");
+  s.condition = "generic";
+  s.condition_why = "an exit test of more than 6 compares";
+  pygraph_report_format_whole_loop(line, sizeof line, &s);
+  CHECK(strstr(line, " condition=\"generic: an exit test of more than 6 compares\" why=") != NULL);
 }
 
 int main(void)

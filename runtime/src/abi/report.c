@@ -110,11 +110,14 @@ int pygraph_report_format_whole_loop(char *buf, size_t cap,
   return snprintf(buf, cap,
                   "pygraph: whole loop %s %s:%u-%u: state=%s executions=%llu observed=%llu "
                   "graph_runs=%llu graph_iters=%llu launches=%llu builds=%llu fallbacks=%llu "
-                  "busy=%llu choice=\"%s\" whole_us=%.2f written_us=%.2f why=\"%s\"\n",
+                  "busy=%llu choice=\"%s\" whole_us=%.2f written_us=%.2f condition=\"%s%s%s\" "
+                  "why=\"%s\"\n",
                   r->function ? r->function : "?", r->file ? r->file : "?", s->wl->line_begin,
                   s->wl->line_end, s->state, s->executions, s->observed, s->graph_runs,
                   s->graph_iterations, s->launches, s->builds, s->fallbacks, s->busy,
-                  s->choice ? s->choice : "undecided", s->whole_us, s->written_us, s->why);
+                  s->choice ? s->choice : "undecided", s->whole_us, s->written_us,
+                  s->condition ? s->condition : "-", s->condition_why ? ": " : "",
+                  s->condition_why ? s->condition_why : "", s->why);
 }
 
 /* What one report line is made of: a segment's state, or a whole loop's. */

@@ -192,6 +192,9 @@ static void write_whole_loop(const struct pygraph_whole_loop_summary *s, void *c
   pygraph_json_string(j, "choice", s->choice);
   pygraph_json_double(j, "whole_us", s->whole_us);
   pygraph_json_double(j, "written_us", s->written_us);
+  pygraph_json_string(j, "condition", s->condition ? s->condition : "-");
+  if (s->condition_why)
+    pygraph_json_string(j, "condition_why", s->condition_why);
   pygraph_json_end_object(j);
   w->loop_kernels += s->graph_kernels;
 }

@@ -62,6 +62,10 @@ struct pygraph_whole_loop_summary {
   const char *choice;              /* auto's choice: "undecided", "whole", "as written" */
   double whole_us;                 /* host time per iteration of its timed WHILE launches */
   double written_us;               /* ... and of its timed executions as written (0: none) */
+  const char *condition;           /* its WHILE graph's step kernel: "compiled" (over the
+                                      loop's compiled form, graphs/while_clauses.h),
+                                      "generic", or "-" (no graph built) */
+  const char *condition_why;       /* "generic": why the loop has no compiled form */
 };
 
 /* Visits every loop entered so far, in order of first entry (the report;

@@ -135,6 +135,8 @@ void pygraph_whole_loops_foreach(void (*visit)(const struct pygraph_whole_loop_s
     s.choice = verdict_name(st->choice.verdict);
     s.whole_us = pygraph_wl_side_us(&st->choice.whole);
     s.written_us = pygraph_wl_side_us(&st->choice.written);
+    s.condition_why = st->var.built ? st->var.wg.block.clauses_refusal : NULL;
+    s.condition = !st->var.built ? "-" : s.condition_why ? "generic" : "compiled";
     visit(&s, ctx);
   }
   pthread_mutex_unlock(&registry_lock);
