@@ -182,7 +182,10 @@ extern "C" __global__ void pygraph_while_condition_clauses(struct pygraph_while_
   const unsigned char *status = src ? src : state->status;
   unsigned bit = lane < n_atoms ? pygraph_clause_atom_value(&atom, status, ran, invariants) : 0;
   uint32_t atoms = __ballot_sync(all, bit);
-  unsigned says = lane < n_tests ? pygraph_clause_test_says(&test, atoms, after_copy_first) : 0;
+  unsigned says =
+      lane < n_tests
+          ? pygraph_clause_test_says(&test, atoms, pygraph_clause_step_positions(after_copy_first))
+          : 0;
   uint32_t leaving = __ballot_sync(all, says);
   uint64_t next = ran + 1;
   outcome = pygraph_clause_outcome(leaving, next, cap);
@@ -205,4 +208,35 @@ extern "C" __global__ void pygraph_while_condition_clauses(struct pygraph_while_
    * iteration and to the host after the graph: the kernel's completion
    * orders them */
   cudaGraphSetConditional(handle, outcome == PYGRAPH_WHILE_RUNNING);
+}
+
+/* A split body's first kernel over the compiled form: the tests after the
+ * copy of iteration state->iteration, a lane each
+ * (pygraph_while_clauses_after_copy's parts); one that says leave counts
+ * the iteration and ends the loop; the IF handle is set every iteration. */
+extern "C" __global__ void pygraph_while_after_copy_clauses(struct pygraph_while_state *state,
+                                                            const struct pygraph_while_clauses *c,
+                                                            cudaGraphConditionalHandle if_handle)
+{
+  const unsigned lane = threadIdx.x, all = 0xffffffffu;
+  uint64_t ran = state->iteration;
+  const uint64_t *invariants = state->invariants;
+  uint32_t n_atoms = c->n_atoms, n_tests = c->n_tests;
+  const struct pygraph_clause_atom atom = c->atoms[lane];
+  const struct pygraph_clause_test test = c->tests[lane];
+  unsigned bit =
+      lane < n_atoms ? pygraph_clause_atom_value(&atom, state->status, ran, invariants) : 0;
+  uint32_t atoms = __ballot_sync(all, bit);
+  unsigned says =
+      lane < n_tests ? pygraph_clause_test_says(&test, atoms, 1u << PYGRAPH_EXIT_AFTER_COPY) : 0;
+  uint32_t leaving = __ballot_sync(all, says);
+  int first = leaving ? __ffs(leaving) - 1 : 0;
+  uint32_t number = __shfl_sync(all, lane < n_tests ? test.number : 0, first);
+  if (lane != 0)
+    return;
+  if (leaving) {
+    state->iteration = ran + 1;        /* the iteration that left ran up to its copy */
+    pygraph_while_end(state, PYGRAPH_WHILE_LEFT, (int)number, PYGRAPH_EXIT_AFTER_COPY);
+  }
+  cudaGraphSetConditional(if_handle, !leaving);
 }

@@ -554,7 +554,8 @@ static void run_body(const struct fake_graph *g)
     return;
   }
   run_nodes_of(g, 0, g->if_from);
-  if (pygraph_while_test_after_copy(g->while_state))
+  if (g->clauses ? pygraph_while_clauses_after_copy(g->while_state, g->clauses)
+                 : pygraph_while_test_after_copy(g->while_state))
     run_nodes_of(g, g->if_from, g->n_nodes);
   else
     fake_log_append("ifskip ");

@@ -164,9 +164,12 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *node, cudaGraph_t graph,
   n->grid = p->gridDim;
   n->block = p->blockDim;
   n->shared = p->sharedMemBytes;
-  /* the clauses kernel has three parameters; every other kernel given
+  /* the clauses kernels have three parameters; every other kernel given
    * here at least two (none is read past its array) */
-  int n_params = p->func == (void *)FCUDA_CLAUSES_KERNEL ? 3 : 2;
+  int n_params = p->func == (void *)FCUDA_CLAUSES_KERNEL ||
+                         p->func == (void *)FCUDA_AFTER_COPY_CLAUSES_KERNEL
+                     ? 3
+                     : 2;
   for (int k = 0; k < n_params && p->kernelParams && p->kernelParams[k]; k++)
     memcpy(&n->param[k], p->kernelParams[k], sizeof n->param[k]);
   *node = n;
@@ -344,7 +347,8 @@ cudaError_t cudaLibraryGetKernel(cudaKernel_t *kernel, cudaLibrary_t library, co
   *kernel = !strcmp(name, "pygraph_while_condition")    ? FCUDA_CONDITION_KERNEL
             : !strcmp(name, "pygraph_while_after_copy") ? FCUDA_AFTER_COPY_KERNEL
             : !strcmp(name, "pygraph_while_condition_clauses") ? FCUDA_CLAUSES_KERNEL
-                                                                : FCUDA_LOADER_KERNEL;
+            : !strcmp(name, "pygraph_while_after_copy_clauses") ? FCUDA_AFTER_COPY_CLAUSES_KERNEL
+                                                                 : FCUDA_LOADER_KERNEL;
   return cudaSuccess;
 }
 

@@ -69,6 +69,7 @@ struct fcuda_handle {
  * loaders (any other name). */
 #define FCUDA_CONDITION_KERNEL ((cudaKernel_t)(unsigned long)0xc0de)
 #define FCUDA_CLAUSES_KERNEL ((cudaKernel_t)(unsigned long)0xc1a5)
+#define FCUDA_AFTER_COPY_CLAUSES_KERNEL ((cudaKernel_t)(unsigned long)0xaf7c)
 #define FCUDA_AFTER_COPY_KERNEL ((cudaKernel_t)(unsigned long)0xaf7e)
 #define FCUDA_LOADER_KERNEL ((cudaKernel_t)(unsigned long)0x10ad)
 

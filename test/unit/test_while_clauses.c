@@ -265,7 +265,20 @@ static int trial(struct random_loop *rl, int status_src, int split, unsigned *st
       random_bytes(fresh, sizeof fresh);
       memcpy(status_src ? src_g : sg->status, fresh, sizeof fresh);
       memcpy(status_src ? src_c : sc->status, fresh, sizeof fresh);
-      unsigned more_g = pygraph_while_step(sg), more_c = pygraph_while_clauses_step(sc, c);
+      unsigned more_g = 1, more_c = 1;
+      if (split) {                       /* the first kernel, then the step */
+        more_g = pygraph_while_test_after_copy(sg);
+        more_c = pygraph_while_clauses_after_copy(sc, c);
+        CHECK(more_g == more_c && sg->iteration == sc->iteration &&
+              sg->outcome == sc->outcome && sg->exit_test == sc->exit_test);
+      }
+      if (more_g) {
+        more_g = pygraph_while_step(sg);
+        more_c = pygraph_while_clauses_step(sc, c);
+      } else {
+        more_g = pygraph_while_step(sg);   /* ended: both steps do nothing */
+        more_c = pygraph_while_clauses_step(sc, c);
+      }
       ++*steps;
       int same = more_g == more_c && sg->iteration == sc->iteration &&
                  sg->outcome == sc->outcome && sg->exit_test == sc->exit_test &&
@@ -274,8 +287,8 @@ static int trial(struct random_loop *rl, int status_src, int split, unsigned *st
       CHECK(same);
       CHECK(sg->outcome != PYGRAPH_WHILE_MALFORMED);
       if (!same)
-        return 0;
-      if (!more_g) {
+        run = 3;                         /* one difference is enough: the next loop */
+      if (!more_g || !same) {
         *left += sg->outcome == PYGRAPH_WHILE_LEFT;
         break;
       }
@@ -306,7 +319,8 @@ static void test_random_loops_step_alike(void)
           !strcmp(why, "an exit test of more than 6 compares") ||
           !strcmp(why, "a rotation of more than 4 members"));
     loops++;
-    compiled += (unsigned)trial(&rl, k % 3 == 1, k % 5 == 2, &steps, &left);
+    /* a split body never has a folded status copy (graphs/while_graph.h) */
+    compiled += (unsigned)trial(&rl, k % 3 == 1, k % 5 == 2 && k % 3 != 1, &steps, &left);
   }
   fprintf(stderr, "  %u random loops, %u compiled, %u steps, %u left by a test\n", loops,
           compiled, steps, left);

@@ -287,7 +287,7 @@ static void test_split_after_copy(void)
 /* A loop with a compiled form (spec.clauses): the step node is the fast
  * kernel, one warp, no shared memory, (state, clauses, handle), where the
  * generic one was (after the sinks; in a split body after the IF node,
- * the after-copy kernel staying the generic one). */
+ * and the after-copy kernel the fast one too). */
 static void test_clauses_kernel(void)
 {
   const uintptr_t clauses = 0x6000;
@@ -316,9 +316,12 @@ static void test_clauses_kernel(void)
       CHECK(c->param[0] == (uintptr_t)spec.state && c->param[1] == clauses &&
             c->param[2] == w->handle);
       CHECK(c->n_deps == (split ? 1u : 2u));
-      if (split)
-        CHECK(body->nodes[3]->func == (const void *)FCUDA_AFTER_COPY_KERNEL &&
-              body->nodes[3]->shared == spec.block_bytes);
+      struct CUgraphNode_st *a = split ? body->nodes[3] : NULL;
+      if (a)
+        CHECK(a->func == (const void *)FCUDA_AFTER_COPY_CLAUSES_KERNEL &&
+              a->block.x == PYGRAPH_CLAUSE_LANES && a->shared == 0 &&
+              a->param[0] == (uintptr_t)spec.state && a->param[1] == clauses &&
+              a->param[2] == fcuda_handles[1].handle);
     }
     pygraph_cuda_graph_destroy(graph);
     CHECK(fcuda_live_graphs == 0);

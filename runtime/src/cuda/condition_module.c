@@ -25,6 +25,9 @@ static void load_condition(void)
   if (err == cudaSuccess)
     err = cudaLibraryGetKernel(&condition_kernels.clauses, lib,
                                PYGRAPH_WHILE_CLAUSES_KERNEL);
+  if (err == cudaSuccess)
+    err = cudaLibraryGetKernel(&condition_kernels.after_copy_clauses, lib,
+                               PYGRAPH_WHILE_AFTER_COPY_CLAUSES_KERNEL);
   if (err != cudaSuccess)
     (void)cudaGetLastError();          /* not the user's error: no WHILE graphs */
   condition_error = err;               /* the library stays loaded for the process */

@@ -15,6 +15,8 @@ struct pygraph_condition_kernels {
                                     after the status copy, answering its IF node */
   cudaKernel_t clauses;          /* pygraph_while_condition_clauses: the step over a
                                     loop's compiled form (graphs/while_clauses.h) */
+  cudaKernel_t after_copy_clauses;   /* pygraph_while_after_copy_clauses: the after-copy
+                                        test over it */
 };
 
 /* The kernels (loaded on the first call): cudaSuccess and *kernels, else

@@ -90,7 +90,8 @@ static cudaError_t add_condition_kernel(cudaGraph_t graph, const cudaGraphNode_t
 }
 
 /* The step kernel that ends a body iteration: the fast one where the loop
- * has a compiled form, else the generic one. */
+ * has a compiled form, else the generic one.  The same for a split body's
+ * after-copy kernel (add_kernel_after_sinks). */
 static cudaError_t add_step_kernel(cudaGraph_t graph, const cudaGraphNode_t *deps, size_t n_deps,
                                    const struct pygraph_condition_kernels *kernels,
                                    const struct pygraph_while_spec *spec,
@@ -102,7 +103,7 @@ static cudaError_t add_step_kernel(cudaGraph_t graph, const cudaGraphNode_t *dep
 
 /* A condition kernel in g->body after the body nodes of ops [0, end) that
  * no other of them depends on: the after-copy kernel (after_copy), else
- * the step kernel. */
+ * the step kernel, each the fast one where the loop has a compiled form. */
 static cudaError_t add_kernel_after_sinks(struct cuda_graph *g,
                                           const struct pygraph_graph_plan *plan,
                                           const struct pygraph_while_spec *spec, size_t end,
@@ -115,8 +116,10 @@ static cudaError_t add_kernel_after_sinks(struct cuda_graph *g,
   cudaError_t err = cudaErrorMemoryAllocation;
   if (used && sinks) {
     size_t n = sinks_before(g, plan, spec, end, used, sinks);
-    err = after_copy ? add_condition_kernel(g->body, sinks, n, kernels->after_copy, NULL, spec,
-                                            handle, node)
+    cudaKernel_t tests_after_copy =
+        spec->clauses ? kernels->after_copy_clauses : kernels->after_copy;
+    err = after_copy ? add_condition_kernel(g->body, sinks, n, tests_after_copy, spec->clauses,
+                                            spec, handle, node)
                      : add_step_kernel(g->body, sinks, n, kernels, spec, handle, node);
   }
   free(used);

@@ -30,11 +30,14 @@
 
 #include "graphs/while_condition.h"
 
-/* The fast kernel's entry point in the condition module (while_condition.h):
+/* The fast kernels' entry points in the condition module
+ * (while_condition.h), each one block of PYGRAPH_CLAUSE_LANES threads:
  * pygraph_while_condition_clauses(struct pygraph_while_state *state,
  * const struct pygraph_while_clauses *clauses, cudaGraphConditionalHandle
- * handle), one block of PYGRAPH_CLAUSE_LANES threads. */
+ * handle), the step; pygraph_while_after_copy_clauses(state, clauses,
+ * if_handle), a split body's first kernel. */
 #define PYGRAPH_WHILE_CLAUSES_KERNEL "pygraph_while_condition_clauses"
+#define PYGRAPH_WHILE_AFTER_COPY_CLAUSES_KERNEL "pygraph_while_after_copy_clauses"
 #define PYGRAPH_CLAUSE_LANES 32u         /* the kernel's one warp */
 #define PYGRAPH_CLAUSE_MAX_TEST_ATOMS 6u /* a test's truth table: 2^6 bits */
 #define PYGRAPH_CLAUSE_MAX_MEMBERS 4u    /* a rotation slot's members, held in the slot */
@@ -134,12 +137,22 @@ PYGRAPH_EVAL_FN unsigned pygraph_clause_atom_value(const struct pygraph_clause_a
   return (unsigned)(r & 1);
 }
 
-/* Does test t say leave, its atoms' values bits of `atoms`?  Never for a
- * test after the copy where the split body's first kernel made those. */
-PYGRAPH_EVAL_FN unsigned pygraph_clause_test_says(const struct pygraph_clause_test *t,
-                                                  uint32_t atoms, uint32_t after_copy_first)
+/* The positions a step makes its tests at (bit 1 << enum
+ * pygraph_exit_where): all, less those after the copy where the split
+ * body's first kernel made them. */
+PYGRAPH_EVAL_FN uint32_t pygraph_clause_step_positions(uint32_t after_copy_first)
 {
-  if (after_copy_first && t->where == PYGRAPH_EXIT_AFTER_COPY)
+  uint32_t all = 1u << PYGRAPH_EXIT_AT_TOP | 1u << PYGRAPH_EXIT_AFTER_COPY |
+                 1u << PYGRAPH_EXIT_AT_END;
+  return after_copy_first ? all & ~(1u << PYGRAPH_EXIT_AFTER_COPY) : all;
+}
+
+/* Does test t say leave, its atoms' values bits of `atoms`?  Never for a
+ * test at a position not in `positions`. */
+PYGRAPH_EVAL_FN unsigned pygraph_clause_test_says(const struct pygraph_clause_test *t,
+                                                  uint32_t atoms, uint32_t positions)
+{
+  if (!(positions >> t->where & 1))
     return 0;
   uint32_t k = (atoms >> t->first) & ((1u << t->n_atoms) - 1);
   return (unsigned)((t->truth >> k) & 1);
@@ -174,8 +187,9 @@ PYGRAPH_EVAL_FN unsigned pygraph_while_clauses_step(struct pygraph_while_state *
   uint32_t atoms = 0, leaving = 0;
   for (uint32_t k = 0; k < c->n_atoms; k++)
     atoms |= pygraph_clause_atom_value(&c->atoms[k], status, s->iteration, s->invariants) << k;
+  uint32_t positions = pygraph_clause_step_positions(s->after_copy_first);
   for (uint32_t k = 0; k < c->n_tests; k++)
-    leaving |= pygraph_clause_test_says(&c->tests[k], atoms, s->after_copy_first) << k;
+    leaving |= pygraph_clause_test_says(&c->tests[k], atoms, positions) << k;
   uint64_t next = s->iteration + 1;
   uint32_t outcome = pygraph_clause_outcome(leaving, next, s->max_iterations);
   if (outcome == PYGRAPH_WHILE_RUNNING)
@@ -191,6 +205,27 @@ PYGRAPH_EVAL_FN unsigned pygraph_while_clauses_step(struct pygraph_while_state *
     first++;
   const struct pygraph_clause_test *t = &c->tests[first];
   return pygraph_while_end(s, outcome, leaving ? (int)t->number : -1, leaving ? t->where : 0);
+}
+
+/* pygraph_while_test_after_copy's answer and writes, made from c: the
+ * first kernel of a split body, right after the status copy of iteration
+ * s->iteration (the CPU's text of pygraph_while_after_copy_clauses). */
+PYGRAPH_EVAL_FN unsigned pygraph_while_clauses_after_copy(struct pygraph_while_state *s,
+                                                          const struct pygraph_while_clauses *c)
+{
+  uint32_t atoms = 0, leaving = 0;
+  for (uint32_t k = 0; k < c->n_atoms; k++)
+    atoms |= pygraph_clause_atom_value(&c->atoms[k], s->status, s->iteration, s->invariants) << k;
+  for (uint32_t k = 0; k < c->n_tests; k++)
+    leaving |= pygraph_clause_test_says(&c->tests[k], atoms, 1u << PYGRAPH_EXIT_AFTER_COPY) << k;
+  if (!leaving)
+    return 1;
+  uint32_t first = 0;
+  while (!(leaving >> first & 1))
+    first++;
+  s->iteration++;                      /* the iteration that left ran up to its copy */
+  return pygraph_while_end(s, PYGRAPH_WHILE_LEFT, (int)c->tests[first].number,
+                           PYGRAPH_EXIT_AFTER_COPY);
 }
 
 #if !defined(__CUDA_ARCH__)
