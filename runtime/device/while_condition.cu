@@ -153,6 +153,34 @@ extern "C" __global__ void pygraph_while_after_copy(struct pygraph_while_state *
   cudaGraphSetConditional(if_handle, run_rest);
 }
 
+/* Both fast kernels' ballots: this lane's atom and test (copies loaded
+ * by the caller), the atoms' values gathered, then the tests at
+ * `positions` that say leave (bit k: test k, the lowest set bit the
+ * first in the generic step's order), and that first test's number and
+ * position in every lane (0 when none says leave). */
+struct warp_answer {
+  uint32_t leaving, number, where;
+};
+
+static __device__ __forceinline__ struct warp_answer
+warp_leaving(const struct pygraph_clause_atom *atom, const struct pygraph_clause_test *test,
+             uint32_t n_atoms, uint32_t n_tests, const unsigned char *status, uint64_t ran,
+             const uint64_t *invariants, uint32_t positions)
+{
+  const unsigned lane = threadIdx.x, all = 0xffffffffu;
+  unsigned bit = lane < n_atoms ? pygraph_clause_atom_value(atom, status, ran, invariants) : 0;
+  uint32_t atoms = __ballot_sync(all, bit);
+  unsigned says = lane < n_tests ? pygraph_clause_test_says(test, atoms, positions) : 0;
+  struct warp_answer w;
+  w.leaving = __ballot_sync(all, says);
+  int first = w.leaving ? __ffs(w.leaving) - 1 : 0;
+  w.number = __shfl_sync(all, lane < n_tests ? test->number : 0, first);
+  w.where = __shfl_sync(all, lane < n_tests ? test->where : 0, first);
+  if (!w.leaving)
+    w.number = w.where = 0;
+  return w;
+}
+
 /* The step over a loop's compiled form (graphs/while_clauses.h), one warp:
  * pygraph_while_clauses_step's parts a lane each.  Every load before the
  * first ballot depends only on the parameters, so they are in flight
@@ -166,7 +194,7 @@ extern "C" __global__ void pygraph_while_condition_clauses(struct pygraph_while_
                                                            const struct pygraph_while_clauses *c,
                                                            cudaGraphConditionalHandle handle)
 {
-  const unsigned lane = threadIdx.x, all = 0xffffffffu;
+  const unsigned lane = threadIdx.x;
   uint32_t outcome = state->outcome, after_copy_first = state->after_copy_first;
   uint64_t ran = state->iteration, cap = state->max_iterations;
   const unsigned char *src = state->status_src;
@@ -180,15 +208,10 @@ extern "C" __global__ void pygraph_while_condition_clauses(struct pygraph_while_
     return;
   }
   const unsigned char *status = src ? src : state->status;
-  unsigned bit = lane < n_atoms ? pygraph_clause_atom_value(&atom, status, ran, invariants) : 0;
-  uint32_t atoms = __ballot_sync(all, bit);
-  unsigned says =
-      lane < n_tests
-          ? pygraph_clause_test_says(&test, atoms, pygraph_clause_step_positions(after_copy_first))
-          : 0;
-  uint32_t leaving = __ballot_sync(all, says);
+  struct warp_answer w = warp_leaving(&atom, &test, n_atoms, n_tests, status, ran, invariants,
+                                      pygraph_clause_step_positions(after_copy_first));
   uint64_t next = ran + 1;
-  outcome = pygraph_clause_outcome(leaving, next, cap);
+  outcome = pygraph_clause_outcome(w.leaving, next, cap);
   if (outcome == PYGRAPH_WHILE_RUNNING) {
     if (lane < n_slots)
       pygraph_clause_write_slot(&c->slots[lane], state->args, next, invariants);
@@ -196,14 +219,11 @@ extern "C" __global__ void pygraph_while_condition_clauses(struct pygraph_while_
     for (uint32_t k = lane; k < c->status_bytes; k += PYGRAPH_CLAUSE_LANES)
       state->status[k] = src[k];
   }
-  int first = leaving ? __ffs(leaving) - 1 : 0;
-  uint32_t number = __shfl_sync(all, lane < n_tests ? test.number : 0, first);
-  uint32_t where = __shfl_sync(all, lane < n_tests ? test.where : 0, first);
   if (lane != 0)
     return;
   state->iteration = next;
   if (outcome != PYGRAPH_WHILE_RUNNING)
-    pygraph_while_end(state, outcome, leaving ? (int)number : -1, leaving ? where : 0);
+    pygraph_while_end(state, outcome, w.leaving ? (int)w.number : -1, w.where);
   /* the writes (state, next operands) are visible to the next body
    * iteration and to the host after the graph: the kernel's completion
    * orders them */
@@ -218,25 +238,19 @@ extern "C" __global__ void pygraph_while_after_copy_clauses(struct pygraph_while
                                                             const struct pygraph_while_clauses *c,
                                                             cudaGraphConditionalHandle if_handle)
 {
-  const unsigned lane = threadIdx.x, all = 0xffffffffu;
+  const unsigned lane = threadIdx.x;
   uint64_t ran = state->iteration;
   const uint64_t *invariants = state->invariants;
   uint32_t n_atoms = c->n_atoms, n_tests = c->n_tests;
   const struct pygraph_clause_atom atom = c->atoms[lane];
   const struct pygraph_clause_test test = c->tests[lane];
-  unsigned bit =
-      lane < n_atoms ? pygraph_clause_atom_value(&atom, state->status, ran, invariants) : 0;
-  uint32_t atoms = __ballot_sync(all, bit);
-  unsigned says =
-      lane < n_tests ? pygraph_clause_test_says(&test, atoms, 1u << PYGRAPH_EXIT_AFTER_COPY) : 0;
-  uint32_t leaving = __ballot_sync(all, says);
-  int first = leaving ? __ffs(leaving) - 1 : 0;
-  uint32_t number = __shfl_sync(all, lane < n_tests ? test.number : 0, first);
+  struct warp_answer w = warp_leaving(&atom, &test, n_atoms, n_tests, state->status, ran,
+                                      invariants, 1u << PYGRAPH_EXIT_AFTER_COPY);
   if (lane != 0)
     return;
-  if (leaving) {
+  if (w.leaving) {
     state->iteration = ran + 1;        /* the iteration that left ran up to its copy */
-    pygraph_while_end(state, PYGRAPH_WHILE_LEFT, (int)number, PYGRAPH_EXIT_AFTER_COPY);
+    pygraph_while_end(state, PYGRAPH_WHILE_LEFT, (int)w.number, PYGRAPH_EXIT_AFTER_COPY);
   }
-  cudaGraphSetConditional(if_handle, !leaving);
+  cudaGraphSetConditional(if_handle, !w.leaving);
 }

@@ -222,6 +222,15 @@ static void random_loop(struct random_loop *rl)
   wl->rotation_members = kMembers;
 }
 
+/* A loop of the random ones' shape (status, invariants, rotation members)
+ * with the exit-test nodes given. */
+static void loop_with(struct random_loop *rl, const pygraph_exit_node *nodes, unsigned n)
+{
+  random_loop(rl);
+  rl->wl.nodes = nodes;
+  rl->wl.n_nodes = n;
+}
+
 static void random_bytes(unsigned char *p, size_t n)
 {
   for (size_t k = 0; k < n; k++)
@@ -340,9 +349,7 @@ static void test_convergence_shape(void)
       NODE(INVARIANT, I32, 0, 0, 0),      NODE(CMP, I1, PYGRAPH_CMP_I_SGE, 0, 0),
       NODE(OR, I1, 0, 0, 0),              NODE(LEAVE, I1, PYGRAPH_EXIT_AT_END, 0, 0)};
   struct random_loop rl;
-  random_loop(&rl);
-  rl.wl.nodes = nodes;
-  rl.wl.n_nodes = sizeof nodes / sizeof nodes[0];
+  loop_with(&rl, nodes, sizeof nodes / sizeof nodes[0]);
   struct pygraph_while_clauses c;
   CHECK(pygraph_while_clauses_compile(&rl.wl, NULL, 0, &c) == NULL);
   CHECK(c.n_atoms == 2 && c.n_tests == 1 && c.n_slots == 0 && c.status_bytes == STATUS_BYTES);
@@ -367,9 +374,7 @@ static void test_step_order(void)
       NODE(FIELD, I8, 1, 0, 0),           NODE(CAST, I1, PYGRAPH_CAST_TRUNC, 0, 0),
       NODE(NOT, I1, 0, 0, 0),             NODE(LEAVE, I1, PYGRAPH_EXIT_AFTER_COPY, 0, 0)};
   struct random_loop rl;
-  random_loop(&rl);
-  rl.wl.nodes = nodes;
-  rl.wl.n_nodes = sizeof nodes / sizeof nodes[0];
+  loop_with(&rl, nodes, sizeof nodes / sizeof nodes[0]);
   struct pygraph_while_clauses c;
   CHECK(pygraph_while_clauses_compile(&rl.wl, NULL, 0, &c) == NULL);
   CHECK(c.n_tests == 3 && c.n_atoms == 3);
@@ -386,9 +391,6 @@ static void test_step_order(void)
 static void test_refusals(void)
 {
   fake_reset();
-  struct random_loop rl;
-  random_loop(&rl);
-  struct pygraph_while_clauses c;
   /* seven compares in one test */
   pygraph_exit_node many[4 * 7 + 1];
   unsigned n = 0;
@@ -400,8 +402,9 @@ static void test_refusals(void)
       many[n++] = (pygraph_exit_node)NODE(OR, I1, 0, 0, 0);
   }
   many[n++] = (pygraph_exit_node)NODE(LEAVE, I1, PYGRAPH_EXIT_AT_END, 0, 0);
-  rl.wl.nodes = many;
-  rl.wl.n_nodes = n;
+  struct random_loop rl;
+  loop_with(&rl, many, n);
+  struct pygraph_while_clauses c;
   const char *why = pygraph_while_clauses_compile(&rl.wl, NULL, 0, &c);
   CHECK(why && !strcmp(why, "an exit test of more than 6 compares"));
   rl.wl.n_nodes = 3 + 5 * 4 + 1;     /* six compares: compiled */
@@ -445,12 +448,10 @@ static void test_refusals(void)
 static void test_block_holds_the_form(void)
 {
   fake_reset();
-  struct random_loop rl;
-  random_loop(&rl);
   static const pygraph_exit_node one[] = {NODE(FIELD, I1, 0, 0, 0),
                                           NODE(LEAVE, I1, PYGRAPH_EXIT_AT_END, 0, 0)};
-  rl.wl.nodes = one;
-  rl.wl.n_nodes = 2;
+  struct random_loop rl;
+  loop_with(&rl, one, 2);
   struct pygraph_while_block b;
   const char *step;
   CHECK(pygraph_while_block_create(&b, &fake_backend, &rl.wl, NULL, 0, NULL, 0, &step) ==

@@ -95,24 +95,13 @@ struct pygraph_while_clauses {
 
 /* Operand o's value in iteration `iteration` (exit_eval.h's leaf and
  * conversion; the host checked both). */
-PYGRAPH_EVAL_FN struct pygraph_eval_slot pygraph_clause_value(const struct pygraph_clause_operand *o,
-                                                              const unsigned char *status,
-                                                              uint64_t iteration,
-                                                              const uint64_t *invariants)
+PYGRAPH_EVAL_FN struct pygraph_eval_slot
+pygraph_clause_value(const struct pygraph_clause_operand *o, const unsigned char *status,
+                     uint64_t iteration, const uint64_t *invariants)
 {
-  uint64_t v;
-  switch (o->leaf) {
-  case PYGRAPH_EXIT_FIELD:
-    v = pygraph_eval_load_le(status + o->arg, pygraph_eval_bytes(o->leaf_type));
-    break;
-  case PYGRAPH_EXIT_CONST: v = (uint64_t)o->imm; break;
-  case PYGRAPH_EXIT_INVARIANT: v = invariants[o->arg]; break;
-  default:                                   /* PYGRAPH_EXIT_COUNTER */
-    v = (o->arg == PYGRAPH_WL_NONE ? 0 : invariants[o->arg]) + (uint64_t)o->imm +
-        (uint64_t)o->step * iteration;
-    break;
-  }
-  struct pygraph_eval_slot s = {pygraph_eval_mask(v, o->leaf_type), o->leaf_type};
+  struct pygraph_eval_slot s = {pygraph_eval_leaf_bits(o->leaf, o->leaf_type, o->arg, o->imm,
+                                                       o->step, status, iteration, invariants),
+                                o->leaf_type};
   if (o->cast != PYGRAPH_CLAUSE_NO_CAST) {
     uint64_t c = 0;
     (void)pygraph_eval_cast(o->cast, s, o->type, &c);
@@ -176,6 +165,30 @@ PYGRAPH_EVAL_FN uint32_t pygraph_clause_outcome(uint32_t leaving, uint64_t next,
   return cap && next >= cap ? PYGRAPH_WHILE_CAP : PYGRAPH_WHILE_RUNNING;
 }
 
+/* The CPU's text of the kernels' ballots: the tests at `positions` that
+ * say leave after iteration `ran` over `status` (bit k: tests[k]). */
+PYGRAPH_EVAL_FN uint32_t pygraph_clauses_leaving(const struct pygraph_while_clauses *c,
+                                                 const unsigned char *status, uint64_t ran,
+                                                 const uint64_t *invariants, uint32_t positions)
+{
+  uint32_t atoms = 0, leaving = 0;
+  for (uint32_t k = 0; k < c->n_atoms; k++)
+    atoms |= pygraph_clause_atom_value(&c->atoms[k], status, ran, invariants) << k;
+  for (uint32_t k = 0; k < c->n_tests; k++)
+    leaving |= pygraph_clause_test_says(&c->tests[k], atoms, positions) << k;
+  return leaving;
+}
+
+/* The first test that says leave: the lowest set bit of `leaving` (not 0). */
+PYGRAPH_EVAL_FN const struct pygraph_clause_test *pygraph_clauses_first(
+    const struct pygraph_while_clauses *c, uint32_t leaving)
+{
+  uint32_t first = 0;
+  while (!(leaving >> first & 1))
+    first++;
+  return &c->tests[first];
+}
+
 /* pygraph_while_step's answer and writes, made from the compiled loop c:
  * the CPU's text of what the kernel's lanes do together. */
 PYGRAPH_EVAL_FN unsigned pygraph_while_clauses_step(struct pygraph_while_state *s,
@@ -184,12 +197,8 @@ PYGRAPH_EVAL_FN unsigned pygraph_while_clauses_step(struct pygraph_while_state *
   if (s->outcome != PYGRAPH_WHILE_RUNNING)
     return 0;
   const unsigned char *status = s->status_src ? s->status_src : s->status;
-  uint32_t atoms = 0, leaving = 0;
-  for (uint32_t k = 0; k < c->n_atoms; k++)
-    atoms |= pygraph_clause_atom_value(&c->atoms[k], status, s->iteration, s->invariants) << k;
-  uint32_t positions = pygraph_clause_step_positions(s->after_copy_first);
-  for (uint32_t k = 0; k < c->n_tests; k++)
-    leaving |= pygraph_clause_test_says(&c->tests[k], atoms, positions) << k;
+  uint32_t leaving = pygraph_clauses_leaving(c, status, s->iteration, s->invariants,
+                                             pygraph_clause_step_positions(s->after_copy_first));
   uint64_t next = s->iteration + 1;
   uint32_t outcome = pygraph_clause_outcome(leaving, next, s->max_iterations);
   if (outcome == PYGRAPH_WHILE_RUNNING)
@@ -200,11 +209,10 @@ PYGRAPH_EVAL_FN unsigned pygraph_while_clauses_step(struct pygraph_while_state *
   s->iteration = next;
   if (outcome == PYGRAPH_WHILE_RUNNING)
     return 1;
-  uint32_t first = 0;
-  while (leaving && !(leaving >> first & 1))
-    first++;
-  const struct pygraph_clause_test *t = &c->tests[first];
-  return pygraph_while_end(s, outcome, leaving ? (int)t->number : -1, leaving ? t->where : 0);
+  if (!leaving)
+    return pygraph_while_end(s, outcome, -1, 0);
+  const struct pygraph_clause_test *t = pygraph_clauses_first(c, leaving);
+  return pygraph_while_end(s, outcome, (int)t->number, t->where);
 }
 
 /* pygraph_while_test_after_copy's answer and writes, made from c: the
@@ -213,18 +221,12 @@ PYGRAPH_EVAL_FN unsigned pygraph_while_clauses_step(struct pygraph_while_state *
 PYGRAPH_EVAL_FN unsigned pygraph_while_clauses_after_copy(struct pygraph_while_state *s,
                                                           const struct pygraph_while_clauses *c)
 {
-  uint32_t atoms = 0, leaving = 0;
-  for (uint32_t k = 0; k < c->n_atoms; k++)
-    atoms |= pygraph_clause_atom_value(&c->atoms[k], s->status, s->iteration, s->invariants) << k;
-  for (uint32_t k = 0; k < c->n_tests; k++)
-    leaving |= pygraph_clause_test_says(&c->tests[k], atoms, 1u << PYGRAPH_EXIT_AFTER_COPY) << k;
+  uint32_t leaving = pygraph_clauses_leaving(c, s->status, s->iteration, s->invariants,
+                                             1u << PYGRAPH_EXIT_AFTER_COPY);
   if (!leaving)
     return 1;
-  uint32_t first = 0;
-  while (!(leaving >> first & 1))
-    first++;
   s->iteration++;                      /* the iteration that left ran up to its copy */
-  return pygraph_while_end(s, PYGRAPH_WHILE_LEFT, (int)c->tests[first].number,
+  return pygraph_while_end(s, PYGRAPH_WHILE_LEFT, (int)pygraph_clauses_first(c, leaving)->number,
                            PYGRAPH_EXIT_AFTER_COPY);
 }
 

@@ -199,16 +199,24 @@ PYGRAPH_EVAL_FN uint64_t pygraph_eval_from_double(double d, unsigned type)
   return bits;
 }
 
+/* Is a status field at `offset` of `type` inside the status (has_status:
+ * the evaluation has one)? */
+PYGRAPH_EVAL_FN int pygraph_eval_field_ok(const pygraph_whole_loop *wl, int has_status,
+                                          unsigned offset, unsigned type)
+{
+  unsigned n = pygraph_eval_bytes(type);
+  return !(!n || type > PYGRAPH_TYPE_PTR || !has_status || offset > wl->status_bytes ||
+           n > wl->status_bytes - offset);
+}
+
 /* The status field at `offset` of `type`, read as the host holds it
  * (little-endian, unaligned allowed); 0 when it is not inside the status. */
 PYGRAPH_EVAL_FN int pygraph_eval_field(const pygraph_whole_loop *wl, const unsigned char *status,
                                        unsigned offset, unsigned type, uint64_t *out)
 {
-  unsigned n = pygraph_eval_bytes(type);
-  if (!n || type > PYGRAPH_TYPE_PTR || !status || offset > wl->status_bytes ||
-      n > wl->status_bytes - offset)
+  if (!pygraph_eval_field_ok(wl, status != 0, offset, type))
     return 0;
-  *out = pygraph_eval_mask(pygraph_eval_load_le(status + offset, n), type);
+  *out = pygraph_eval_mask(pygraph_eval_load_le(status + offset, pygraph_eval_bytes(type)), type);
   return 1;
 }
 
@@ -338,34 +346,64 @@ PYGRAPH_EVAL_FN int pygraph_eval_cast(unsigned kind, struct pygraph_eval_slot x,
   }
 }
 
+/* Is leaf n (FIELD, CONST, INVARIANT or COUNTER) of wl well formed: its
+ * type, and the field, invariant or counter base it reads within their
+ * bounds?  has_status, has_invariants: the evaluation has them.  Types,
+ * offsets and counts only: the host can make these checks once
+ * (graphs/while_clauses.c). */
+PYGRAPH_EVAL_FN int pygraph_eval_leaf_ok(const pygraph_whole_loop *wl, const pygraph_exit_node *n,
+                                         int has_status, int has_invariants)
+{
+  switch (n->op) {
+  case PYGRAPH_EXIT_FIELD:
+    return pygraph_eval_field_ok(wl, has_status, n->arg, n->type);
+  case PYGRAPH_EXIT_CONST:
+    return n->type <= PYGRAPH_TYPE_PTR;
+  case PYGRAPH_EXIT_INVARIANT:
+    return !(n->arg >= wl->n_invariants || !has_invariants || !wl->invariant_types ||
+             wl->invariant_types[n->arg] != n->type || n->type > PYGRAPH_TYPE_PTR);
+  case PYGRAPH_EXIT_COUNTER:
+    return !(!pygraph_eval_is_int(n->type) || n->type == PYGRAPH_TYPE_I1 ||
+             (n->arg != PYGRAPH_WL_NONE && (n->arg >= wl->n_invariants || !has_invariants)));
+  default:
+    return 0;
+  }
+}
+
+/* The bits of a well-formed leaf (pygraph_eval_leaf_ok) of operation `op`
+ * and `type` with its node's arg, imm and step, in iteration `iteration`,
+ * masked to the type's width.  The generic evaluator and the compiled
+ * form (graphs/while_clauses.h) both read leaves here. */
+PYGRAPH_EVAL_FN uint64_t pygraph_eval_leaf_bits(unsigned op, unsigned type, unsigned arg,
+                                                long long imm, long long step,
+                                                const unsigned char *status, uint64_t iteration,
+                                                const uint64_t *invariants)
+{
+  uint64_t v;
+  switch (op) {
+  case PYGRAPH_EXIT_FIELD:
+    v = pygraph_eval_load_le(status + arg, pygraph_eval_bytes(type));
+    break;
+  case PYGRAPH_EXIT_CONST: v = (uint64_t)imm; break;
+  case PYGRAPH_EXIT_INVARIANT: v = invariants[arg]; break;
+  default: {                           /* PYGRAPH_EXIT_COUNTER */
+    uint64_t base = arg == PYGRAPH_WL_NONE ? 0 : invariants[arg];
+    v = base + (uint64_t)imm + (uint64_t)step * iteration;
+    break;
+  }
+  }
+  return pygraph_eval_mask(v, type);
+}
+
 /* A leaf's value; 0 when the node is malformed. */
 PYGRAPH_EVAL_FN int pygraph_eval_leaf(const struct pygraph_eval_env *e, const pygraph_exit_node *n,
                                       uint64_t *out)
 {
-  const pygraph_whole_loop *wl = e->wl;
-  switch (n->op) {
-  case PYGRAPH_EXIT_FIELD:
-    return pygraph_eval_field(wl, e->status, n->arg, n->type, out);
-  case PYGRAPH_EXIT_CONST:
-    *out = pygraph_eval_mask((uint64_t)n->imm, n->type);
-    return n->type <= PYGRAPH_TYPE_PTR;
-  case PYGRAPH_EXIT_INVARIANT:
-    if (n->arg >= wl->n_invariants || !e->invariants || !wl->invariant_types ||
-        wl->invariant_types[n->arg] != n->type || n->type > PYGRAPH_TYPE_PTR)
-      return 0;
-    *out = pygraph_eval_mask(e->invariants[n->arg], n->type);
-    return 1;
-  case PYGRAPH_EXIT_COUNTER: {
-    if (!pygraph_eval_is_int(n->type) || n->type == PYGRAPH_TYPE_I1 ||
-        (n->arg != PYGRAPH_WL_NONE && (n->arg >= wl->n_invariants || !e->invariants)))
-      return 0;
-    uint64_t base = n->arg == PYGRAPH_WL_NONE ? 0 : e->invariants[n->arg];
-    *out = pygraph_eval_mask(base + (uint64_t)n->imm + (uint64_t)n->step * e->iteration, n->type);
-    return 1;
-  }
-  default:
+  if (!pygraph_eval_leaf_ok(e->wl, n, e->status != 0, e->invariants != 0))
     return 0;
-  }
+  *out = pygraph_eval_leaf_bits(n->op, n->type, n->arg, n->imm, n->step, e->status, e->iteration,
+                                e->invariants);
+  return 1;
 }
 
 /* Applies node n (no LEAVE) to the stack st of *sp entries; 0 when it is
