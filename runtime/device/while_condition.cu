@@ -12,29 +12,37 @@
  * last node is pygraph_while_condition_clauses instead, one warp. */
 #include "graphs/while_clauses.h"
 
-/* The status bytes the step would copy from s->status_src one at a time
- * (a chain of global loads), copied into the staged s->status by all
- * threads at once; s->status_src then points at them (the step copies no
- * more, pygraph_while_unstage still writes them back).  `loop_at`: the
- * descriptor's offset in the block, checked by the caller. */
-static __device__ void stage_status(struct pygraph_while_state *s, uintptr_t loop_at)
+/* The folded status copy (pygraph_while_fold_copy) where it is this
+ * kernel's to make (`in_after_copy`: 1 in a split body's first kernel, 0
+ * in the step), made into the staged s->status by all threads at once
+ * rather than by the stepping thread one word at a time; s->status_src
+ * then points at them (the step copies no more; pygraph_while_unstage
+ * writes them back).  The staged pointers are still the block's (global
+ * memory) here.  A source that fails a check is left to the step, which
+ * reports the loop MALFORMED. */
+static __device__ void stage_status(struct pygraph_while_state *s, uint32_t in_after_copy)
 {
-  const pygraph_whole_loop *wl = (const pygraph_whole_loop *)((uintptr_t)s + loop_at);
-  uint32_t n = wl->status_bytes;
-  if (!s->status_src || n > PYGRAPH_WL_MAX_STATUS_BYTES)
-    return;                            /* none to copy, or the step reports MALFORMED */
+  const unsigned char *src = 0;
+  uint32_t n = s->loop->status_bytes;
+  if (!pygraph_while_folds_here(s, in_after_copy) ||
+      !pygraph_while_status_source(s, s->iteration, &src) || !src ||
+      n > PYGRAPH_WL_MAX_STATUS_BYTES)
+    return;                            /* every thread agrees: they read the same bytes */
   for (uint32_t k = threadIdx.x; k < n; k += blockDim.x)
-    s->status[k] = s->status_src[k];
+    s->status[k] = src[k];
   __syncthreads();
-  if (threadIdx.x == 0)
+  if (threadIdx.x == 0) {
     s->status_src = s->status;
+    s->status_src_evolves = 0;
+  }
 }
 
 /* The block, copied into the dynamic shared memory the node was given and
  * its pointers moved there (pygraph_while_stage), or the block itself
  * where it does not fit (the node got none) or is malformed.  Every
  * thread calls it; only thread 0 uses the answer. */
-static __device__ struct pygraph_while_state *staged_block(struct pygraph_while_state *state)
+static __device__ struct pygraph_while_state *staged_block(struct pygraph_while_state *state,
+                                                           uint32_t in_after_copy)
 {
   extern __shared__ unsigned long long stage[];
   unsigned room;
@@ -51,7 +59,7 @@ static __device__ struct pygraph_while_state *staged_block(struct pygraph_while_
   if ((uintptr_t)s->loop < (uintptr_t)state || loop_at > bytes ||
       bytes - loop_at < sizeof(pygraph_whole_loop))
     return state;                      /* every thread agrees: the block is malformed */
-  stage_status(s, loop_at);
+  stage_status(s, in_after_copy);
   __syncthreads();                     /* every thread is done reading the copy's pointers
                                           before thread 0 moves them */
   return threadIdx.x == 0 && pygraph_while_stage(s, (uintptr_t)state) ? s : state;
@@ -74,7 +82,7 @@ extern "C" __global__ void pygraph_while_condition(struct pygraph_while_state *s
                                                    cudaGraphConditionalHandle handle)
 {
   PROFILE_STAMP(0);
-  struct pygraph_while_state *s = staged_block(state);
+  struct pygraph_while_state *s = staged_block(state, 0);
   if (threadIdx.x != 0)
     return;
 #ifdef PYGRAPH_WHILE_PROFILE_WARM
@@ -92,7 +100,7 @@ extern "C" __global__ void pygraph_while_condition(struct pygraph_while_state *s
   unsigned keep_going = pygraph_while_step(s);
   PROFILE_STAMP(2);
   if (s != state)
-    pygraph_while_unstage(state, s);
+    pygraph_while_unstage(state, s, 0);
 #ifdef PYGRAPH_WHILE_PROFILE_PARTS
   /* bench-only: the step's two parts made again, warm and timed alone (the
    * slots rewrite the values just written; the tests only read) */
@@ -141,12 +149,12 @@ extern "C" __global__ void pygraph_while_condition(struct pygraph_while_state *s
 extern "C" __global__ void pygraph_while_after_copy(struct pygraph_while_state *state,
                                                     cudaGraphConditionalHandle if_handle)
 {
-  struct pygraph_while_state *s = staged_block(state);
+  struct pygraph_while_state *s = staged_block(state, 1);
   if (threadIdx.x != 0)
     return;
   unsigned run_rest = pygraph_while_test_after_copy(s);
   if (s != state)
-    pygraph_while_unstage(state, s);
+    pygraph_while_unstage(state, s, 1);
   /* every iteration sets the IF handle (never its default): 1 runs the
    * operations after the copy; the state's writes are ordered before the
    * step's read by the IF node's edges */
@@ -197,7 +205,7 @@ extern "C" __global__ void pygraph_while_condition_clauses(struct pygraph_while_
   const unsigned lane = threadIdx.x;
   uint32_t outcome = state->outcome, after_copy_first = state->after_copy_first;
   uint64_t ran = state->iteration, cap = state->max_iterations;
-  const unsigned char *src = state->status_src;
+  const unsigned char *status_src = state->status_src;
   const uint64_t *invariants = state->invariants;
   uint32_t n_atoms = c->n_atoms, n_tests = c->n_tests, n_slots = c->n_slots;
   const struct pygraph_clause_atom atom = c->atoms[lane];   /* copies: loaded before */
@@ -207,6 +215,8 @@ extern "C" __global__ void pygraph_while_condition_clauses(struct pygraph_while_
       cudaGraphSetConditional(handle, 0);
     return;
   }
+  const unsigned char *src =                  /* a split body's first kernel made the copy */
+      after_copy_first ? 0 : pygraph_clauses_source(c, status_src, ran, invariants);
   const unsigned char *status = src ? src : state->status;
   struct warp_answer w = warp_leaving(&atom, &test, n_atoms, n_tests, status, ran, invariants,
                                       pygraph_clause_step_positions(after_copy_first));
@@ -233,19 +243,26 @@ extern "C" __global__ void pygraph_while_condition_clauses(struct pygraph_while_
 /* A split body's first kernel over the compiled form: the tests after the
  * copy of iteration state->iteration, a lane each
  * (pygraph_while_clauses_after_copy's parts); one that says leave counts
- * the iteration and ends the loop; the IF handle is set every iteration. */
+ * the iteration and ends the loop; the IF handle is set every iteration.
+ * A folded copy: the tests read its source, the lanes copy it into the
+ * state (the step after the IF node and the host read it there). */
 extern "C" __global__ void pygraph_while_after_copy_clauses(struct pygraph_while_state *state,
                                                             const struct pygraph_while_clauses *c,
                                                             cudaGraphConditionalHandle if_handle)
 {
   const unsigned lane = threadIdx.x;
   uint64_t ran = state->iteration;
+  const unsigned char *status_src = state->status_src;
   const uint64_t *invariants = state->invariants;
   uint32_t n_atoms = c->n_atoms, n_tests = c->n_tests;
   const struct pygraph_clause_atom atom = c->atoms[lane];
   const struct pygraph_clause_test test = c->tests[lane];
-  struct warp_answer w = warp_leaving(&atom, &test, n_atoms, n_tests, state->status, ran,
-                                      invariants, 1u << PYGRAPH_EXIT_AFTER_COPY);
+  const unsigned char *src = pygraph_clauses_source(c, status_src, ran, invariants);
+  struct warp_answer w = warp_leaving(&atom, &test, n_atoms, n_tests, src ? src : state->status,
+                                      ran, invariants, 1u << PYGRAPH_EXIT_AFTER_COPY);
+  if (src)
+    for (uint32_t k = lane; k < c->status_bytes; k += PYGRAPH_CLAUSE_LANES)
+      state->status[k] = src[k];
   if (lane != 0)
     return;
   if (w.leaving) {

@@ -169,10 +169,12 @@ static void gen_bool(struct gen *g, unsigned depth)
   }
 }
 
-/* A random loop: 1 to 4 tests at random positions, 0 to 4 slots. */
+/* A random loop: 1 to 4 tests at random positions, 0 to 4 slots, and
+ * after them the status copy's source as a ping-pong between the buffers
+ * invariants 6 and 7 point at (folded with EVOLVING_SOURCE only). */
 struct random_loop {
   struct gen g;
-  pygraph_loop_value values[4];
+  pygraph_loop_value values[5];
   struct pygraph_while_slot slots[4];
   size_t n_slots;
   pygraph_whole_loop wl;
@@ -220,6 +222,9 @@ static void random_loop(struct random_loop *rl)
   wl->values = rl->values;
   wl->n_rotation_members = sizeof kMembers / sizeof kMembers[0];
   wl->rotation_members = kMembers;
+  rl->values[rl->n_slots] = (pygraph_loop_value){
+      0, 1, PYGRAPH_EVOLVE_ROTATION, PYGRAPH_TYPE_PTR, 0, NONE, 2, pick(2), 0};
+  wl->n_values = (unsigned)rl->n_slots + 1;
 }
 
 /* A loop of the random ones' shape (status, invariants, rotation members)
@@ -237,12 +242,37 @@ static void random_bytes(unsigned char *p, size_t n)
     p[k] = (unsigned char)(pick(3) ? pick(3) - 1 : next_random());
 }
 
-/* One trial: the loop stepped both ways from the same random starts. */
-static int trial(struct random_loop *rl, int status_src, int split, unsigned *steps,
+/* Where the body's status copy puts the status: a copy node into the
+ * state's status, or folded into the kernels from a fixed source or from
+ * the ping-pong of the two buffers (random_loop). */
+enum fold { COPY_NODE, FIXED_SOURCE, EVOLVING_SOURCE };
+
+/* The buffer the copy reads in iteration `it` of rl (its folds' source). */
+static const unsigned char *source_of(const struct random_loop *rl, enum fold fold,
+                                      unsigned char (*bufs)[STATUS_BYTES], uint64_t it)
+{
+  if (fold != EVOLVING_SOURCE)
+    return bufs[0];                    /* a copy node: the test writes the state's status */
+  return bufs[(rl->values[rl->n_slots].a + it) % 2];
+}
+
+static void folds(struct pygraph_while_block *b, const struct random_loop *rl, enum fold fold,
+                  unsigned char (*bufs)[STATUS_BYTES])
+{
+  if (fold == FIXED_SOURCE)
+    CHECK(pygraph_while_block_fold_status(b, &rl->wl, bufs[0], NONE));
+  if (fold == EVOLVING_SOURCE)
+    CHECK(pygraph_while_block_fold_status(b, &rl->wl, NULL, (unsigned)rl->n_slots));
+}
+
+/* One trial: the loop stepped both ways from the same random starts; where
+ * the copy is folded, the status each kernel copied is checked against
+ * the buffer of its iteration. */
+static int trial(struct random_loop *rl, enum fold fold, int split, unsigned *steps,
                  unsigned *left)
 {
   unsigned char args_g[ARGS_BYTES] = {0}, args_c[ARGS_BYTES] = {0};
-  unsigned char src_g[STATUS_BYTES], src_c[STATUS_BYTES];
+  unsigned char bufs[2][STATUS_BYTES];
   struct pygraph_while_block bg, bc;
   const char *step;
   CHECK(pygraph_while_block_create(&bg, &fake_backend, &rl->wl, rl->slots, rl->n_slots, args_g,
@@ -257,12 +287,15 @@ static int trial(struct random_loop *rl, int status_src, int split, unsigned *st
     unsigned char status[STATUS_BYTES];
     for (unsigned k = 0; k < N_INV; k++)
       inv[k] = interesting_bits(kInvTypes[k]);
+    if (fold == EVOLVING_SOURCE) {
+      inv[6] = (uintptr_t)bufs[0];
+      inv[7] = (uintptr_t)bufs[1];
+    }
     random_bytes(status, sizeof status);
     uint64_t first = pick(4), cap = pick(2) ? 0 : first + 1 + pick(8);
     struct pygraph_while_block *both[2] = {&bg, &bc};
     for (int k = 0; k < 2; k++) {
-      if (status_src)
-        pygraph_while_block_read_status_from(both[k], k ? src_c : src_g);
+      folds(both[k], rl, fold, bufs);
       if (split)
         pygraph_while_block_split_after_copy(both[k]);
       CHECK(pygraph_while_block_start(both[k], inv, status, first, cap));
@@ -270,16 +303,22 @@ static int trial(struct random_loop *rl, int status_src, int split, unsigned *st
     }
     struct pygraph_while_state *sg = bg.device, *sc = bc.device;
     for (unsigned k = 0; k < 12; k++) {
-      unsigned char fresh[STATUS_BYTES];
-      random_bytes(fresh, sizeof fresh);
-      memcpy(status_src ? src_g : sg->status, fresh, sizeof fresh);
-      memcpy(status_src ? src_c : sc->status, fresh, sizeof fresh);
+      random_bytes(bufs[0], sizeof bufs);   /* what this iteration's ops left */
+      if (fold == COPY_NODE) {
+        memcpy(sg->status, bufs[0], STATUS_BYTES);
+        memcpy(sc->status, bufs[0], STATUS_BYTES);
+      }
+      unsigned char copied[STATUS_BYTES];  /* what the host must see if the loop ends here */
+      memcpy(copied, source_of(rl, fold, bufs, sg->iteration), STATUS_BYTES);
       unsigned more_g = 1, more_c = 1;
       if (split) {                       /* the first kernel, then the step */
         more_g = pygraph_while_test_after_copy(sg);
         more_c = pygraph_while_clauses_after_copy(sc, c);
         CHECK(more_g == more_c && sg->iteration == sc->iteration &&
               sg->outcome == sc->outcome && sg->exit_test == sc->exit_test);
+        CHECK(!memcmp(sg->status, copied, STATUS_BYTES) &&
+              !memcmp(sc->status, copied, STATUS_BYTES));
+        random_bytes(bufs[0], sizeof bufs);   /* the ops after the copy may write them */
       }
       if (more_g) {
         more_g = pygraph_while_step(sg);
@@ -295,6 +334,7 @@ static int trial(struct random_loop *rl, int status_src, int split, unsigned *st
                  (more_g || !memcmp(sg->status, sc->status, STATUS_BYTES));
       CHECK(same);
       CHECK(sg->outcome != PYGRAPH_WHILE_MALFORMED);
+      CHECK(more_g || !memcmp(sg->status, copied, STATUS_BYTES));   /* the host's bytes */
       if (!same)
         run = 3;                         /* one difference is enough: the next loop */
       if (!more_g || !same) {
@@ -328,8 +368,7 @@ static void test_random_loops_step_alike(void)
           !strcmp(why, "an exit test of more than 6 compares") ||
           !strcmp(why, "a rotation of more than 4 members"));
     loops++;
-    /* a split body never has a folded status copy (graphs/while_graph.h) */
-    compiled += (unsigned)trial(&rl, k % 3 == 1, k % 5 == 2 && k % 3 != 1, &steps, &left);
+    compiled += (unsigned)trial(&rl, (enum fold)(k % 3), k % 5 == 2, &steps, &left);
   }
   fprintf(stderr, "  %u random loops, %u compiled, %u steps, %u left by a test\n", loops,
           compiled, steps, left);

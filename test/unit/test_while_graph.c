@@ -495,16 +495,31 @@ static void test_refusals(void)
   pygraph_graph_plan_free(&lp.plan);
   CHECK(pygraph_graph_plan_for_capture(&lp.ops, &fake_backend, &lp.plan) == 0);
   wl = loop_of(kConverged, 4, 0);
+  wl.n_values = 0;                                   /* the copy's source stays */
   rq = request_of(&lp, &wl);
   rq.status_op = 0;
   struct pygraph_while_graph wg;
   const char *step;
   fake_log_clear();
   CHECK(pygraph_while_graph_create(&wg, &fake_backend, &rq, &step) == cudaSuccess);
-  CHECK_STR(fake_log(), "wbuild(0 1<0; status 0 if) inst");
-  CHECK(fake_while_spec.split_after_copy && !fake_while_spec.status_folded);
+  CHECK_STR(fake_log(), "wbuild(0 1<0; status 0 folded if) inst");   /* the first kernel
+                                                                        makes the copy */
+  CHECK(fake_while_spec.split_after_copy && fake_while_spec.status_folded);
+  CHECK(pygraph_while_block_state(&wg.block)->status_src == (const unsigned char *)lp.status &&
+        !pygraph_while_block_state(&wg.block)->status_src_evolves);
   CHECK(pygraph_while_block_state(&wg.block)->after_copy_first == 1);
   pygraph_while_graph_free(&wg, &fake_backend);
+  /* kRotation's value 0 made the copy's source (op 0, operand 1): it
+   * evolves, the kernels read it from the descriptor */
+  wl.n_values = 1;
+  fake_log_clear();
+  CHECK(pygraph_while_graph_create(&wg, &fake_backend, &rq, &step) == cudaSuccess);
+  CHECK_STR(fake_log(), "wbuild(0 1<0; status 0 folded if) inst");
+  CHECK(pygraph_while_block_state(&wg.block)->status_src == NULL &&
+        pygraph_while_block_state(&wg.block)->status_src_evolves &&
+        pygraph_while_block_state(&wg.block)->status_src_value == 0);
+  pygraph_while_graph_free(&wg, &fake_backend);
+  wl.n_values = 0;
   pygraph_exit_node at_end[4];
   memcpy(at_end, kConverged, sizeof at_end);
   at_end[3].arg = PYGRAPH_EXIT_AT_END;
@@ -514,6 +529,12 @@ static void test_refusals(void)
   CHECK_STR(fake_log(), "wbuild(0 1<0; status 0) inst");
   CHECK(pygraph_while_block_state(&wg.block)->after_copy_first == 0);
   pygraph_while_graph_free(&wg, &fake_backend);
+  wl.n_values = 1;                                   /* a copy node cannot follow a source
+                                                        that evolves */
+  expect_refusal(&fake_backend, &rq,
+                 "the status copy's source changes from iteration to iteration and the copy "
+                 "is neither the iteration's last operation nor followed by an exit test");
+  wl.n_values = 0;
 
   /* an event record node, a copy from host memory, host bytes */
   struct pygraph_op rec = {.kind = PYGRAPH_OP_EVENT_RECORD, .stream = S1, .event = FAKE_EVENT(1),
@@ -653,7 +674,7 @@ static void test_staged_step(void)
         cudaSuccess);
   struct pygraph_while_block *both[2] = {&ref, &b};
   for (int k = 0; k < 2; k++) {
-    pygraph_while_block_read_status_from(both[k], &src);
+    CHECK(pygraph_while_block_fold_status(both[k], &wl, &src, PYGRAPH_WL_NONE));
     CHECK(pygraph_while_block_start(both[k], inv, &status, 0, 0));
     CHECK(pygraph_while_block_upload(both[k], &fake_backend, S1) == cudaSuccess);
   }
@@ -680,7 +701,7 @@ static void test_staged_step(void)
     memset(d, 0xa5, bytes);              /* the staged step must not read the block */
     more = pygraph_while_step(s);
     memcpy(d, saved, bytes);
-    pygraph_while_unstage(d, s);
+    pygraph_while_unstage(d, s, 0);
     if (steps % 2)
       memcpy(&src, s->status, sizeof src);
     CHECK(pygraph_while_step(r) == more);

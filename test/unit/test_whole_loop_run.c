@@ -436,7 +436,7 @@ static void test_test_after_copy_with_operations_after(void)
   fake_log_clear();
   r = run(p, 5, 100);
   CHECK(same(r, split_as_written(5, 100)));
-  CHECK(harness_count(fake_log(), "wbuild(0 1<0 2<1 3<2; status 2 if;") == 1);
+  CHECK(harness_count(fake_log(), "wbuild(0 1<0 2<1 3<2; status 2 folded if;") == 1);
   CHECK(harness_count(fake_log(), "ifskip") == 1 && harness_count(fake_log(), "wloop(4)") == 1);
   for (int start = 2; start <= 9; start++) {
     r = run(p, start, 100);
@@ -820,6 +820,121 @@ static void test_auto_turns_off_slower_whole(void)
 
 /* The JSON report lists the loop with the text line's fields, and its
  * WHILE graphs' kernels count in the totals. */
+/* CG's shape with its ping-pong: the status copy's source rotates.  Op 0
+ * adds -2 to cur, the copy reads cur, test 0 (status == 0) right after
+ * it, op 2 adds 1 to other (the IF body), test 1 (++it >= maxit) at the
+ * end, then cur and other swap.  The WHILE graph's kernels read each
+ * iteration's source from the descriptor: a wrong buffer changes where the
+ * loop leaves. */
+static const pygraph_loop_value kPingPongValues[] = {
+    {0, 0, PYGRAPH_EVOLVE_INVARIANT, PYGRAPH_TYPE_I32, NONE, NONE, 0, 0, 0},
+    {0, 1, PYGRAPH_EVOLVE_ROTATION, PYGRAPH_TYPE_PTR, 0, NONE, 2, 0, 0},
+    {1, 1, PYGRAPH_EVOLVE_ROTATION, PYGRAPH_TYPE_PTR, 0, NONE, 2, 0, 0},   /* the source */
+    {2, 0, PYGRAPH_EVOLVE_INVARIANT, PYGRAPH_TYPE_I32, NONE, NONE, 0, 0, 0},
+    {2, 1, PYGRAPH_EVOLVE_ROTATION, PYGRAPH_TYPE_PTR, 0, NONE, 2, 1, 0}};
+
+static struct prog *pingpong_prog(void)
+{
+  struct prog *p = prog_new();
+  p->wl.status_op = 1;
+  p->wl.n_values = sizeof kPingPongValues / sizeof kPingPongValues[0];
+  p->wl.values = kPingPongValues;
+  p->region->n_segments = 2;
+  return p;
+}
+
+static void pingpong_copy(struct prog *p, int *cur)
+{
+  if (pygraph_whole_loop_observing()) {
+    struct pygraph_op op = {.kind = PYGRAPH_OP_MEMCPY, .stream = cudaStreamLegacy, .dst = p->dest,
+                            .src = cur, .count = sizeof(int),
+                            .memcpy_kind = cudaMemcpyDeviceToHost, .wait_link = -1};
+    pygraph_whole_loop_observe(&fake_backend, &op, NULL);
+  }
+  *p->dest = *cur;
+}
+
+static struct result run_pingpong(struct prog *p, int start_a, int start_b, int maxit)
+{
+  *p->a = start_a;
+  *p->b = start_b;
+  *p->dest = -1;
+  unsigned long long inv[4] = {(uintptr_t)p->dest, (unsigned)maxit, (uintptr_t)p->a,
+                               (uintptr_t)p->b};
+  int *cur = p->a, *other = p->b;
+  int it = 0, k;
+  pygraph_whole_loop_enter_with(&fake_backend, p->region, &p->wl, inv);
+  for (;;) {
+    unsigned long long left;
+    if ((k = pygraph_whole_loop_try_with(&fake_backend, p->region, &p->wl, &left)) >= 0) {
+      it = k == 0 ? (int)left : (int)left + 1;
+      cur = (int *)(uintptr_t)inv[kMembers[left % 2]];
+      pygraph_whole_loop_exit_impl(p->region, &p->wl, 1ull << k);
+      break;
+    }
+    begin(p->region, 0);
+    harness_loop_kernel(&p->site0, 1, -2, cur);
+    end(p->region);
+    pingpong_copy(p, cur);
+    if (*p->dest == 0) {
+      k = 0;
+      pygraph_whole_loop_exit_impl(p->region, &p->wl, 1ull << 0);
+      break;
+    }
+    begin(p->region, 1);
+    harness_loop_kernel(&p->site1, 2, 1, other);
+    end(p->region);
+    if (++it >= maxit) {
+      k = 1;
+      pygraph_whole_loop_exit_impl(p->region, &p->wl, 1ull << 1);
+      break;
+    }
+    int *t = cur;
+    cur = other;
+    other = t;
+  }
+  return (struct result){(uint64_t)it, *p->dest, *p->a, *p->b, cur == p->a, k};
+}
+
+static struct result pingpong_as_written(int start_a, int start_b, int maxit)
+{
+  int on = pygraph_settings()->whole_loops;
+  whole_loops(0);
+  struct result r = run_pingpong(pingpong_prog(), start_a, start_b, maxit);
+  whole_loops(on);
+  return r;
+}
+
+/* Run whole, the ping-pong loop leaves where it does as written, by the
+ * buffer of either parity and by the cap, its status copy folded into the
+ * split body's first kernel (no copy node). */
+static void test_status_source_rotates(void)
+{
+  fake_reset();
+  whole_loops(1);
+  struct prog *p = pingpong_prog();
+  struct result r = run_pingpong(p, 5, 9, 100);   /* copied: 3 8 2 7 1 6 0 */
+  CHECK(same(r, pingpong_as_written(5, 9, 100)) && r.iterations == 6 && r.exit_test == 0);
+  CHECK_STR(harness_whole_loop_summary(&p->wl).state, "ready");
+  fake_log_clear();
+  r = run_pingpong(p, 5, 9, 100);
+  CHECK(same(r, pingpong_as_written(5, 9, 100)) && r.iterations == 6);
+  CHECK(harness_count(fake_log(), "wbuild(0 1<0 2<1; status 1 folded if;") == 1);
+  CHECK(harness_count(fake_log(), "wloop(6)") == 1 && harness_count(fake_log(), "ifskip") == 1);
+  CHECK_STR(harness_whole_loop_summary(&p->wl).condition, "compiled");
+  for (int a = 2; a <= 7; a++)                    /* leaves by a, or by b: odd iterations */
+    for (int b = 1; b <= 7; b += 3) {
+      r = run_pingpong(p, a, b, 100);
+      CHECK(same(r, pingpong_as_written(a, b, 100)));
+    }
+  r = run_pingpong(p, 50, 60, 7);                 /* the cap */
+  CHECK(same(r, pingpong_as_written(50, 60, 7)) && r.exit_test == 1 && r.iterations == 7);
+  struct pygraph_whole_loop_summary s = harness_whole_loop_summary(&p->wl);
+  CHECK_STR(s.why, "-");
+  CHECK(s.builds == 1 && s.fallbacks == 0 && s.graph_runs == 17);   /* a == 2 leaves in
+                                                                        iteration 0 */
+}
+
 static void test_report_json(void)
 {
   fake_reset();
@@ -877,6 +992,7 @@ int main(void)
   test_invariant_operand_per_execution();
   test_nested_loop();
   test_test_after_copy_with_operations_after();
+  test_status_source_rotates();
   test_report_json();
   test_auto_keeps_faster_whole();
   test_auto_turns_off_slower_whole();

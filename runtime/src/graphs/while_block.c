@@ -144,12 +144,35 @@ cudaError_t pygraph_while_block_create(struct pygraph_while_block *b,
   return cudaSuccess;
 }
 
-void pygraph_while_block_read_status_from(struct pygraph_while_block *b, const void *src)
+/* Is wl->values[value] a source the kernels may read a status from? */
+static int source_ok(const pygraph_whole_loop *wl, unsigned value)
 {
+  if (value >= wl->n_values || !pygraph_eval_value_ok(wl, &wl->values[value]))
+    return 0;
+  const pygraph_loop_value *v = &wl->values[value];
+  return v->type == PYGRAPH_TYPE_PTR && (v->evolution == PYGRAPH_EVOLVE_AFFINE ||
+                                         v->evolution == PYGRAPH_EVOLVE_ROTATION);
+}
+
+int pygraph_while_block_fold_status(struct pygraph_while_block *b, const pygraph_whole_loop *wl,
+                                    const void *src, unsigned value)
+{
+  int evolves = value != PYGRAPH_WL_NONE;
+  if (evolves && !source_ok(wl, value))
+    return 0;
   struct pygraph_while_state st;
   memcpy(&st, b->image, sizeof st);
-  st.status_src = src;
+  st.status_src = evolves ? NULL : src;
+  st.status_src_evolves = (uint32_t)evolves;
+  st.status_src_value = evolves ? value : 0;
   memcpy(b->image, &st, sizeof st);
+  if (evolves && !b->clauses_refusal) {
+    struct pygraph_while_clauses c;
+    memcpy(&c, b->image + b->clauses_at, sizeof c);
+    b->clauses_refusal = pygraph_while_clauses_fold_source(wl, value, &c);
+    memcpy(b->image + b->clauses_at, &c, sizeof c);
+  }
+  return 1;
 }
 
 void pygraph_while_block_split_after_copy(struct pygraph_while_block *b)

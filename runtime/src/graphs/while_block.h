@@ -47,9 +47,15 @@ cudaError_t pygraph_while_block_create(struct pygraph_while_block *b,
                                        const struct pygraph_while_slot *slots, size_t n_slots,
                                        void *args, size_t args_size, const char **step);
 
-/* The condition kernel makes the status copy itself, from `src` (a
- * device address): the body holds no copy node (while_condition.h). */
-void pygraph_while_block_read_status_from(struct pygraph_while_block *b, const void *src);
+/* A condition kernel makes the status copy itself (folded: the body holds
+ * no copy node, while_condition.h), from `src` (a device address), or,
+ * where `value` is not PYGRAPH_WL_NONE, from the value of wl->values[value]
+ * (wl: the block's descriptor) in each iteration: an evolving source, an
+ * AFFINE or ROTATION pointer.  0, and nothing changed, when that value is
+ * none such.  A compiled form that cannot hold the source is dropped
+ * (b->clauses_refusal says why: the generic kernels then). */
+int pygraph_while_block_fold_status(struct pygraph_while_block *b, const pygraph_whole_loop *wl,
+                                    const void *src, unsigned value);
 
 /* The body is split after the status copy (graphs/while_graph.h): its
  * first kernel makes the exit tests after the copy, the step does not. */

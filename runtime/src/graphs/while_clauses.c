@@ -254,3 +254,17 @@ const char *pygraph_while_clauses_compile(const pygraph_whole_loop *wl,
   c->n_slots = (uint32_t)n_slots;
   return NULL;
 }
+
+const char *pygraph_while_clauses_fold_source(const pygraph_whole_loop *wl, unsigned value,
+                                              struct pygraph_while_clauses *c)
+{
+  struct pygraph_while_slot s = {0, value, 8};
+  struct pygraph_clause_slot source;
+  const char *why = compile_slot(wl, &s, &source);
+  if (why)
+    return why;
+  if (source.value.type != PYGRAPH_TYPE_PTR)
+    return "a status copy's source that is not a pointer";
+  c->source = source;
+  return NULL;
+}

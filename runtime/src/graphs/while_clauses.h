@@ -85,12 +85,14 @@ struct pygraph_clause_slot {
 
 /* The compiled loop.  tests[] is in the generic step's order: the tests
  * after the status copy, then at the end, then at the top, each in
- * descriptor order. */
+ * descriptor order.  source: the folded status copy's evolving source
+ * (its bytes 8, offset unused), or bytes 0: the state's status_src. */
 struct pygraph_while_clauses {
   uint32_t n_atoms, n_tests, n_slots, status_bytes;
   struct pygraph_clause_atom atoms[PYGRAPH_CLAUSE_LANES];
   struct pygraph_clause_test tests[PYGRAPH_CLAUSE_LANES];
   struct pygraph_clause_slot slots[PYGRAPH_CLAUSE_LANES];
+  struct pygraph_clause_slot source;
 };
 
 /* Operand o's value in iteration `iteration` (exit_eval.h's leaf and
@@ -156,6 +158,21 @@ PYGRAPH_EVAL_FN void pygraph_clause_write_slot(const struct pygraph_clause_slot 
   pygraph_eval_store_le(args + s->offset, v, s->bytes);
 }
 
+/* The folded status copy's source in iteration `iteration`: c's evolving
+ * source, else `status_src` (the state's; NULL: a copy node writes the
+ * status). */
+PYGRAPH_EVAL_FN const unsigned char *pygraph_clauses_source(const struct pygraph_while_clauses *c,
+                                                            const unsigned char *status_src,
+                                                            uint64_t iteration,
+                                                            const uint64_t *invariants)
+{
+  if (!c->source.bytes)
+    return status_src;
+  return (const unsigned char *)(uintptr_t)pygraph_eval_evolve(&c->source.value,
+                                                               c->source.members, iteration,
+                                                               invariants);
+}
+
 /* How the step after an iteration ends, `leaving` the tests that say leave
  * (bit k: tests[k]), `next` the next iteration's number. */
 PYGRAPH_EVAL_FN uint32_t pygraph_clause_outcome(uint32_t leaving, uint64_t next, uint64_t cap)
@@ -196,7 +213,10 @@ PYGRAPH_EVAL_FN unsigned pygraph_while_clauses_step(struct pygraph_while_state *
 {
   if (s->outcome != PYGRAPH_WHILE_RUNNING)
     return 0;
-  const unsigned char *status = s->status_src ? s->status_src : s->status;
+  const unsigned char *src =          /* a split body's first kernel made the copy */
+      s->after_copy_first ? 0 : pygraph_clauses_source(c, s->status_src, s->iteration,
+                                                       s->invariants);
+  const unsigned char *status = src ? src : s->status;
   uint32_t leaving = pygraph_clauses_leaving(c, status, s->iteration, s->invariants,
                                              pygraph_clause_step_positions(s->after_copy_first));
   uint64_t next = s->iteration + 1;
@@ -204,8 +224,8 @@ PYGRAPH_EVAL_FN unsigned pygraph_while_clauses_step(struct pygraph_while_state *
   if (outcome == PYGRAPH_WHILE_RUNNING)
     for (uint32_t k = 0; k < c->n_slots; k++)
       pygraph_clause_write_slot(&c->slots[k], s->args, next, s->invariants);
-  else if (s->status_src)              /* the last copy: what the host must see */
-    pygraph_eval_copy_bytes(s->status, s->status_src, c->status_bytes);
+  else if (src)                        /* the last copy: what the host must see */
+    pygraph_eval_copy_bytes(s->status, src, c->status_bytes);
   s->iteration = next;
   if (outcome == PYGRAPH_WHILE_RUNNING)
     return 1;
@@ -216,13 +236,20 @@ PYGRAPH_EVAL_FN unsigned pygraph_while_clauses_step(struct pygraph_while_state *
 }
 
 /* pygraph_while_test_after_copy's answer and writes, made from c: the
- * first kernel of a split body, right after the status copy of iteration
- * s->iteration (the CPU's text of pygraph_while_after_copy_clauses). */
+ * first kernel of a split body, right after the status copy's place in
+ * iteration s->iteration (the CPU's text of
+ * pygraph_while_after_copy_clauses).  A folded copy is read from its
+ * source and copied into the state every iteration: the step after the IF
+ * node reads it there, and the host after the loop. */
 PYGRAPH_EVAL_FN unsigned pygraph_while_clauses_after_copy(struct pygraph_while_state *s,
                                                           const struct pygraph_while_clauses *c)
 {
-  uint32_t leaving = pygraph_clauses_leaving(c, s->status, s->iteration, s->invariants,
-                                             1u << PYGRAPH_EXIT_AFTER_COPY);
+  const unsigned char *src = pygraph_clauses_source(c, s->status_src, s->iteration,
+                                                    s->invariants);
+  uint32_t leaving = pygraph_clauses_leaving(c, src ? src : s->status, s->iteration,
+                                             s->invariants, 1u << PYGRAPH_EXIT_AFTER_COPY);
+  if (src)
+    pygraph_eval_copy_bytes(s->status, src, c->status_bytes);
   if (!leaving)
     return 1;
   s->iteration++;                      /* the iteration that left ran up to its copy */
@@ -237,6 +264,12 @@ PYGRAPH_EVAL_FN unsigned pygraph_while_clauses_after_copy(struct pygraph_while_s
 const char *pygraph_while_clauses_compile(const pygraph_whole_loop *wl,
                                           const struct pygraph_while_slot *slots, size_t n_slots,
                                           struct pygraph_while_clauses *c);
+
+/* Gives *c (compiled from wl) the folded status copy's evolving source,
+ * wl->values[value] (an AFFINE or ROTATION pointer): NULL, or why the form
+ * cannot hold it (c then unchanged). */
+const char *pygraph_while_clauses_fold_source(const pygraph_whole_loop *wl, unsigned value,
+                                              struct pygraph_while_clauses *c);
 #endif
 
 #endif /* PYGRAPH_WHILE_CLAUSES_H */

@@ -12,14 +12,17 @@
  * conditional WHILE node whose handle defaults to 1 at every launch (the
  * body runs at least once) and whose body is one iteration's nodes, the
  * status copy turned into a device-to-device copy into state->status (or,
- * where it was the iteration's last node, made by this kernel from
- * state->status_src: one node less an iteration), and last this kernel,
+ * where it was the iteration's last node, made by this kernel from its
+ * source: one node less an iteration, "folded"), and last this kernel,
  * after every other body node.  Where an exit test is made right after
  * the status copy and operations follow the copy, the body is split: the
  * operations up to the copy, then a first kernel (pygraph_while_after_copy,
- * the step pygraph_while_test_after_copy) that makes those tests and
- * answers an IF node whose body holds the operations after the copy, then
- * this kernel after the IF node. */
+ * the step pygraph_while_test_after_copy) that makes the copy (folded
+ * there) and those tests and answers an IF node whose body holds the
+ * operations after the copy, then this kernel after the IF node.  A folded
+ * copy's source may change from iteration to iteration (a pointer
+ * ping-pong, state->status_src_evolves): the kernel making the copy reads
+ * the iteration's source from the descriptor's operand. */
 #ifndef PYGRAPH_WHILE_CONDITION_H
 #define PYGRAPH_WHILE_CONDITION_H
 
@@ -110,11 +113,13 @@ struct pygraph_while_state {
   const struct pygraph_while_test *tests;   /* every exit test, in order */
   unsigned char *args;               /* the argument block the slots are in (NULL: none) */
   const unsigned char *status_src;   /* the status copy's device source when the body
-                                        holds no copy node (the copy was its last node):
-                                        the step reads the status from there itself
-                                        (unless it is `status` itself: a staged block's
-                                        kernel copied it in already); NULL: the body's
-                                        copy node writes `status` */
+                                        holds no copy node for it (folded, see the top):
+                                        the kernel that comes first after the copy's
+                                        place (a split body's first kernel, else the
+                                        step) reads the status from there itself (unless
+                                        it is `status` itself: a staged block's kernel
+                                        copied it in already); NULL and not evolving:
+                                        the body's copy node writes `status` */
   uint64_t max_iterations;           /* stop (CAP) once `iteration` reaches it; 0: never */
   uint32_t n_slots;
   uint32_t n_tests;
@@ -126,6 +131,10 @@ struct pygraph_while_state {
                                         multiple of 8; graphs/while_block.h): the generic
                                         condition kernels copy that many bytes into shared
                                         memory and step there (pygraph_while_stage) */
+  uint32_t status_src_evolves;       /* 1: the folded copy's source in iteration i is the
+                                        value then of loop->values[status_src_value] (a
+                                        pointer; status_src unused) */
+  uint32_t status_src_value;
   /* written by the kernel */
   uint64_t iteration;                /* the number of the iteration running (the loop's
                                         iterations count from 0 at its entry); after the
@@ -188,6 +197,50 @@ PYGRAPH_EVAL_FN int pygraph_while_exit(const struct pygraph_eval_env *e,
   return PYGRAPH_EVAL_CONTINUE;
 }
 
+/* The folded status copy's source in iteration `iteration` into *src:
+ * status_src, or the evolving source's value then (NULL: the body's copy
+ * node writes the status).  0: the evolving source fails a check. */
+PYGRAPH_EVAL_FN int pygraph_while_status_source(const struct pygraph_while_state *s,
+                                                uint64_t iteration, const unsigned char **src)
+{
+  *src = s->status_src;
+  if (!s->status_src_evolves)
+    return 1;
+  uint64_t v = 0;
+  if (!pygraph_eval_value_at(s->loop, s->status_src_value, iteration, s->invariants, &v) ||
+      s->loop->values[s->status_src_value].type != PYGRAPH_TYPE_PTR)
+    return 0;
+  *src = (const unsigned char *)(uintptr_t)v;
+  return 1;
+}
+
+/* Does the kernel `in_after_copy` names (1: a split body's first kernel,
+ * 0: the step) make a folded status copy? */
+PYGRAPH_EVAL_FN int pygraph_while_folds_here(const struct pygraph_while_state *s,
+                                             uint32_t in_after_copy)
+{
+  return s->after_copy_first == in_after_copy && (s->status_src || s->status_src_evolves);
+}
+
+/* The folded status copy of iteration s->iteration into s->status, made
+ * by the kernel whose turn it is (pygraph_while_folds_here; the other one
+ * does nothing).  0: the source fails a check or the status is larger
+ * than the state holds. */
+PYGRAPH_EVAL_FN int pygraph_while_fold_copy(struct pygraph_while_state *s, uint32_t in_after_copy)
+{
+  const unsigned char *src = 0;
+  if (!pygraph_while_folds_here(s, in_after_copy))
+    return 1;
+  if (!pygraph_while_status_source(s, s->iteration, &src))
+    return 0;
+  if (!src || src == s->status)        /* a copy node, or the staging kernel made it */
+    return 1;
+  if (s->loop->status_bytes > PYGRAPH_WL_MAX_STATUS_BYTES)
+    return 0;
+  pygraph_eval_copy_bytes(s->status, src, s->loop->status_bytes);
+  return 1;
+}
+
 /* Records that the loop ends with outcome `outcome` (test `test` at
  * `where` for LEFT); returns 0, the handle's value. */
 PYGRAPH_EVAL_FN unsigned pygraph_while_end(struct pygraph_while_state *s, uint32_t outcome,
@@ -200,8 +253,9 @@ PYGRAPH_EVAL_FN unsigned pygraph_while_end(struct pygraph_while_state *s, uint32
 }
 
 /* The first kernel's step in a split body (s->after_copy_first), right
- * after the status copy of iteration number s->iteration: the exit tests
- * after the copy, over the copied status.  One says leave: the iteration
+ * after the status copy's place in iteration number s->iteration: the
+ * copy where it is folded, then the exit tests after it, over the copied
+ * status.  One says leave: the iteration
  * is counted as the step would count it (after the launch the one that
  * left is s->iteration - 1), the loop ends LEFT there and 0 is returned:
  * the IF body (the operations after the copy) is skipped, and the step
@@ -210,6 +264,8 @@ PYGRAPH_EVAL_FN unsigned pygraph_while_end(struct pygraph_while_state *s, uint32
  * 0.  Else 1: the IF body runs, then the step. */
 PYGRAPH_EVAL_FN unsigned pygraph_while_test_after_copy(struct pygraph_while_state *s)
 {
+  if (!pygraph_while_fold_copy(s, 1))
+    return pygraph_while_end(s, PYGRAPH_WHILE_MALFORMED, -1, 0);
   struct pygraph_eval_env e = {s->loop, s->status, s->iteration, s->invariants};
   int r = pygraph_while_exit(&e, s, PYGRAPH_EXIT_AFTER_COPY);
   if (r == PYGRAPH_EVAL_MALFORMED)
@@ -234,12 +290,8 @@ PYGRAPH_EVAL_FN unsigned pygraph_while_step(struct pygraph_while_state *s)
 {
   if (s->outcome != PYGRAPH_WHILE_RUNNING)
     return 0;
-  if (s->status_src && s->status_src != s->status) {   /* the status copy, made here
-                                                          (after every body node) */
-    if (s->loop->status_bytes > PYGRAPH_WL_MAX_STATUS_BYTES)
-      return pygraph_while_end(s, PYGRAPH_WHILE_MALFORMED, -1, 0);
-    pygraph_eval_copy_bytes(s->status, s->status_src, s->loop->status_bytes);
-  }
+  if (!pygraph_while_fold_copy(s, 0))  /* a folded copy, made here after every body node */
+    return pygraph_while_end(s, PYGRAPH_WHILE_MALFORMED, -1, 0);
   uint64_t ran = s->iteration++;       /* the iteration that just ran */
   struct pygraph_eval_env e = {s->loop, s->status, ran, s->invariants};
   for (uint32_t k = s->after_copy_first ? 1 : 0; k < 3; ++k) {
@@ -294,18 +346,20 @@ PYGRAPH_EVAL_FN int pygraph_while_stage(struct pygraph_while_state *staged, uint
   return 1;
 }
 
-/* What a step on the staged copy wrote, into the block `dst`: the second
- * part of the state; the status only where the step (or the kernel
- * staging it) copied it from status_src, else the block's bytes are what
- * the copy read. */
+/* What kernel `in_after_copy` (pygraph_while_folds_here) wrote on the
+ * staged copy, into the block `dst`: the second part of the state; the
+ * status where that kernel made the folded copy, else the block's bytes
+ * are what the copy read. */
 PYGRAPH_EVAL_FN void pygraph_while_unstage(struct pygraph_while_state *dst,
-                                           const struct pygraph_while_state *staged)
+                                           const struct pygraph_while_state *staged,
+                                           uint32_t in_after_copy)
 {
   dst->iteration = staged->iteration;
   dst->exit_test = staged->exit_test;
   dst->outcome = staged->outcome;
   dst->exit_where = staged->exit_where;
-  if (staged->status_src && staged->loop->status_bytes <= PYGRAPH_WL_MAX_STATUS_BYTES)
+  if (pygraph_while_folds_here(staged, in_after_copy) &&
+      staged->loop->status_bytes <= PYGRAPH_WL_MAX_STATUS_BYTES)
     pygraph_eval_copy_bytes(dst->status, staged->status, staged->loop->status_bytes);
 }
 

@@ -66,6 +66,48 @@ static const char *status_refusal(const struct pygraph_while_request *rq)
   return NULL;
 }
 
+/* Does an op after the status copy have a node?  (Called only with a
+ * status copy.) */
+static int nodes_after_copy(const struct pygraph_while_request *rq)
+{
+  for (size_t i = rq->status_op + 1; i < rq->ops->n_ops; i++)
+    if (rq->plan->nodes[i].form != PYGRAPH_PLAN_NONE)
+      return 1;
+  return 0;
+}
+
+/* Must the body be split (while_graph.h)?  A test right after the copy
+ * with nodes after it: the iteration it leaves must not run them. */
+static int split_after_copy(const struct pygraph_while_request *rq)
+{
+  return rq->status_op != PYGRAPH_WHILE_NO_STATUS && tests_after_copy(rq->wl) &&
+         nodes_after_copy(rq);
+}
+
+/* Is the status copy folded into a condition kernel (no node for it)?  A
+ * device-to-host copy (its source device memory) whose place is followed
+ * by a condition kernel before any other node reads its source: it was
+ * the body's last node (the step runs after every body node), or the body
+ * is split after it (its first kernel runs right after the ops up to the
+ * copy). */
+static int status_folded(const struct pygraph_while_request *rq)
+{
+  return rq->status_op != PYGRAPH_WHILE_NO_STATUS &&
+         rq->ops->ops[rq->status_op].memcpy_kind == cudaMemcpyDeviceToHost &&
+         (!nodes_after_copy(rq) || split_after_copy(rq));
+}
+
+/* The descriptor's value of the status copy's source where it evolves
+ * from iteration to iteration, else PYGRAPH_WL_NONE. */
+static unsigned evolving_source(const struct pygraph_while_request *rq)
+{
+  long k = rq->status_op == PYGRAPH_WHILE_NO_STATUS
+               ? -1
+               : pygraph_whole_loop_evolving_operand(rq->wl, rq->status_op,
+                                                     PYGRAPH_COPY_SOURCE_OPERAND);
+  return k < 0 ? PYGRAPH_WL_NONE : (unsigned)k;
+}
+
 const char *pygraph_while_refusal(const struct pygraph_backend *backend,
                                   const struct pygraph_while_request *rq)
 {
@@ -77,6 +119,12 @@ const char *pygraph_while_refusal(const struct pygraph_backend *backend,
   const char *status = status_refusal(rq);
   if (status)
     return status;
+  unsigned source = evolving_source(rq);
+  if (source != PYGRAPH_WL_NONE && !status_folded(rq))
+    return "the status copy's source changes from iteration to iteration and the copy is "
+           "neither the iteration's last operation nor followed by an exit test";
+  if (source != PYGRAPH_WL_NONE && rq->wl->values[source].type != PYGRAPH_TYPE_PTR)
+    return "the status copy's evolving source is not an evolving pointer";
   if (rq->plan->n_after)
     return "event records made after the graph";
   for (size_t i = 0; i < ops->n_ops; i++) {
@@ -85,34 +133,6 @@ const char *pygraph_while_refusal(const struct pygraph_backend *backend,
       return why;
   }
   return NULL;
-}
-
-/* Does an op after the status copy have a node?  (Called only with a
- * status copy.) */
-static int nodes_after_copy(const struct pygraph_while_request *rq)
-{
-  for (size_t i = rq->status_op + 1; i < rq->ops->n_ops; i++)
-    if (rq->plan->nodes[i].form != PYGRAPH_PLAN_NONE)
-      return 1;
-  return 0;
-}
-
-/* Is the status copy a device-to-host copy with no node after it?  Then
- * the condition kernel, which runs after every body node, can read its
- * source itself. */
-static int status_copy_last(const struct pygraph_while_request *rq)
-{
-  return rq->status_op != PYGRAPH_WHILE_NO_STATUS &&
-         rq->ops->ops[rq->status_op].memcpy_kind == cudaMemcpyDeviceToHost &&
-         !nodes_after_copy(rq);
-}
-
-/* Must the body be split (while_graph.h)?  A test right after the copy
- * with nodes after it: the iteration it leaves must not run them. */
-static int split_after_copy(const struct pygraph_while_request *rq)
-{
-  return rq->status_op != PYGRAPH_WHILE_NO_STATUS && tests_after_copy(rq->wl) &&
-         nodes_after_copy(rq);
 }
 
 cudaError_t pygraph_while_graph_create(struct pygraph_while_graph *wg,
@@ -128,14 +148,20 @@ cudaError_t pygraph_while_graph_create(struct pygraph_while_graph *wg,
       ind ? ind->args->size : 0, step);
   if (err != cudaSuccess)
     return err;
+  int folded = status_folded(rq), split = split_after_copy(rq);
+  if (folded && !pygraph_while_block_fold_status(&wg->block, rq->wl,
+                                                 rq->ops->ops[rq->status_op].src,
+                                                 evolving_source(rq))) {
+    pygraph_while_block_free(&wg->block, backend, NULL);   /* refused above: unreachable */
+    *step = "the status copy's evolving source is not an evolving pointer";
+    return cudaErrorNotSupported;
+  }
+  if (split)
+    pygraph_while_block_split_after_copy(&wg->block);
   struct pygraph_while_spec spec = {
       rq->status_op, wg->block.device, wg->block.clauses_at,
       (void *)((uintptr_t)wg->block.device + offsetof(struct pygraph_while_state, status)),
-      status_copy_last(rq), split_after_copy(rq), pygraph_while_block_clauses(&wg->block)};
-  if (spec.status_folded)
-    pygraph_while_block_read_status_from(&wg->block, rq->ops->ops[rq->status_op].src);
-  if (spec.split_after_copy)
-    pygraph_while_block_split_after_copy(&wg->block);
+      folded, split, pygraph_while_block_clauses(&wg->block)};
   *step = "while graph build";
   err = backend->while_graph_build(rq->ops, rq->plan, ind, &spec, &wg->graph, step);
   if (err == cudaSuccess) {

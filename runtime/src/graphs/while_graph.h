@@ -12,16 +12,20 @@
  *       the plan's nodes of every op, in op order, with the plan's
  *       dependencies (programmatic ones made full); the status copy
  *       (spec->status_op) a device-to-device copy of its source into
- *       spec->status, or no node where spec->status_folded;
+ *       spec->status, or no node where spec->status_folded (a kernel
+ *       reads its source: the only way when the source changes from
+ *       iteration to iteration);
  *       the condition kernel, (spec->state, handle), one block, after
  *       every body node no other body node depends on }
  * (a counted loop, spec->status_op PYGRAPH_WHILE_NO_STATUS: no status copy,
  * the condition kernel's tests read counters and invariants only)
  * and where spec->split_after_copy (an exit test right after the status
  * copy, operations with nodes after it), the WHILE body is instead:
- *       the nodes of the ops up to the status copy (it included), as above;
+ *       the nodes of the ops up to the status copy (it included, unless
+ *       folded), as above;
  *       the after-copy kernel, (spec->state, if_handle), one block, after
- *       every one of those nodes no other of them depends on;
+ *       every one of those nodes no other of them depends on (making the
+ *       folded copy);
  *       IF(if_handle, set by that kernel every iteration) after it {
  *           the nodes of the ops after the copy, with the plan's
  *           dependencies among them (those on earlier ops are kept by
@@ -73,12 +77,13 @@ struct pygraph_while_spec {
                                     while_condition.h) */
   void *status;                  /* device address of that state's status bytes: the
                                     body's status copy writes there */
-  int status_folded;             /* the body holds no node for the status copy: it was
-                                    the iteration's last node, and the condition kernel
-                                    makes it (state->status_src) */
+  int status_folded;             /* the body holds no node for the status copy: a
+                                    condition kernel makes it from its source (the
+                                    state's status_src, or its evolving source): the
+                                    step where the copy was the iteration's last node,
+                                    the after-copy kernel in a split body */
   int split_after_copy;          /* the ops after status_op are an IF node's body after
-                                    the after-copy kernel (see the top; never with
-                                    status_folded) */
+                                    the after-copy kernel (see the top) */
   const void *clauses;           /* device address of the loop's compiled form
                                     (graphs/while_clauses.h): the body's last node is the
                                     fast condition kernel over it; NULL: the generic one */

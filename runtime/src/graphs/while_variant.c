@@ -19,14 +19,29 @@ static int evolves(const pygraph_loop_value *v)
   return v->evolution != PYGRAPH_EVOLVE_INVARIANT;
 }
 
-/* changed[i]: op i has an evolving operand; *step says why when one of a
- * copy or memset does (0 returned).  The descriptor names only ops below
- * its n_ops, which ops (a checked iteration) has. */
+/* Is op i the status copy with its source the only operand that evolves?
+ * The WHILE graph reads that source in a condition kernel (while_graph.h
+ * says when it can). */
+static int status_source_evolves(const pygraph_whole_loop *wl, size_t i)
+{
+  if (!pygraph_whole_loop_has_status(wl) || i != wl->status_op)
+    return 0;
+  for (unsigned k = 0; k < wl->n_values; k++)
+    if (wl->values[k].op == i && evolves(&wl->values[k]) &&
+        wl->values[k].operand != PYGRAPH_COPY_SOURCE_OPERAND)
+      return 0;
+  return 1;
+}
+
+/* changed[i]: a kernel i has an evolving operand; *step says why when one
+ * of a copy or memset does (0 returned), the status copy's source aside.
+ * The descriptor names only ops below its n_ops, which ops (a checked
+ * iteration) has. */
 static int mark_changed(const pygraph_whole_loop *wl, const struct pygraph_op_list *ops,
                         unsigned char *changed, const char **step)
 {
   for (size_t i = 0; i < ops->n_ops; i++) {
-    if (!pygraph_whole_loop_op_evolves(wl, i))
+    if (!pygraph_whole_loop_op_evolves(wl, i) || status_source_evolves(wl, i))
       continue;
     if (ops->ops[i].kind != PYGRAPH_OP_KERNEL) {
       *step = "an operand of a copy or memset changes from iteration to iteration";
@@ -91,9 +106,10 @@ static cudaError_t make_slots(struct pygraph_while_variant *v, const pygraph_who
   }
   for (unsigned k = 0; k < wl->n_values; k++) {
     const pygraph_loop_value *val = &wl->values[k];
-    if (!evolves(val))
-      continue;
     const struct pygraph_op *op = &ops->ops[val->op];
+    if (!evolves(val) || op->kind != PYGRAPH_OP_KERNEL)
+      continue;                        /* the status copy's source: the condition kernels
+                                          read it (mark_changed refused any other) */
     long node = v->ind.node_of_op[val->op];
     if (node < 0 || val->operand >= op->layout->n_params ||
         op->layout->params[val->operand].size != type_bytes(val->type)) {

@@ -41,18 +41,6 @@ int pygraph_loop_operand(const struct pygraph_op_list *ops, const struct pygraph
   }
 }
 
-/* The descriptor's value of operand `operand` of operation `op` when it
- * evolves (AFFINE or ROTATION), else -1. */
-static long evolving_value(const pygraph_whole_loop *wl, size_t op, unsigned operand)
-{
-  for (unsigned k = 0; k < wl->n_values; k++) {
-    const pygraph_loop_value *v = &wl->values[k];
-    if (v->op == op && v->operand == operand && v->evolution != PYGRAPH_EVOLVE_INVARIANT)
-      return (long)k;
-  }
-  return -1;
-}
-
 static enum pygraph_loop_difference differ(struct pygraph_loop_mismatch *m,
                                            enum pygraph_loop_difference kind, const char *what,
                                            size_t op, unsigned operand)
@@ -120,7 +108,8 @@ static long changed_operand(const pygraph_whole_loop *wl, const struct pygraph_o
     const unsigned char *pa = pygraph_op_args(ops, a), *pb = pygraph_op_args(ref, b);
     for (unsigned j = 0; j < a->layout->n_params; j++) {
       size_t off = a->layout->params[j].offset, size = a->layout->params[j].size;
-      if (evolving_value(wl, index, j) < 0 && memcmp(pa + off, pb + off, size) != 0)
+      if (pygraph_whole_loop_evolving_operand(wl, index, j) < 0 &&
+          memcmp(pa + off, pb + off, size) != 0)
         return j;
     }
     return -1;
@@ -130,7 +119,8 @@ static long changed_operand(const pygraph_whole_loop *wl, const struct pygraph_o
   for (unsigned j = index == wl->status_op ? 1 : 0; j < 4; j++) {
     uint64_t x, y;
     int has = pygraph_loop_operand(ops, a, j, &x);
-    if (has && evolving_value(wl, index, j) < 0 && pygraph_loop_operand(ref, b, j, &y) &&
+    if (has && pygraph_whole_loop_evolving_operand(wl, index, j) < 0 &&
+        pygraph_loop_operand(ref, b, j, &y) &&
         x != y)
       return j;
   }

@@ -75,6 +75,17 @@ int pygraph_whole_loop_has_status(const pygraph_whole_loop *wl)
   return pygraph_eval_has_status(wl);
 }
 
+long pygraph_whole_loop_evolving_operand(const pygraph_whole_loop *wl, size_t op,
+                                         unsigned operand)
+{
+  for (unsigned k = 0; k < wl->n_values; k++) {
+    const pygraph_loop_value *v = &wl->values[k];
+    if (v->op == op && v->operand == operand && v->evolution != PYGRAPH_EVOLVE_INVARIANT)
+      return (long)k;
+  }
+  return -1;
+}
+
 int pygraph_whole_loop_op_evolves(const pygraph_whole_loop *wl, size_t op)
 {
   for (unsigned k = 0; k < wl->n_values; k++)

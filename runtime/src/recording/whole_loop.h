@@ -52,6 +52,15 @@ int pygraph_loop_value_at(const pygraph_whole_loop *wl, unsigned k, uint64_t ite
  * each execution's own. */
 int pygraph_whole_loop_op_evolves(const pygraph_whole_loop *wl, size_t op);
 
+/* A copy's or memset's operands are numbered as the CUDA call's
+ * parameters (recording/loop_observe.h): a copy's source is this one. */
+#define PYGRAPH_COPY_SOURCE_OPERAND 1u
+
+/* The index in wl->values of operand `operand` of operation `op` when it
+ * evolves (AFFINE or ROTATION), else -1. */
+long pygraph_whole_loop_evolving_operand(const pygraph_whole_loop *wl, size_t op,
+                                         unsigned operand);
+
 /* 1 when the loop copies a status (its status fields are valid); 0 for a
  * counted loop (PYGRAPH_STATUS_NONE). */
 int pygraph_whole_loop_has_status(const pygraph_whole_loop *wl);
