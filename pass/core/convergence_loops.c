@@ -327,11 +327,79 @@ static int call_values(pg_wl_ctx *c, unsigned op) {
   return 1;
 }
 
+/* Is call a library call the runtime records (cuBLAS, cuFFT, cuSPARSE)? */
+static int recorded_library_call(const pg_wl_ctx *c, LLVMValueRef call) {
+  const pg_call_info *ci = pg_call_at(c->calls, call);
+  return ci->kind == PG_CALL_ROUTED_OP && ci->api && ci->api->cls == PG_API_LIBRARY;
+}
+
+/* Does anything in the loop but a recorded library call write obj (a
+ * store, an atomic, another call given a pointer into it)?  A recorded
+ * call only reads the host memory it is given (the runtime copies scalars
+ * in when it records, and makes at once, unrecorded, a call that writes a
+ * result to the host: the loop then runs as written). */
+static int written_but_by_library(pg_wl_ctx *c, LLVMValueRef obj) {
+  for (unsigned b = 0; b < pg_loop_num_blocks(c->loop); ++b)
+    for (LLVMValueRef i = LLVMGetFirstInstruction(pg_loop_block(c->loop, b)); i;
+         i = LLVMGetNextInstruction(i)) {
+      LLVMOpcode op = LLVMGetInstructionOpcode(i);
+      if ((op == LLVMStore && pg_underlying_object(LLVMGetOperand(i, 1)) == obj) ||
+          ((op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) &&
+           pg_underlying_object(LLVMGetOperand(i, 0)) == obj))
+        return 1;
+      if (!pg_is_call(i) || !call_may_write(c, i) || recorded_library_call(c, i))
+        continue;
+      for (unsigned k = 0; k < (unsigned)LLVMGetNumArgOperands(i); ++k)
+        if (pg_underlying_object(LLVMGetOperand(i, k)) == obj)
+          return 1;
+    }
+  return 0;
+}
+
+/* An operand of a library call the loop cannot change: invariant by the
+ * common rules, or a load of a stack slot or global the loop never
+ * writes (escaped or not: every call of the loop is one the pass knows,
+ * and none is given it). */
+static int library_invariant(pg_wl_ctx *c, LLVMValueRef v) {
+  if (pg_wl_is_invariant(c, v))
+    return 1;
+  if (!LLVMIsALoadInst(v) || LLVMGetVolatile(v) ||
+      LLVMGetOrdering(v) != LLVMAtomicOrderingNotAtomic)
+    return 0;
+  LLVMValueRef ptr = LLVMGetOperand(v, 0), obj = pg_underlying_object(ptr);
+  return pg_wl_is_invariant(c, ptr) && (LLVMIsAAllocaInst(obj) || LLVMIsAGlobalVariable(obj)) &&
+         !pg_wl_writes(c, ptr);
+}
+
+/* A library call the runtime records: the WHILE body holds the graph
+ * captured from one execution of it, so every operand must be invariant,
+ * and host memory an operand points into (a scalar the call reads: a stack
+ * slot or a global) written by nothing else in the loop.  No value is
+ * described: the runtime compares each recorded call, its scalars read,
+ * with iteration 0's as a whole. */
+static int library_operands(pg_wl_ctx *c, unsigned op) {
+  LLVMValueRef call = c->ops[op];
+  for (unsigned k = 0; k < (unsigned)LLVMGetNumArgOperands(call); ++k) {
+    LLVMValueRef v = LLVMGetOperand(call, k), obj = pg_underlying_object(v);
+    int host = LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMPointerTypeKind &&
+               (LLVMIsAAllocaInst(obj) || LLVMIsAGlobalVariable(obj));
+    int written = host && written_but_by_library(c, obj);
+    if (!written && library_invariant(c, v))
+      continue;
+    c->wl->n = k;
+    c->wl->what = NULL;                /* the call's place says where */
+    c->wl->value_why = written ? PG_WLV_MEMORY_WRITTEN : PG_WLV_HOST;
+    return pg_wl_refuse(c->wl, PG_WL_LIBRARY_ARG, call);
+  }
+  return 1;
+}
+
 static int check_ops(pg_wl_ctx *c) {
   for (unsigned op = 0; op < c->nops; ++op) {
     const pg_call_info *ci = pg_call_at(c->calls, c->ops[op]);
-    int ok = ci->kind == PG_CALL_LAUNCH && c->ops[op] != c->wl->copy ? launch_values(c, op, ci)
-                                                                   : call_values(c, op);
+    int ok = recorded_library_call(c, c->ops[op])                   ? library_operands(c, op)
+             : ci->kind == PG_CALL_LAUNCH && c->ops[op] != c->wl->copy ? launch_values(c, op, ci)
+                                                                     : call_values(c, op);
     if (!ok)
       return 0;
   }

@@ -26,7 +26,7 @@ typedef enum pg_wl_why {
   PG_WL_LAUNCHING_CALL,  /* at: a call of a module function that launches */
   PG_WL_BARRIER,         /* at: a barrier that is neither the status copy nor a synchronize */
   PG_WL_HOST_ONLY_CALL,  /* at: a routed call a graph body cannot hold (an allocation the
-                            pool serves, a kernel setting, a library call) */
+                            pool serves, a kernel setting, a device switch) */
   PG_WL_COPY_DIRECTION,  /* at: a synchronous copy, n: its cudaMemcpyKind (-1: not constant) */
   PG_WL_TWO_COPIES,      /* at: the second device-to-host copy, at2: the first */
   PG_WL_COPY_SIZE,       /* at: a status copy whose size is no constant */
@@ -44,6 +44,9 @@ typedef enum pg_wl_why {
   PG_WL_EXIT_UNSYNCED,   /* at: an exit test reading the status before its copy completes */
   PG_WL_EXIT_TOO_COMPLEX,/* n: nodes the tests need (or depth, when nodes fit) */
   PG_WL_ARG_PATTERN,     /* at: an operation; n: its operand, what: the value, value_why */
+  PG_WL_LIBRARY_ARG,     /* at: a library call; n: its operand, which is no invariant
+                            (value_why PG_WLV_HOST) or leads to host memory the loop
+                            writes (PG_WLV_MEMORY_WRITTEN) */
   PG_WL_CONFIG_VARIES,   /* at: a launch whose configuration (n: 0 grid, 1 block, 2 shared
                             memory, 3 stream) changes; value_why */
   PG_WL_LIVE_OUT         /* what: a value the loop computes, at2: its use after the loop */

@@ -356,6 +356,12 @@ static char *value_reason(const pg_classifier *cls, const pg_whole_loop *wl, con
     text = pg_strf("%s%s evolves in no known pattern (%s%s)", a, at,
                    value_why_text(wl->value_why), b);
     break;
+  case PG_WL_LIBRARY_ARG:
+    a = operand_text(cls, wl);
+    text = pg_strf("%s%s %s, which the graph captured from the call cannot follow", a, at,
+                   wl->value_why == PG_WLV_MEMORY_WRITTEN ? "leads to host memory the loop writes"
+                                                          : "changes from iteration to iteration");
+    break;
   case PG_WL_CONFIG_VARIES: {
     pg_call_info ci;
     pg_classify(cls, wl->at, &ci);

@@ -561,6 +561,23 @@ static void test_refusals(void)
   expect_refusal(&fake_backend, &rq,
                  "a host-to-device copy in the body (every body iteration would deliver the "
                  "first iteration's bytes)");
+  /* a library call: its captured graph a body node; not a collective one */
+  lp.ops.n_ops--;
+  static int call_args = 7;
+  static struct pygraph_library_fn fn = {"fakeLib", NULL, NULL, 0};
+  struct pygraph_op lib = {.kind = PYGRAPH_OP_LIBRARY, .stream = S1, .library = &fn,
+                           .library_args = &call_args, .library_size = sizeof call_args,
+                           .wait_link = -1};
+  CHECK(pygraph_op_list_copy_library(&lp.ops, &lib) == 0 &&
+        pygraph_op_list_append(&lp.ops, &lib));
+  pygraph_op_list_materialize(&lp.ops);
+  pygraph_graph_plan_free(&lp.plan);
+  CHECK(pygraph_graph_plan_for_capture(&lp.ops, &fake_backend, &lp.plan) == 0);
+  CHECK(pygraph_while_refusal(&fake_backend, &rq) == NULL);
+  fn.collective = 1;
+  expect_refusal(&fake_backend, &rq,
+                 "a collective library call in the body (its kernels may span devices, which a "
+                 "conditional body cannot hold)");
   loop_free(&lp);
 }
 

@@ -8,6 +8,7 @@
 #include "pygraph_abi.h"
 #include "recording/param_cache.h"
 #include "abi/region_stack.h"
+#include "abi/whole_loop.h"
 
 cudaStream_t pygraph_normalize_stream(cudaStream_t stream, int per_thread_default)
 {
@@ -429,11 +430,13 @@ enum pygraph_record_result pygraph_record_library(struct pygraph_segment *seg,
                                                   const void *args, size_t size,
                                                   cudaStream_t stream)
 {
-  if (goes_to_cuda(seg, stream))
-    return PYGRAPH_RUN_NOW;
   struct pygraph_op op = {
       .kind = PYGRAPH_OP_LIBRARY, .stream = stream, .site = site, .library = fn,
       .library_args = args, .library_size = size, .wait_link = -1,
   };
+  if (pygraph_whole_loop_observing())    /* the arguments as the adapter made them */
+    pygraph_whole_loop_observe_library(pygraph_segment_backend(seg), &op);
+  if (goes_to_cuda(seg, stream))
+    return PYGRAPH_RUN_NOW;
   return append(seg, &op, NULL);
 }

@@ -42,6 +42,17 @@ static int fail(struct pygraph_wl_state *st, const char *why)
   return 0;
 }
 
+/* A library call began and its operation never came (abi/whole_loop.h):
+ * the loop is off; 1 then. */
+static int library_unseen(struct pygraph_wl_state *st)
+{
+  if (!st->library_open)
+    return 0;
+  st->library_open = 0;
+  fail(st, "a library call that was not recorded (made at once)");
+  return 1;
+}
+
 static void swap_lists(struct pygraph_op_list **a, struct pygraph_op_list **b)
 {
   struct pygraph_op_list *t = *a;
@@ -145,6 +156,8 @@ int pygraph_whole_loop_try_with(const struct pygraph_backend *backend, pygraph_r
   if (!st || st->wl != wl)
     return -1;
   uint64_t i = st->tries++;
+  if (st->observing && library_unseen(st))
+    return -1;
   if (i > 0 && st->observing && !finish_iteration(st, i - 1))
     return -1;
   if (st->phase != PYGRAPH_WL_READY || i == 0 || !st->observing || !st->matches_ref)
@@ -184,11 +197,14 @@ static int passes(struct pygraph_wl_state *st, size_t m, uint64_t i)
   return 1;
 }
 
-/* The operation, its kernel's arguments copied, as the next of cur. */
+/* The operation, its kernel's or library call's arguments copied, as the
+ * next of cur. */
 static int append(struct pygraph_wl_state *st, const struct pygraph_backend *backend,
                   const struct pygraph_op *op, void **args)
 {
   struct pygraph_op o = *op;
+  if (o.kind == PYGRAPH_OP_LIBRARY && pygraph_op_list_copy_library(st->cur, &o))
+    return fail(st, "out of memory");
   if (o.kind == PYGRAPH_OP_KERNEL) {
     o.layout = pygraph_param_layout_lookup(backend, o.func, o.driver,
                                            o.site ? o.site->arg_slots : 0, NULL, NULL);
@@ -238,7 +254,7 @@ void pygraph_whole_loop_observe(const struct pygraph_backend *backend,
                                 const struct pygraph_op *op, void **args)
 {
   struct pygraph_wl_state *st = pygraph_whole_loop_observer;
-  if (!st || !st->observing)
+  if (!st || !st->observing || library_unseen(st))
     return;
   if (st->tries == 0) {
     fail(st, "an operation before the loop's first iteration");
@@ -257,8 +273,29 @@ void pygraph_whole_loop_observe(const struct pygraph_backend *backend,
 void pygraph_whole_loop_observe_other(const char *what)
 {
   struct pygraph_wl_state *st = pygraph_whole_loop_observer;
-  if (st && st->observing)
+  if (st && st->observing && !library_unseen(st))
     fail(st, what);
+}
+
+void pygraph_whole_loop_library_call(void)
+{
+  struct pygraph_wl_state *st = pygraph_whole_loop_observer;
+  if (st && st->observing && !library_unseen(st))
+    st->library_open = 1;
+}
+
+void pygraph_whole_loop_observe_library(const struct pygraph_backend *backend,
+                                        const struct pygraph_op *op)
+{
+  struct pygraph_wl_state *st = pygraph_whole_loop_observer;
+  if (!st || !st->observing)
+    return;
+  if (!st->library_open) {             /* no adapter said it began: not one to observe */
+    fail(st, "a library call whose adapter is not observed");
+    return;
+  }
+  st->library_open = 0;
+  pygraph_whole_loop_observe(backend, op, NULL);
 }
 
 /* The iterations to check before a loop runs whole (policy.h). */
@@ -340,7 +377,7 @@ void pygraph_whole_loop_exit_impl(pygraph_region *r, const pygraph_whole_loop *w
   struct pygraph_wl_state *st = tls_current;
   if (!st || st->wl != wl)
     return;
-  if (st->observing)
+  if (st->observing && !library_unseen(st))
     check_leave(st, tests);
   pygraph_wl_note_leave(st);
   leave_execution(st);

@@ -44,6 +44,18 @@ void pygraph_whole_loop_observe(const struct pygraph_backend *backend,
  * driver launch, launch attributes, an allocation): `what` names it. */
 void pygraph_whole_loop_observe_other(const char *what);
 
+/* A library call (cuBLAS, cuFFT, cuSPARSE) is observed as the operation
+ * its adapter records, whose arguments the adapter makes first (host
+ * scalars copied in, descriptors read): the adapter says the call began
+ * (pygraph_whole_loop_library_call, observing only), the recording hands
+ * the operation over (pygraph_whole_loop_observe_library, from
+ * abi/record.c).  A call that began and is never recorded (it ran at once:
+ * no segment recording, a state the adapter cannot keep) turns the loop
+ * off at the observer's next event: its operation is missing. */
+void pygraph_whole_loop_library_call(void);
+void pygraph_whole_loop_observe_library(const struct pygraph_backend *backend,
+                                        const struct pygraph_op *op);
+
 /* What the report says of one loop. */
 struct pygraph_whole_loop_summary {
   const pygraph_region *region;

@@ -71,6 +71,8 @@ struct pygraph_wl_state {
   uint64_t tries;                       /* tops of iterations so far: the running one
                                            is number tries - 1 */
   int observing;                        /* its operations are checked */
+  int library_open;                     /* a library call began whose recorded operation
+                                           the observer has not seen yet */
   int matches_ref;                      /* READY: its iteration 0 is ref's so far */
   struct pygraph_wl_choice choice;      /* the owner's */
   struct pygraph_whole_loop_summary counts;   /* the report's numbers */

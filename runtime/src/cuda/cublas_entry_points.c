@@ -55,7 +55,7 @@ static struct pygraph_segment *enter(void)
 {
   pygraph_count_launch();
   if (pygraph_whole_loop_observing())
-    pygraph_whole_loop_observe_other("a library call");
+    pygraph_whole_loop_library_call();
   return pygraph_recording_segment();
 }
 

@@ -156,7 +156,7 @@ static cufftResult route(const pygraph_site *site, struct pygraph_cufft_call *c)
 {
   pygraph_count_launch();
   if (pygraph_whole_loop_observing())
-    pygraph_whole_loop_observe_other("a cuFFT call");
+    pygraph_whole_loop_library_call();
   struct pygraph_segment *seg = pygraph_recording_segment();
   if (__builtin_expect(!seg, 1))
     return make(c);

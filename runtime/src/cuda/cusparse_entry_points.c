@@ -268,7 +268,7 @@ static cusparseStatus_t route(const pygraph_site *site, struct pygraph_cusparse_
 {
   pygraph_count_launch();
   if (pygraph_whole_loop_observing())
-    pygraph_whole_loop_observe_other("a cuSPARSE call");
+    pygraph_whole_loop_library_call();
   struct pygraph_segment *seg = pygraph_recording_segment();
   if (LIKELY(!seg))
     return make(c, c->alpha, c->beta);

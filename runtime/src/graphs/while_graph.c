@@ -37,9 +37,11 @@ static const char *body_op_refusal(const struct pygraph_backend *backend,
   if (op->kind == PYGRAPH_OP_HOST_BYTES)
     return "a host-to-device copy in the body (every body iteration would deliver the first "
            "iteration's bytes)";
-  if (op->kind == PYGRAPH_OP_LIBRARY)
-    return "a library call in the body (its graph is captured from the library per call, "
-           "with that call's arguments)";
+  if (op->kind == PYGRAPH_OP_LIBRARY)   /* its captured graph: a child graph node */
+    return op->library->collective
+               ? "a collective library call in the body (its kernels may span devices, which "
+                 "a conditional body cannot hold)"
+               : NULL;
   if (op->kind == PYGRAPH_OP_EVENT_RECORD || op->kind == PYGRAPH_OP_EVENT_WAIT)
     return "an event record or wait node (a conditional body holds kernels, copies, memsets "
            "and empty nodes)";

@@ -93,6 +93,8 @@ static int same_shape(const struct pygraph_op *a, const struct pygraph_op *b)
   if (a->kind == PYGRAPH_OP_EVENT_RECORD || a->kind == PYGRAPH_OP_EVENT_WAIT)
     return a->event == b->event && a->wait_flags == b->wait_flags &&
            a->wait_link == b->wait_link;
+  if (a->kind == PYGRAPH_OP_LIBRARY)
+    return a->library == b->library && a->library_size == b->library_size;
   return 1;
 }
 
@@ -114,6 +116,9 @@ static long changed_operand(const pygraph_whole_loop *wl, const struct pygraph_o
     }
     return -1;
   }
+  if (a->kind == PYGRAPH_OP_LIBRARY)    /* every argument, as the adapter made them: a
+                                           graph holds the call as it was captured */
+    return memcmp(pygraph_op_args(ops, a), pygraph_op_args(ref, b), a->library_size) ? 0 : -1;
   /* the status copy's destination is this execution's (its caller checks
    * it): a graph never writes there */
   for (unsigned j = index == wl->status_op ? 1 : 0; j < 4; j++) {
