@@ -200,7 +200,8 @@ static int judge_inst(pg_wl_ctx *c, LLVMValueRef i) {
     return copy;
   if (ci->kind == PG_CALL_ROUTED_OP && ci->api &&
       (ci->api->cls == PG_API_POOLED || ci->api->cls == PG_API_FUNC_SETTING ||
-       ci->api->cls == PG_API_DEVICE_SET))
+       ci->api->cls == PG_API_DEVICE_SET ||
+       (ci->api->cls == PG_API_LIBRARY && strncmp(ci->api->name, "nccl", 4) == 0)))
     return pg_wl_refuse(c->wl, PG_WL_HOST_ONLY_CALL, i);
   switch (ci->kind) {
   case PG_CALL_LAUNCH:

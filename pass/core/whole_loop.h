@@ -26,7 +26,8 @@ typedef enum pg_wl_why {
   PG_WL_LAUNCHING_CALL,  /* at: a call of a module function that launches */
   PG_WL_BARRIER,         /* at: a barrier that is neither the status copy nor a synchronize */
   PG_WL_HOST_ONLY_CALL,  /* at: a routed call a graph body cannot hold (an allocation the
-                            pool serves, a kernel setting, a device switch) */
+                            pool serves, a kernel setting, a device switch, an NCCL
+                            collective, whose kernels may span devices) */
   PG_WL_COPY_DIRECTION,  /* at: a synchronous copy, n: its cudaMemcpyKind (-1: not constant) */
   PG_WL_TWO_COPIES,      /* at: the second device-to-host copy, at2: the first */
   PG_WL_COPY_SIZE,       /* at: a status copy whose size is no constant */

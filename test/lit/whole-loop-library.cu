@@ -6,7 +6,8 @@
 // written by nothing else in the loop.  A call whose operand changes, or
 // whose scalar the loop writes, keeps the loop from being a candidate, with
 // the operand named; a host result the call writes and the exit test reads
-// is host memory the loop writes.
+// is host memory the loop writes.  An NCCL collective's kernels may span
+// devices, which a conditional body cannot hold.
 // RUN: %cuda_host -O2 -g -fplugin=%plugin -Rpass-analysis=pygraph -Rpass-missed=pygraph -c %s -o /dev/null 2>&1 | FileCheck %s
 // RUN: %cuda_host -O2 -fplugin=%plugin -fplugin-arg-pygraph-whole-loops=2 -S -emit-llvm %s -o %t.ll
 // RUN: opt -passes=verify -disable-output %t.ll
@@ -14,6 +15,16 @@
 #include <cublas_v2.h>
 #include <cufft.h>
 #include <cuda_runtime.h>
+
+extern "C" {
+typedef struct ncclComm *ncclComm_t;
+typedef enum { ncclSuccess = 0 } ncclResult_t;
+typedef enum { ncclFloat32 = 7 } ncclDataType_t;
+typedef enum { ncclSum = 0 } ncclRedOp_t;
+ncclResult_t ncclAllReduce(const void *sendbuff, void *recvbuff, size_t count,
+                           ncclDataType_t datatype, ncclRedOp_t op, ncclComm_t comm,
+                           cudaStream_t stream);
+}
 
 __global__ void excite(cufftComplex *x, int n, int t) {}
 __global__ void scale(float *y, int n) {}
@@ -89,4 +100,13 @@ float dot_converge(cublasHandle_t h, float *x, int n, float tol) {
     cublasSdot(h, n, x, 1, x, 1, &d);
   } while (d > tol);
   return d;
+}
+
+// A collective in the iteration.
+void allreduce_steps(float *g, int n, int steps, ncclComm_t comm, cudaStream_t s) {
+  for (int t = 0; t < steps; ++t) {
+    // CHECK: whole-loop-library.cu:[[@LINE-1]]:3: remark: loop (lines [[#@LINE-1]]-[[#@LINE+3]]) not a whole-loop candidate: ncclAllReduce at whole-loop-library.cu:[[#@LINE+2]] in the iteration, which a conditional graph's body cannot hold
+    scale<<<n / 256, 256, 0, s>>>(g, n);
+    ncclAllReduce(g, g, n, ncclFloat32, ncclSum, comm, s);
+  }
 }

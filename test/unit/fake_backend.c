@@ -264,6 +264,12 @@ static int fake_host_bytes_source(const void *src)
   return !fake.no_host_bytes && fake_memory_kind(src) == 0;
 }
 
+/* Pageable, as host_bytes_source: memory the fake knows nothing of. */
+static int fake_host_only_memory(const void *p)
+{
+  return fake_memory_kind(p) == 0;
+}
+
 static int fake_device_range(const void *dst, size_t count)
 {
   void *base;
@@ -837,6 +843,7 @@ const struct pygraph_backend fake_backend = {
     .both_device_memory = fake_both_device,
     .func_attribute_holds = fake_attribute_holds,
     .host_bytes_source = fake_host_bytes_source,
+    .host_only_memory = fake_host_only_memory,
     .device_range = fake_device_range,
     .symbol_range = fake_symbol_range,
     .graph_build = fake_build,

@@ -518,6 +518,12 @@ static void test_refusals(void)
   CHECK(pygraph_while_block_state(&wg.block)->status_src == NULL &&
         pygraph_while_block_state(&wg.block)->status_src_evolves &&
         pygraph_while_block_state(&wg.block)->status_src_value == 0);
+  /* a launch whose rotation has a NULL member: no start (the kernels would
+   * read the status from NULL) */
+  int host_status = 0;
+  CHECK(pygraph_while_block_start(&wg.block, lp.inv, &host_status, 0, 0));
+  uint64_t null_member[4] = {lp.inv[0], lp.inv[1], lp.inv[2], 0};
+  CHECK(!pygraph_while_block_start(&wg.block, null_member, &host_status, 0, 0));
   pygraph_while_graph_free(&wg, &fake_backend);
   wl.n_values = 0;
   pygraph_exit_node at_end[4];
@@ -533,7 +539,8 @@ static void test_refusals(void)
                                                         that evolves */
   expect_refusal(&fake_backend, &rq,
                  "the status copy's source changes from iteration to iteration and the copy "
-                 "is neither the iteration's last operation nor followed by an exit test");
+                 "cannot be made by a condition kernel (a device-to-host copy that is the "
+                 "iteration's last operation or followed by an exit test)");
   wl.n_values = 0;
 
   /* an event record node, a copy from host memory, host bytes */

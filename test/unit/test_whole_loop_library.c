@@ -11,12 +11,17 @@
  * The loop, counted: for (t = 0; t < steps; ++t) { op 0 adds t + 1 to
  * the bits of x[0] (a kernel); op 1 transforms x in place (cuFFT on S1) }
  * with one test at the end, (1 + i) >= steps.  Every run is compared with
- * the same loop run as written (whole loops off). */
+ * the same loop run as written (whole loops off).  A second loop scales
+ * with cuBLAS (its adapter against fake_cublas.c), alpha in host pointer
+ * mode: read once when the call is captured, so it must be host memory no
+ * kernel writes, else the call is made at once and the loop stays as
+ * written. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "fake_cublas.h"
 #include "fake_cufft.h"
 #include "harness.h"
 #include "whole_loop_harness.h"
@@ -32,6 +37,9 @@ cufftResult __pygraph_cufftSetStream(const pygraph_site *site, cufftHandle plan,
 cufftResult __pygraph_cufftDestroy(const pygraph_site *site, cufftHandle plan);
 cufftResult __pygraph_cufftExecC2C(const pygraph_site *site, cufftHandle plan,
                                    cufftComplex *idata, cufftComplex *odata, int direction);
+
+cublasStatus_t __pygraph_cublasSscal_v2(const pygraph_site *site, cublasHandle_t handle, int n,
+                                        const float *alpha, float *x, int incx);
 
 /* invariants: 0 steps, 1 x */
 static const unsigned kTypes[] = {PYGRAPH_TYPE_I32, PYGRAPH_TYPE_PTR};
@@ -52,6 +60,8 @@ struct prog {
   cufftHandle plan;
   int flip;                      /* the transform's direction alternates (its arguments
                                     change: the pass would not describe such a loop) */
+  const float *alpha;            /* non-NULL: op 1 is cublasSscal(x, alpha) on S1 in host
+                                    pointer mode instead of the transform */
 };
 
 struct result {
@@ -122,7 +132,12 @@ static struct result run(struct prog *p, int steps)
     begin(p->region, 0);
     harness_loop_kernel(&p->site0, 1, t + 1, (int *)(void *)p->x);
     int dir = p->flip && t % 2 ? CUFFT_INVERSE : CUFFT_FORWARD;
-    CHECK(__pygraph_cufftExecC2C(&kFftSite, p->plan, p->x, p->x, dir) == CUFFT_SUCCESS);
+    static struct cublasContext handle = {S1, CUBLAS_POINTER_MODE_HOST, NULL, 0};
+    if (p->alpha)
+      CHECK(__pygraph_cublasSscal_v2(&kFftSite, &handle, 4, p->alpha, (float *)(void *)p->x,
+                                     1) == CUBLAS_STATUS_SUCCESS);
+    else
+      CHECK(__pygraph_cufftExecC2C(&kFftSite, p->plan, p->x, p->x, dir) == CUFFT_SUCCESS);
     end(p->region);
     if (++t >= steps)
       break;
@@ -227,10 +242,49 @@ static void test_unrecorded_call_turns_it_off(void)
   CHECK(same(run(p, 5), want) && harness_count(fake_log(), "wbuild") == 0);
 }
 
+/* cublasSscal with alpha on the host's stack: the loop runs whole, the
+ * body's library node scaling by the alpha read when it was captured; with
+ * alpha in memory a kernel may write (here device memory), the call is made
+ * at once while the loop is checked, and the loop stays as written. */
+static void test_host_scalar(void)
+{
+  fake_reset();
+  fake_cufft_reset();
+  fake_cublas_reset();
+  static const float two = 2.0f;
+  float *device_alpha = fake_buffer(sizeof(float));
+  *device_alpha = 2.0f;
+  const float *alphas[2] = {&two, device_alpha};
+  for (int k = 0; k < 2; k++) {
+    harness_loop_settings(PYGRAPH_MODE_GRAPH, 0);
+    struct prog *ref = prog_new(1);
+    ref->alpha = alphas[k];
+    struct result want = run(ref, 12);
+    prog_done(ref);
+    harness_loop_settings(PYGRAPH_MODE_GRAPH, 1);
+    struct prog *p = prog_new(1);
+    p->alpha = alphas[k];
+    CHECK(same(run(p, 12), want));
+    fake_log_clear();
+    CHECK(same(run(p, 12), want));
+    struct pygraph_whole_loop_summary s = harness_whole_loop_summary(&p->wl);
+    if (k == 0) {
+      CHECK(harness_count(fake_log(), "wloop(11)") == 1 && s.graph_runs == 1);
+      CHECK_STR(s.state, "ready");
+    } else {
+      CHECK(harness_count(fake_log(), "wbuild") == 0 && s.graph_runs == 0);
+      CHECK_STR(s.state, "off");
+      CHECK_STR(s.why, "a library call that was not recorded (made at once)");
+    }
+    prog_done(p);
+  }
+}
+
 int main(void)
 {
   test_library_call_runs_whole();
   test_changing_arguments_turn_it_off();
   test_unrecorded_call_turns_it_off();
+  test_host_scalar();
   return check_finish();
 }

@@ -118,6 +118,7 @@ void pygraph_whole_loop_enter_with(const struct pygraph_backend *backend, pygrap
     st->inv[k] = invariants[k];
   st->tries = 0;
   st->observing = 1;
+  st->library_open = 0;
   st->matches_ref = st->phase == PYGRAPH_WL_READY;
   st->choice.timing_written = 0;
   pygraph_op_list_reset(st->cur);
@@ -282,6 +283,14 @@ void pygraph_whole_loop_library_call(void)
   struct pygraph_wl_state *st = pygraph_whole_loop_observer;
   if (st && st->observing && !library_unseen(st))
     st->library_open = 1;
+}
+
+int pygraph_whole_loop_host_scalar(const void *p)
+{
+  struct pygraph_wl_state *st = pygraph_whole_loop_observer;
+  if (!st || !st->observing)
+    return 1;
+  return st->backend && st->backend->host_only_memory && st->backend->host_only_memory(p);
 }
 
 void pygraph_whole_loop_observe_library(const struct pygraph_backend *backend,

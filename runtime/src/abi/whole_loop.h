@@ -53,6 +53,11 @@ void pygraph_whole_loop_observe_other(const char *what);
  * no segment recording, a state the adapter cannot keep) turns the loop
  * off at the observer's next event: its operation is missing. */
 void pygraph_whole_loop_library_call(void);
+/* May the observed loop's library call read its host scalar at p once, as
+ * the WHILE graph captures it: is p host memory no kernel writes (the
+ * backend's host_only_memory)?  0: the adapter makes the call at once
+ * (which turns the loop off).  1 when no loop is observed. */
+int pygraph_whole_loop_host_scalar(const void *p);
 void pygraph_whole_loop_observe_library(const struct pygraph_backend *backend,
                                         const struct pygraph_op *op);
 

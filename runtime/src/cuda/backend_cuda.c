@@ -33,6 +33,7 @@
   DIRECT(both_device_memory)                                                                      \
   RELAXED(func_attribute_holds, int, (const void *func, int attr, int value),                     \
           (func, attr, value))                                                                    \
+  DIRECT(host_only_memory)                                                                        \
   DIRECT(host_bytes_source)            /* its module load relaxes itself, once */                 \
   DIRECT(device_range)                                                                            \
   DIRECT(symbol_range)                 /* a symbol's first lookup relaxes itself */               \

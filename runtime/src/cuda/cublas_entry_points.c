@@ -88,6 +88,11 @@ static int keep_scalar(struct pygraph_segment *seg, const struct pygraph_cublas_
     pygraph_record_undeferrable(seg, "cuBLAS scalar not copyable");
     return 0;
   }
+  if (!pygraph_whole_loop_host_scalar(src)) {   /* a WHILE graph would keep one value */
+    pygraph_record_undeferrable(seg, "cuBLAS host scalar in memory a kernel may write, in a "
+                                     "whole loop being checked");
+    return 0;
+  }
   memcpy(dst, src, bytes);
   return 1;
 }

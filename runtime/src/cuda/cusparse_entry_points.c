@@ -247,6 +247,8 @@ static const char *keep(struct pygraph_cusparse_call *c)
     size_t bytes = pygraph_cusparse_scalar_bytes(c->compute);
     if (bytes == 0 || bytes > SCALAR_MAX || !c->alpha || !c->beta)
       return "cuSPARSE scalar not copyable (compute type pygraph does not size)";
+    if (!pygraph_whole_loop_host_scalar(c->alpha) || !pygraph_whole_loop_host_scalar(c->beta))
+      return "cuSPARSE host scalar in memory a kernel may write, in a whole loop being checked";
     memcpy(c->alpha_host, c->alpha, bytes);
     memcpy(c->beta_host, c->beta, bytes);
   }

@@ -41,6 +41,12 @@ static int memory_kind(const void *p, unsigned *type, unsigned *managed)
   return get && get(2, which, data, (CUdeviceptr)(unsigned long long)p) == CUDA_SUCCESS;
 }
 
+int pygraph_cuda_host_only_memory(const void *p)
+{
+  unsigned type, managed;
+  return p && memory_kind(p, &type, &managed) && type == 0 && !managed;
+}
+
 int pygraph_cuda_device_range(const void *dst, size_t count)
 {
   unsigned type, managed;

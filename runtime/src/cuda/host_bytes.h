@@ -15,6 +15,7 @@
  * load the program's module lazily) relax it themselves, so the calls on
  * the recording path pay nothing for it. */
 int pygraph_cuda_host_bytes_source(const void *src);
+int pygraph_cuda_host_only_memory(const void *p);
 int pygraph_cuda_device_range(const void *dst, size_t count);
 int pygraph_cuda_symbol_range(const void *symbol, void **address, size_t *size);
 

@@ -150,15 +150,29 @@ static int source_ok(const pygraph_whole_loop *wl, unsigned value)
   if (value >= wl->n_values || !pygraph_eval_value_ok(wl, &wl->values[value]))
     return 0;
   const pygraph_loop_value *v = &wl->values[value];
-  return v->type == PYGRAPH_TYPE_PTR && (v->evolution == PYGRAPH_EVOLVE_AFFINE ||
-                                         v->evolution == PYGRAPH_EVOLVE_ROTATION);
+  return v->type == PYGRAPH_TYPE_PTR && v->evolution == PYGRAPH_EVOLVE_ROTATION;
+}
+
+/* The rotation members of source value `value` kept for the launches'
+ * checks; 0 when out of memory. */
+static int keep_source_members(struct pygraph_while_block *b, const pygraph_whole_loop *wl,
+                               unsigned value)
+{
+  const pygraph_loop_value *v = &wl->values[value];
+  b->source_members = malloc(v->count * sizeof *b->source_members);
+  if (!b->source_members)
+    return 0;
+  for (unsigned k = 0; k < v->count; k++)
+    b->source_members[k] = wl->rotation_members[v->base + k];
+  b->n_source_members = v->count;
+  return 1;
 }
 
 int pygraph_while_block_fold_status(struct pygraph_while_block *b, const pygraph_whole_loop *wl,
                                     const void *src, unsigned value)
 {
   int evolves = value != PYGRAPH_WL_NONE;
-  if (evolves && !source_ok(wl, value))
+  if (evolves && (!source_ok(wl, value) || !keep_source_members(b, wl, value)))
     return 0;
   struct pygraph_while_state st;
   memcpy(&st, b->image, sizeof st);
@@ -188,6 +202,9 @@ int pygraph_while_block_start(struct pygraph_while_block *b, const uint64_t *inv
 {
   if (max_iterations && max_iterations <= first)
     return 0;
+  for (size_t k = 0; k < b->n_source_members; k++)
+    if (invariants[b->source_members[k]] == 0)
+      return 0;                        /* the kernels would read the status from NULL */
   struct pygraph_while_state st;
   memcpy(&st, b->image, sizeof st);
   memcpy(b->image + b->invariants_at, invariants, b->n_invariants * sizeof *invariants);
@@ -249,5 +266,6 @@ void pygraph_while_block_free(struct pygraph_while_block *b, const struct pygrap
   if (b->device && (!graph || backend->graph_synchronize(graph)))
     backend->device_free(b->device);
   free(b->image);
+  free(b->source_members);
   memset(b, 0, sizeof *b);
 }

@@ -32,6 +32,9 @@ struct pygraph_while_block {
   size_t clauses_at;             /* the compiled form (graphs/while_clauses.h), last */
   const char *clauses_refusal;   /* why the loop has no compiled form, or NULL */
   int uploaded;                  /* the block went up once: the compiled form is there */
+  unsigned *source_members;      /* an evolving status source's rotation members (invariant
+                                    numbers): each launch's must not be NULL */
+  size_t n_source_members;
 };
 
 /* Lays out, fills and allocates the block for `wl` (one that passes
@@ -50,10 +53,12 @@ cudaError_t pygraph_while_block_create(struct pygraph_while_block *b,
 /* A condition kernel makes the status copy itself (folded: the body holds
  * no copy node, while_condition.h), from `src` (a device address), or,
  * where `value` is not PYGRAPH_WL_NONE, from the value of wl->values[value]
- * (wl: the block's descriptor) in each iteration: an evolving source, an
- * AFFINE or ROTATION pointer.  0, and nothing changed, when that value is
- * none such.  A compiled form that cannot hold the source is dropped
- * (b->clauses_refusal says why: the generic kernels then). */
+ * (wl: the block's descriptor) in each iteration: an evolving source, a
+ * ROTATION pointer (a ping-pong of buffers), whose members
+ * pygraph_while_block_start checks in each launch's invariants.  0, and
+ * nothing changed, when that value is none such or out of memory.  A
+ * compiled form that cannot hold the source is dropped (b->clauses_refusal
+ * says why: the generic kernels then). */
 int pygraph_while_block_fold_status(struct pygraph_while_block *b, const pygraph_whole_loop *wl,
                                     const void *src, unsigned value);
 
@@ -66,7 +71,8 @@ void pygraph_while_block_split_after_copy(struct pygraph_while_block *b);
  * destination holds now (status_bytes of them), the number of the first
  * iteration the graph runs (the iterations before it ran some other way),
  * and the cap (0: none; else the graph stops before iteration number
- * max_iterations).  0 when the cap would not let the first iteration run. */
+ * max_iterations).  0 when the cap would not let the first iteration run,
+ * or an evolving status source would be NULL in some iteration. */
 int pygraph_while_block_start(struct pygraph_while_block *b, const uint64_t *invariants,
                               const void *status, uint64_t first, uint64_t max_iterations);
 

@@ -208,7 +208,7 @@ PYGRAPH_EVAL_FN int pygraph_while_status_source(const struct pygraph_while_state
     return 1;
   uint64_t v = 0;
   if (!pygraph_eval_value_at(s->loop, s->status_src_value, iteration, s->invariants, &v) ||
-      s->loop->values[s->status_src_value].type != PYGRAPH_TYPE_PTR)
+      s->loop->values[s->status_src_value].type != PYGRAPH_TYPE_PTR || v == 0)
     return 0;
   *src = (const unsigned char *)(uintptr_t)v;
   return 1;

@@ -123,10 +123,12 @@ const char *pygraph_while_refusal(const struct pygraph_backend *backend,
     return status;
   unsigned source = evolving_source(rq);
   if (source != PYGRAPH_WL_NONE && !status_folded(rq))
-    return "the status copy's source changes from iteration to iteration and the copy is "
-           "neither the iteration's last operation nor followed by an exit test";
-  if (source != PYGRAPH_WL_NONE && rq->wl->values[source].type != PYGRAPH_TYPE_PTR)
-    return "the status copy's evolving source is not an evolving pointer";
+    return "the status copy's source changes from iteration to iteration and the copy "
+           "cannot be made by a condition kernel (a device-to-host copy that is the "
+           "iteration's last operation or followed by an exit test)";
+  if (source != PYGRAPH_WL_NONE && (rq->wl->values[source].type != PYGRAPH_TYPE_PTR ||
+                                    rq->wl->values[source].evolution != PYGRAPH_EVOLVE_ROTATION))
+    return "the status copy's evolving source is not a rotation of pointers";
   if (rq->plan->n_after)
     return "event records made after the graph";
   for (size_t i = 0; i < ops->n_ops; i++) {
@@ -154,9 +156,9 @@ cudaError_t pygraph_while_graph_create(struct pygraph_while_graph *wg,
   if (folded && !pygraph_while_block_fold_status(&wg->block, rq->wl,
                                                  rq->ops->ops[rq->status_op].src,
                                                  evolving_source(rq))) {
-    pygraph_while_block_free(&wg->block, backend, NULL);   /* refused above: unreachable */
-    *step = "the status copy's evolving source is not an evolving pointer";
-    return cudaErrorNotSupported;
+    pygraph_while_block_free(&wg->block, backend, NULL);   /* its kind refused above */
+    *step = "while block host alloc";
+    return cudaErrorMemoryAllocation;
   }
   if (split)
     pygraph_while_block_split_after_copy(&wg->block);

@@ -78,6 +78,12 @@ struct pygraph_backend {
    * error behind for the program.  NULL: never. */
   int (*host_bytes_source)(const void *src);
 
+  /* Is p host memory CUDA does not know (pageable: neither pinned,
+   * registered, managed nor device memory), which no kernel writes?  For
+   * a library call's host scalar in a whole loop, read once when the call
+   * is captured.  Leaves no error behind.  NULL: never. */
+  int (*host_only_memory)(const void *p);
+
   /* Does [dst, dst + count) lie inside one allocation of plain device
    * memory (not managed, not host)?  Leaves no error behind. */
   int (*device_range)(const void *dst, size_t count);
