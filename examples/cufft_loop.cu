@@ -16,6 +16,12 @@
 //
 //   usage: cufft_loop [iterations=2000] [n=16384]
 // example-libs: cufft
+//
+// With -fplugin-arg-pygraph-whole-loops=2 (the line below asks the example
+// builds for it) the counted loop also carries the whole-loop protocol: the
+// library calls are operations of the iteration, and its WHILE graph's body
+// holds each as the graph captured from the call.
+// pygraph-plugin-args: whole-loops=2
 #include "common.h"
 
 #include <cufft.h>

@@ -18,6 +18,12 @@
 //   alg 1: CUSPARSE_SPMV_CSR_ALG2 (deterministic: the checksums of the
 //   builds compare); alg 2: CUSPARSE_SPMV_ALG_DEFAULT.
 // example-libs: cusparse
+//
+// With -fplugin-arg-pygraph-whole-loops=2 (the line below asks the example
+// builds for it) the counted loop also carries the whole-loop protocol: the
+// library calls are operations of the iteration, and its WHILE graph's body
+// holds each as the graph captured from the call.
+// pygraph-plugin-args: whole-loops=2
 #include "common.h"
 
 #include <cusparse.h>
