@@ -49,12 +49,20 @@ int pg_wl_trace_after(const pg_wl_ctx *c, LLVMValueRef a, LLVMValueRef b) {
 
 /* ---- memory the loop writes -------------------------------------------- */
 
-static void note_written(pg_wl_ctx *c, LLVMValueRef ptr) {
+/* Is call a library call the runtime records (cuBLAS, cuFFT, cuSPARSE)? */
+static int recorded_library_call(const pg_wl_ctx *c, LLVMValueRef call) {
+  const pg_call_info *ci = pg_call_at(c->calls, call);
+  return ci->kind == PG_CALL_ROUTED_OP && ci->api && ci->api->cls == PG_API_LIBRARY;
+}
+
+static int note_written(pg_wl_ctx *c, LLVMValueRef ptr, void *unused) {
+  (void)unused;
   LLVMValueRef obj = pg_underlying_object(ptr);
   for (unsigned k = 0; k < c->nwritten; ++k)
     if (c->written[k] == obj)
-      return;
+      return 0;
   PG_PUSH(c->written, c->nwritten, c->capwritten, obj);
+  return 0;
 }
 
 /* A call given pointers it may write through: not a launch (the runtime
@@ -69,20 +77,34 @@ static int call_may_write(pg_wl_ctx *c, LLVMValueRef call) {
   return !(f && LLVMGetIntrinsicID(f) && strncmp(LLVMGetValueName2(f, &n), "llvm.lifetime.", 14) == 0);
 }
 
-static void collect_written(pg_wl_ctx *c) {
+typedef int (*pg_write_visit)(pg_wl_ctx *c, LLVMValueRef ptr, void *ctx);
+
+/* visit(c, ptr, ctx) on each pointer an instruction of the loop may write
+ * through (a store's or an atomic's address, a writing call's pointer
+ * arguments), a recorded library call's left out when `but_library`;
+ * stops at the first visit that returns 1, and returns 1 then. */
+static int loop_writes(pg_wl_ctx *c, int but_library, pg_write_visit visit, void *ctx) {
   for (unsigned b = 0; b < pg_loop_num_blocks(c->loop); ++b)
     for (LLVMValueRef i = LLVMGetFirstInstruction(pg_loop_block(c->loop, b)); i;
          i = LLVMGetNextInstruction(i)) {
       LLVMOpcode op = LLVMGetInstructionOpcode(i);
-      if (op == LLVMStore)
-        note_written(c, LLVMGetOperand(i, 1));
-      else if (op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg)
-        note_written(c, LLVMGetOperand(i, 0));
-      else if (pg_is_call(i) && call_may_write(c, i))
-        for (unsigned k = 0; k < (unsigned)LLVMGetNumArgOperands(i); ++k)
-          if (LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(i, k))) == LLVMPointerTypeKind)
-            note_written(c, LLVMGetOperand(i, k));
+      if (op == LLVMStore && visit(c, LLVMGetOperand(i, 1), ctx))
+        return 1;
+      if ((op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) && visit(c, LLVMGetOperand(i, 0), ctx))
+        return 1;
+      if (!pg_is_call(i) || !call_may_write(c, i) ||
+          (but_library && recorded_library_call(c, i)))
+        continue;
+      for (unsigned k = 0; k < (unsigned)LLVMGetNumArgOperands(i); ++k)
+        if (LLVMGetTypeKind(LLVMTypeOf(LLVMGetOperand(i, k))) == LLVMPointerTypeKind &&
+            visit(c, LLVMGetOperand(i, k), ctx))
+          return 1;
     }
+  return 0;
+}
+
+static void collect_written(pg_wl_ctx *c) {
+  (void)loop_writes(c, 0, note_written, NULL);
 }
 
 /* ---- the status copy and the host's writes ------------------------------ */
@@ -327,10 +349,9 @@ static int call_values(pg_wl_ctx *c, unsigned op) {
   return 1;
 }
 
-/* Is call a library call the runtime records (cuBLAS, cuFFT, cuSPARSE)? */
-static int recorded_library_call(const pg_wl_ctx *c, LLVMValueRef call) {
-  const pg_call_info *ci = pg_call_at(c->calls, call);
-  return ci->kind == PG_CALL_ROUTED_OP && ci->api && ci->api->cls == PG_API_LIBRARY;
+static int into_object(pg_wl_ctx *c, LLVMValueRef ptr, void *obj) {
+  (void)c;
+  return pg_underlying_object(ptr) == obj;
 }
 
 /* Does anything in the loop but a recorded library call write obj (a
@@ -339,21 +360,7 @@ static int recorded_library_call(const pg_wl_ctx *c, LLVMValueRef call) {
  * in when it records, and makes at once, unrecorded, a call that writes a
  * result to the host: the loop then runs as written). */
 static int written_but_by_library(pg_wl_ctx *c, LLVMValueRef obj) {
-  for (unsigned b = 0; b < pg_loop_num_blocks(c->loop); ++b)
-    for (LLVMValueRef i = LLVMGetFirstInstruction(pg_loop_block(c->loop, b)); i;
-         i = LLVMGetNextInstruction(i)) {
-      LLVMOpcode op = LLVMGetInstructionOpcode(i);
-      if ((op == LLVMStore && pg_underlying_object(LLVMGetOperand(i, 1)) == obj) ||
-          ((op == LLVMAtomicRMW || op == LLVMAtomicCmpXchg) &&
-           pg_underlying_object(LLVMGetOperand(i, 0)) == obj))
-        return 1;
-      if (!pg_is_call(i) || !call_may_write(c, i) || recorded_library_call(c, i))
-        continue;
-      for (unsigned k = 0; k < (unsigned)LLVMGetNumArgOperands(i); ++k)
-        if (pg_underlying_object(LLVMGetOperand(i, k)) == obj)
-          return 1;
-    }
-  return 0;
+  return loop_writes(c, 1, into_object, obj);
 }
 
 /* An operand of a library call the loop cannot change: invariant by the
@@ -363,12 +370,8 @@ static int written_but_by_library(pg_wl_ctx *c, LLVMValueRef obj) {
 static int library_invariant(pg_wl_ctx *c, LLVMValueRef v) {
   if (pg_wl_is_invariant(c, v))
     return 1;
-  if (!LLVMIsALoadInst(v) || LLVMGetVolatile(v) ||
-      LLVMGetOrdering(v) != LLVMAtomicOrderingNotAtomic)
-    return 0;
-  LLVMValueRef ptr = LLVMGetOperand(v, 0), obj = pg_underlying_object(ptr);
-  return pg_wl_is_invariant(c, ptr) && (LLVMIsAAllocaInst(obj) || LLVMIsAGlobalVariable(obj)) &&
-         !pg_wl_writes(c, ptr);
+  LLVMValueRef obj = pg_wl_unwritten_load(c, v) ? pg_underlying_object(LLVMGetOperand(v, 0)) : NULL;
+  return obj && (LLVMIsAAllocaInst(obj) || LLVMIsAGlobalVariable(obj));
 }
 
 /* A library call the runtime records: the WHILE body holds the graph

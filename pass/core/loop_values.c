@@ -47,13 +47,17 @@ int pg_wl_writes(const pg_wl_ctx *c, LLVMValueRef ptr) {
   return 0;
 }
 
-/* A load the loop cannot change: of a private stack slot it never writes. */
-static int invariant_load(pg_wl_ctx *c, LLVMValueRef v) {
+int pg_wl_unwritten_load(pg_wl_ctx *c, LLVMValueRef v) {
   if (!LLVMIsALoadInst(v) || LLVMGetVolatile(v) ||
       LLVMGetOrdering(v) != LLVMAtomicOrderingNotAtomic)
     return 0;
   LLVMValueRef ptr = LLVMGetOperand(v, 0);
-  return pg_wl_is_invariant(c, ptr) && pg_batch_is_private(ptr) && !pg_wl_writes(c, ptr);
+  return pg_wl_is_invariant(c, ptr) && !pg_wl_writes(c, ptr);
+}
+
+/* A load the loop cannot change: of a private stack slot it never writes. */
+static int invariant_load(pg_wl_ctx *c, LLVMValueRef v) {
+  return pg_wl_unwritten_load(c, v) && pg_batch_is_private(LLVMGetOperand(v, 0));
 }
 
 int pg_wl_is_invariant(pg_wl_ctx *c, LLVMValueRef v) {

@@ -21,6 +21,10 @@ int pg_wl_type_of(LLVMTypeRef t, unsigned *out);
 unsigned pg_wl_invariant(pg_wl_ctx *c, LLVMValueRef v);
 /* 1 when the loop cannot change v (first rule above). */
 int pg_wl_is_invariant(pg_wl_ctx *c, LLVMValueRef v);
+/* 1 when v is a plain (not volatile, not atomic) load through a pointer
+ * the loop cannot change, of memory the loop never writes (c->written);
+ * the first rule above adds that the memory is a private stack slot. */
+int pg_wl_unwritten_load(pg_wl_ctx *c, LLVMValueRef v);
 /* 1 when ptr points into the memory the loop writes (c->written). */
 int pg_wl_writes(const pg_wl_ctx *c, LLVMValueRef ptr);
 /* 1 when v is a load of the status copy's destination: *offset (from the

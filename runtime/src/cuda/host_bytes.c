@@ -63,10 +63,8 @@ int pygraph_cuda_device_range(const void *dst, size_t count)
 
 int pygraph_cuda_host_bytes_source(const void *src)
 {
-  unsigned type, managed;
-  if (!src || !memory_kind(src, &type, &managed) || type != 0 || managed)
-    return 0;                          /* pinned, registered, managed or device memory */
-  return module_ready();
+  /* not pinned, registered, managed or device memory */
+  return pygraph_cuda_host_only_memory(src) && module_ready();
 }
 
 struct symbol_entry {
