@@ -733,7 +733,7 @@ MUTATIONS = [
      "  if (in->captures == 0 && prior > gaps)", "  if (prior > gaps)",
      ["unit:test_selective", "unit:test_batch_cycle"]),
     ("selection: an undecided graph's gain counted before it is shown faster",
-     "runtime/src/selection/selection.c",
+     "runtime/src/selection/verdicts.c",
      "  int shown = sel->decision == PYGRAPH_DECIDED_GRAPH ||", "  int shown = 1 ||",
      ["unit:test_batch_cycle"]),
     ("capture cost: the process's cold first capture learned from",
@@ -741,7 +741,27 @@ MUTATIONS = [
      ["unit:test_selective", "unit:test_batch_cycle"]),
     ("decide: a GPU far behind the host not taken for a GPU-bound loop",
      "runtime/src/selection/decide.c",
-     "    return in->backlog >= PYGRAPH_BACKLOG_EVENTS;", "    return 0;", ["unit:test_batch"]),
+     "    return in->backlog >= PYGRAPH_BACKLOG_EVENTS &&\n"
+     "           !pygraph_sibling_clearly_faster(in->sibling_gain_ratio);",
+     "    return 0;", ["unit:test_batch"]),
+    ("decide: a sibling's clear gain does not lift the far-behind presumption",
+     "runtime/src/selection/decide.c",
+     "    return in->backlog >= PYGRAPH_BACKLOG_EVENTS &&\n"
+     "           !pygraph_sibling_clearly_faster(in->sibling_gain_ratio);",
+     "    return in->backlog >= PYGRAPH_BACKLOG_EVENTS;", ["unit:test_undecided"]),
+    ("decide: a sibling clearly faster by any gain", "runtime/src/selection/decide.c",
+     "  return sibling_gain_ratio > 0 && sibling_gain_ratio < 1 &&\n"
+     "         pygraph_clear_verdict(1.0, 1.0 - sibling_gain_ratio, &verdict) &&\n"
+     "         verdict == PYGRAPH_VERDICT_GRAPH;",
+     "  (void)verdict;\n  return sibling_gain_ratio > 0;", ["unit:test_undecided"]),
+    ("turns: a new sequence's graph not run meanwhile on a sibling's clear gain",
+     "runtime/src/selection/turns.c",
+     "  if (!fast && sel->measure.state >= 0 && pygraph_verdicts_sibling_clearly_faster(sel))\n"
+     "    fast = *pv;\n", "", ["unit:test_undecided"]),
+    ("turns: eager's window taken before the new graph's floor is read",
+     "runtime/src/selection/turns.c",
+     " ||\n                   eager_waits_for_graph(sel, &s->eager, side[1])))", "))",
+     ["unit:test_undecided"]),
     ("decide: a GPU-bound loop never captured", "runtime/src/selection/decide.c",
      "  double hits = pygraph_expected_hits(in);\n  int gpu_bound = gpu_bound_loop(settings, in);\n",
      "  double hits = pygraph_expected_hits(in);\n  int gpu_bound = gpu_bound_loop(settings, in);\n"

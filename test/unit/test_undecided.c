@@ -10,6 +10,7 @@
 #include "check.h"
 #include "harness.h"
 #include "selection/decide.h"
+#include "selection/verdicts.h"
 
 static void one_kernel(pygraph_region *r, int a)
 {
@@ -222,10 +223,143 @@ static void test_permuted_noise_same_verdict(void)
   check_permutations(20.0, 20.0, 200, 400, PYGRAPH_DECIDED_EAGER);
 }
 
+static void two_kernels(pygraph_region *r, int k, int a)
+{
+  begin(r, 0);
+  kernel(k, a);
+  kernel(k + 1, a);
+  end(r);
+}
+
+/* n iterations of launch sequence k (kernels k and k + 1): how many ran as
+ * a graph (an iteration whose log holds a launch: a batchable loop's unit
+ * counts at its last iteration), and how many eagerly after its capture
+ * (the first build). */
+struct sequence_runs {
+  int graph, eager_after_capture, iterations;
+};
+
+static void add_iteration(struct sequence_runs *out, int k, int *captured)
+{
+  char eager_token[16];
+  snprintf(eager_token, sizeof eager_token, "k%d(", k);
+  *captured |= strstr(fake_log(), "build(") != NULL;
+  int graph = harness_count(fake_log(), "launch") > 0;
+  out->graph += graph;
+  out->eager_after_capture += *captured && !graph && strstr(fake_log(), eager_token) != NULL;
+  out->iterations++;
+}
+
+static struct sequence_runs run_sequence(pygraph_region *r, int k, int *a, int n)
+{
+  struct sequence_runs out = {0, 0, 0};
+  int captured = 0;
+  for (int i = 0; i < n; i++) {
+    fake_log_clear();
+    two_kernels(r, k, (*a)++);
+    add_iteration(&out, k, &captured);
+  }
+  return out;
+}
+/* hadamard's shape: one segment, a launch sequence per size, a loop of a
+ * few dozen iterations each, samples read ~8 iterations late.  Once one
+ * sequence's graph was clearly faster, a new sequence's graph runs while
+ * its own samples are in flight, and eager runs only for the floor of
+ * samples its verdict needs (no eager window before the graph's samples
+ * are read).  Its samples still decide: a new sequence whose graph is
+ * slower runs eagerly once they are read, having run as a graph no longer
+ * than they took. */
+static void test_sibling_graph_runs_new_sequence_meanwhile(void)
+{
+  default_settings();
+  pygraph_region *r = harness_region("one_size_after_another", 1);
+  fake_reset();
+  harness_fake_timing(20, 8);
+  fake.events_lag_us = 150;
+  int a = 0;
+  struct pygraph_segment *seg = NULL;
+  for (int i = 0; i < 300 && (!seg || seg->sel.decision != PYGRAPH_DECIDED_GRAPH); i++) {
+    two_kernels(r, 1, a++);
+    seg = harness_segment(r, 0);
+  }
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(pygraph_verdicts_sibling_clearly_faster(&seg->sel));
+  CHECK(pygraph_sibling_clearly_faster(0.25) && !pygraph_sibling_clearly_faster(0.15) &&
+        !pygraph_sibling_clearly_faster(0.0));    /* a clear case's ratio, 4/5 */
+
+  struct sequence_runs next = run_sequence(r, 3, &a, 40);
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
+  CHECK(next.eager_after_capture <= (int)PYGRAPH_MEASURE_MIN);
+  CHECK(next.graph >= 40 - 2 * (int)PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE - (int)PYGRAPH_MEASURE_MIN);
+
+  harness_fake_timing(5, 50);                      /* this sequence's graph: slower */
+  struct sequence_runs slower = run_sequence(r, 5, &a, 60);
+  CHECK(slower.graph >= 1 && slower.graph <= 12);
+  struct sequence_runs after = run_sequence(r, 5, &a, 10);
+  CHECK(after.graph == 0);                         /* eager once its samples were read */
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);   /* the first sequences' graphs stay */
+  fake.events_lag_us = 0;
+}
+
+/* A loop of one launch of kernel k, entered with its trip count n (a
+ * batchable loop's units), run to its end by a launch-bound host. */
+static struct sequence_runs run_loop(pygraph_region *r, int k, int *a, int n)
+{
+  struct sequence_runs out = {0, 0, 0};
+  int captured = 0;
+  loop_enter(r, n);
+  for (int i = 0; i < n; i++) {
+    fake_log_clear();
+    begin(r, 0);
+    kernel(k, (*a)++);
+    end(r);
+    add_iteration(&out, k, &captured);
+    /* A launch-bound host: 5 us an eager launch, 2 us a graph launch; the
+     * GPU runs nothing before the host issued it. */
+    fake_host_us += 5.0 * harness_count(fake_log(), "k") + 2.0 * harness_count(fake_log(), "launch");
+    if (fake_gpu_us < fake_host_us)
+      fake_gpu_us = fake_host_us;
+  }
+  loop_exit(r);
+  return out;
+}
+
+/* The same in hadamard's own form: a batchable loop of 100 one-launch
+ * iterations per size (units of 8, no trip count known to the pass),
+ * samples ~3 units late from the start.  The first size runs eagerly (a
+ * young segment's backlog is presumed GPU-bound), the second's graph is
+ * measured in turns and kept; from the third on, eager's floor of samples
+ * comes from the warm-up and, before the new graph's samples are read,
+ * eager takes no window of turns (a clear case needs none): the graph
+ * runs, no unit eagerly after the capture. */
+static void test_sibling_graph_new_sequence_in_units(void)
+{
+  default_settings();
+  pygraph_region *r = harness_batch_region("sizes_in_units", 8);
+  r->trip_count = -1;
+  fake_reset();
+  harness_fake_timing(5, 22);
+  fake.events_lag_us = 100;
+  int a = 0;
+  run_loop(r, 1, &a, 100);
+  run_loop(r, 3, &a, 100);
+  struct pygraph_segment *seg = harness_segment(r, 0);
+  CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
+  for (int k = 5; k <= 9; k += 2) {
+    struct sequence_runs size = run_loop(r, k, &a, 100);
+    CHECK(size.eager_after_capture == 0);
+    CHECK(size.graph >= 9);                        /* units of the 12 */
+    CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
+  }
+  fake.events_lag_us = 0;
+}
+
 int main(void)
 {
   test_short_loop_runs_eagerly();
   test_graph_shown_faster_runs_meanwhile();
   test_permuted_noise_same_verdict();
+  test_sibling_graph_runs_new_sequence_meanwhile();
+  test_sibling_graph_new_sequence_in_units();
   return check_finish();
 }

@@ -11,14 +11,17 @@
  * by a GPU so far behind the host that its timing events are still queued
  * (the samples of a GPU-bound loop come back late: weighing its capture by
  * the host time an eager launch can cost would capture what a graph cannot
- * pay back). */
+ * pay back) - not where a graph of another launch sequence of the segment
+ * was clearly faster than its eager runs: a measurement, where the backlog
+ * is only a presumption (it may be that graph's own work). */
 static int gpu_bound_loop(const struct pygraph_settings *settings,
                           const struct pygraph_decide_input *in)
 {
   if (settings->mode != PYGRAPH_MODE_AUTO)
     return 0;
-  if (in->eager_us <= 0)
-    return in->backlog >= PYGRAPH_BACKLOG_EVENTS;
+  if (in->eager_us <= 0)                /* presumed, unless measured otherwise */
+    return in->backlog >= PYGRAPH_BACKLOG_EVENTS &&
+           !pygraph_sibling_clearly_faster(in->sibling_gain_ratio);
   return in->host_period_us > 0 && in->eager_us > PYGRAPH_GPU_BOUND_RATIO * in->host_period_us;
 }
 
@@ -103,6 +106,14 @@ enum pygraph_decision pygraph_decide(const struct pygraph_settings *settings,
     return PYGRAPH_KEEP_WARMING;
   }
   return PYGRAPH_CAPTURE_NEXT;
+}
+
+int pygraph_sibling_clearly_faster(double sibling_gain_ratio)
+{
+  enum pygraph_verdict verdict;
+  return sibling_gain_ratio > 0 && sibling_gain_ratio < 1 &&
+         pygraph_clear_verdict(1.0, 1.0 - sibling_gain_ratio, &verdict) &&
+         verdict == PYGRAPH_VERDICT_GRAPH;
 }
 
 double pygraph_gain_bound_us(double eager_us, unsigned long n_ops)

@@ -66,6 +66,11 @@ struct pygraph_decide_input {
 };
 
 
+/* Was another launch sequence's graph shown faster by a clear case's ratio
+ * (pygraph_clear_verdict: a fifth of eager's cost saved)?  sibling_gain_ratio
+ * as in pygraph_decide_input. */
+int pygraph_sibling_clearly_faster(double sibling_gain_ratio);
+
 /* What a capture + instantiate is expected to cost before one was timed:
  * PYGRAPH_CAPTURE_BASE_US + PYGRAPH_CAPTURE_PER_OP_US per node (policy.h). */
 double pygraph_capture_estimate_us(unsigned long n_ops);

@@ -190,18 +190,6 @@ static int measure(struct pygraph_selection *sel, const struct pygraph_iteration
   return 1;
 }
 
-/* The share of eager cost a graph of this segment was shown to save (decide.h:
- * sibling_gain_ratio): one a verdict kept, or an undecided one whose
- * settled samples show it faster (verdicts.h); 0 while none is. */
-static double sibling_gain_ratio(const struct pygraph_selection *sel)
-{
-  int shown = sel->decision == PYGRAPH_DECIDED_GRAPH ||
-              (sel->decision == PYGRAPH_UNDECIDED && sel->undecided_graph);
-  if (!shown || !(sel->graph_us > 0) || !(sel->graph_us < sel->eager_us))
-    return 0.0;
-  return (sel->eager_us - sel->graph_us) / sel->eager_us;
-}
-
 /* What decides whether the candidate is captured next (decide.h). */
 static struct pygraph_decide_input capture_question(struct pygraph_selection *sel,
                                                     const struct pygraph_iteration_outcome *o)
@@ -220,7 +208,7 @@ static struct pygraph_decide_input capture_question(struct pygraph_selection *se
       .trip_count = c->trip_count,
       .host_period_us = sel->host_period_us,
       .iters_observed = sel->iters,
-      .sibling_gain_ratio = sibling_gain_ratio(sel),
+      .sibling_gain_ratio = pygraph_verdicts_sibling_gain(sel),
   };
   if (c->recent_sightings >= 2) {             /* recurs apart: a cycle */
     in.recent_sightings = c->recent_sightings;

@@ -56,6 +56,19 @@ static int eager_clearly_slower(struct pygraph_selection *sel, const struct pygr
          verdict == PYGRAPH_VERDICT_GRAPH;
 }
 
+/* Eager has its floor of samples read, the graph not yet, and a graph of
+ * another launch sequence was clearly faster: the graph's first samples
+ * may settle the case (a clear one needs no more), so eager's window waits
+ * for them; meanwhile the graph runs (untimed below). */
+static int eager_waits_for_graph(struct pygraph_selection *sel,
+                                 const struct pygraph_samples *eager,
+                                 const struct pygraph_variant *g)
+{
+  unsigned first = pygraph_measure_first(sel->settings);
+  return eager->n >= first && pygraph_sel_verdict(sel, g)->samples.n < first &&
+         pygraph_verdicts_sibling_clearly_faster(sel);
+}
+
 /* One more iteration of hash's signature for each of its undecided graphs
  * (bounded by PYGRAPH_VERDICT_ITERS). */
 static void count_undecided(struct pygraph_selection *sel, unsigned long long hash)
@@ -87,12 +100,17 @@ static int pick_side(struct pygraph_sig_stats *s, const int needs[3])
   return (int)c;
 }
 
-/* What runs when no side is timed now: a graph only where its samples
- * show it faster (*pv set to it), else the iteration's ops, eagerly. */
+/* What runs when no side is timed now: a graph where its samples show it
+ * faster (*pv set to it); while its own samples are in flight, v itself
+ * where a graph of another launch sequence of the segment was clearly
+ * faster (verdicts.h: a loop of a few units per sequence would otherwise
+ * be over before they come back); else the iteration's ops, eagerly. */
 static enum pygraph_turn untimed(struct pygraph_selection *sel, const struct pygraph_variant **pv,
                                  const struct pygraph_sig_stats *s)
 {
   const struct pygraph_variant *fast = pygraph_verdicts_shown_faster(sel, s, *pv);
+  if (!fast && sel->measure.state >= 0 && pygraph_verdicts_sibling_clearly_faster(sel))
+    fast = *pv;
   if (!fast)
     return TURN_WAIT_EAGER;
   *pv = fast;
@@ -135,7 +153,8 @@ enum pygraph_turn pygraph_turns_next(struct pygraph_selection *sel,
    * telling apart (should the other one win and not be clearly faster,
    * eager turns resume then). */
   if (needs[0] && (eager_clearly_slower(sel, &s->eager, side[1]) ||
-                   eager_clearly_slower(sel, &s->eager, side[2])))
+                   eager_clearly_slower(sel, &s->eager, side[2]) ||
+                   eager_waits_for_graph(sel, &s->eager, side[1])))
     needs[0] = 0;
   int c = sel->measure.count >= PYGRAPH_MEASURE_RING ? -1 : pick_side(s, needs);
   if (c < 0)                                  /* a full ring, or all planned */

@@ -55,6 +55,20 @@ const struct pygraph_variant *pygraph_verdicts_shown_faster(struct pygraph_selec
   return fv ? v : fr ? r : NULL;
 }
 
+double pygraph_verdicts_sibling_gain(const struct pygraph_selection *sel)
+{
+  int shown = sel->decision == PYGRAPH_DECIDED_GRAPH ||
+              (sel->decision == PYGRAPH_UNDECIDED && sel->undecided_graph);
+  if (!shown || !(sel->graph_us > 0) || !(sel->graph_us < sel->eager_us))
+    return 0.0;
+  return (sel->eager_us - sel->graph_us) / sel->eager_us;
+}
+
+int pygraph_verdicts_sibling_clearly_faster(const struct pygraph_selection *sel)
+{
+  return pygraph_sibling_clearly_faster(pygraph_verdicts_sibling_gain(sel));
+}
+
 void pygraph_verdicts_set_decision(struct pygraph_selection *sel, enum pygraph_decision_state d,
                                    const char *why)
 {

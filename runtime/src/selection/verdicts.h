@@ -28,6 +28,17 @@ const struct pygraph_variant *pygraph_verdicts_shown_faster(struct pygraph_selec
                                                             const struct pygraph_sig_stats *s,
                                                             const struct pygraph_variant *v);
 
+/* The share of eager cost a graph of this segment was shown to save (decide.h:
+ * sibling_gain_ratio): one a verdict kept, or an undecided one whose
+ * settled samples show it faster; 0 while none is. */
+double pygraph_verdicts_sibling_gain(const struct pygraph_selection *sel);
+
+/* Was a graph of this segment shown faster than eager by a clear case's
+ * ratio (pygraph_clear_verdict)?  Then an undecided graph of another launch
+ * sequence is likely to pay too: it runs while its own samples are in
+ * flight (turns.c), and those samples decide it as any other's. */
+int pygraph_verdicts_sibling_clearly_faster(const struct pygraph_selection *sel);
+
 /* An indirect graph that has not met its direct rival yet. */
 int pygraph_verdicts_rival_pending(struct pygraph_selection *sel, const struct pygraph_variant *v,
                                    const struct pygraph_sig_stats *s);
