@@ -3,7 +3,7 @@
 # library_whole_passes.sh; logs to $OUT.  (1) the pending library WHILE run and issue 17's three modes (gpu-head.tar.gz at
 # af8db20); (2) issue 39's corpus A/B: apps-head.tar.xz (selection as at 4f8586f) against
 # apps-new.tar.xz (af8db20: a sibling graph's clear gain), plain/auto/graph, 3 rounds alternating;
-# (3) md_step and multistream plain/auto/graph; (4) hadamard auto's decisions (PYGRAPH_DEBUG).
+# (3) md_step and multistream plain/auto/graph; (4) hadamard auto's decisions (PYGRAPH_DEBUG); (5) the first region's making time.
 cd "$(dirname "$0")"; here=$(pwd); out=${OUT:-/tmp/out}; mkdir -p $out
 bash ./library_whole_passes.sh 2>&1 | tee $out/s1.log
 for r in 1 2 3; do for env in PYGRAPH_MODE=eager "PYGRAPH_MODE=graph PYGRAPH_WHOLE_LOOPS=0" PYGRAPH_MODE=graph; do
@@ -34,3 +34,9 @@ done; done; done
 B=/tmp/ab/new/apps-gpu; IFS=$'\t' read -r _ dir args _ _ tre < <(grep "^hadamard	" $B/apps.tsv)
 (cd $B/$dir && PYGRAPH_MODE=auto PYGRAPH_DEBUG=1 PYGRAPH_REPORT=1 timeout 60 ./pygraph $args < /dev/null) > $out/hadamard_auto_debug.log 2>&1
 grep -c . $out/hadamard_auto_debug.log
+# (5) adam's and gelu's one-time cost: what making the first region's state takes on this host
+for app in adam gelu; do IFS=$'\t' read -r _ dir args _ _ tre < <(grep "^$app	" $B/apps.tsv)
+  for v in eager auto; do for r in 1 2 3; do
+    echo "$app $v r$r: $(cd $B/$dir && PYGRAPH_MODE=$v PYGRAPH_DEBUG=1 timeout 60 ./pygraph $args < /dev/null 2>&1 |
+      grep -E 'first entry|Average' | sed -E 's/^pygraph: debug: //' | tr '\n' ' ' | cut -c1-400)"
+  done; done; done

@@ -161,6 +161,7 @@ static struct pygraph_region_state *region_state(const struct pygraph_backend *b
   if (!state) {
     if (region->abi_version != PYGRAPH_ABI_VERSION)
       return NULL;
+    double t0 = backend->now_us ? backend->now_us() : 0.0;
     struct pygraph_region_state *fresh = create_state(backend, region);
     if (!fresh)
       return NULL;
@@ -173,10 +174,14 @@ static struct pygraph_region_state *region_state(const struct pygraph_backend *b
       *registry_tail = fresh;
       registry_tail = &fresh->next;
       pthread_mutex_unlock(&registry_lock);
-      pygraph_debug_log(pygraph_settings(), "region %s %s:%u-%u: first entry, %u segment(s)",
+      /* The state's making is on the GPU's critical path in a loop whose
+       * first launch comes after it (bench/results.md, adam's one-time cost). */
+      pygraph_debug_log(pygraph_settings(),
+                        "region %s %s:%u-%u: first entry, %u segment(s), made in %.1f us",
                         region->function ? region->function : "?",
                         region->file ? region->file : "?", region->line_begin,
-                        region->line_end, fresh->n_segments);
+                        region->line_end, fresh->n_segments,
+                        backend->now_us ? backend->now_us() - t0 : 0.0);
       state = fresh;
     } else {
       free_state(fresh);       /* another thread won the race: never published */
