@@ -749,6 +749,19 @@ MUTATIONS = [
      "    return in->backlog >= PYGRAPH_BACKLOG_EVENTS &&\n"
      "           !pygraph_sibling_clearly_faster(in->sibling_gain_ratio);",
      "    return in->backlog >= PYGRAPH_BACKLOG_EVENTS;", ["unit:test_undecided"]),
+    ("verdicts: a sibling's gain trusted after the new graph's floor is read",
+     "runtime/src/selection/verdicts.c",
+     "         g->samples.n < pygraph_measure_first(sel->settings) &&\n", "",
+     ["unit:test_undecided"]),
+    ("verdicts: a sibling's gain trusted without bound", "runtime/src/selection/verdicts.c",
+     "         g->samples.iters < PYGRAPH_SIBLING_TRUST_ITERS &&\n", "",
+     ["unit:test_undecided"]),
+    ("verdicts: a sibling's gain from a segment without a kept graph",
+     "runtime/src/selection/verdicts.c",
+     "         pygraph_sibling_clearly_faster(pygraph_verdicts_sibling_gain(sel)) &&\n"
+     "         kept_sibling(sel, v);",
+     "         pygraph_sibling_clearly_faster(pygraph_verdicts_sibling_gain(sel));",
+     ["unit:test_undecided"]),
     ("decide: a sibling clearly faster by any gain", "runtime/src/selection/decide.c",
      "  return sibling_gain_ratio > 0 && sibling_gain_ratio < 1 &&\n"
      "         pygraph_clear_verdict(1.0, 1.0 - sibling_gain_ratio, &verdict) &&\n"
@@ -756,11 +769,11 @@ MUTATIONS = [
      "  (void)verdict;\n  return sibling_gain_ratio > 0;", ["unit:test_undecided"]),
     ("turns: a new sequence's graph not run meanwhile on a sibling's clear gain",
      "runtime/src/selection/turns.c",
-     "  if (!fast && sel->measure.state >= 0 && pygraph_verdicts_sibling_clearly_faster(sel))\n"
+     "  if (!fast && pygraph_verdicts_runs_on_sibling(sel, *pv))\n"
      "    fast = *pv;\n", "", ["unit:test_undecided"]),
     ("turns: eager's window taken before the new graph's floor is read",
      "runtime/src/selection/turns.c",
-     " ||\n                   eager_waits_for_graph(sel, &s->eager, side[1])))", "))",
+     " ||\n                   eager_waits_for_graphs(sel, &s->eager, side)))", "))",
      ["unit:test_undecided"]),
     ("decide: a GPU-bound loop never captured", "runtime/src/selection/decide.c",
      "  double hits = pygraph_expected_hits(in);\n  int gpu_bound = gpu_bound_loop(settings, in);\n",

@@ -1,7 +1,9 @@
 /* test_undecided.c - an undecided segment never runs what its samples have
  * not shown faster, nothing is concluded below the floor of samples
  * (PYGRAPH_MEASURE_MIN a side), and verdicts do not hinge on one noisy
- * sample or on the order in which samples arrive (issue 39). */
+ * sample or on the order in which samples arrive (issue 39); an undecided
+ * graph of a new launch sequence runs before its own samples only on a kept
+ * sibling's clear gain, bounded. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +12,7 @@
 #include "check.h"
 #include "harness.h"
 #include "selection/decide.h"
+#include "selection/signatures.h"
 #include "selection/verdicts.h"
 
 static void one_kernel(pygraph_region *r, int a)
@@ -283,7 +286,7 @@ static void test_sibling_graph_runs_new_sequence_meanwhile(void)
     seg = harness_segment(r, 0);
   }
   CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
-  CHECK(pygraph_verdicts_sibling_clearly_faster(&seg->sel));
+  CHECK(pygraph_sibling_clearly_faster(pygraph_verdicts_sibling_gain(&seg->sel)));
   CHECK(pygraph_sibling_clearly_faster(0.25) && !pygraph_sibling_clearly_faster(0.15) &&
         !pygraph_sibling_clearly_faster(0.0));    /* a clear case's ratio, 4/5 */
 
@@ -292,6 +295,21 @@ static void test_sibling_graph_runs_new_sequence_meanwhile(void)
   CHECK(next.eager_after_capture <= (int)PYGRAPH_MEASURE_MIN);
   CHECK(next.graph >= 40 - 2 * (int)PYGRAPH_DEFAULT_EAGER_BEFORE_CAPTURE - (int)PYGRAPH_MEASURE_MIN);
 
+  /* A close slower one (44 us against eager's 40, the kept numbers still
+   * 8 against 40): once its own floor of samples is read it runs only in
+   * its measuring turns, as any undecided graph. */
+  harness_fake_timing(20, 44);
+  struct sequence_runs close = run_sequence(r, 7, &a, 53);
+  CHECK(close.graph < 53 / 2);
+
+  /* Samples that never come back (a GPU stuck far behind): a new sequence's
+   * graph runs on the sibling's gain for PYGRAPH_SIBLING_TRUST_ITERS
+   * iterations of its own at most, not until PYGRAPH_VERDICT_ITERS. */
+  fake.events_lag_us = 1e12;
+  harness_fake_timing(20, 80);
+  struct sequence_runs unread = run_sequence(r, 9, &a, 120);
+  CHECK(unread.graph <= (int)(PYGRAPH_SIBLING_TRUST_ITERS + PYGRAPH_TURN_RUN));
+  fake.events_lag_us = 150;
   harness_fake_timing(5, 50);                      /* this sequence's graph: slower */
   struct sequence_runs slower = run_sequence(r, 5, &a, 60);
   CHECK(slower.graph >= 1 && slower.graph <= 12);
@@ -354,6 +372,46 @@ static void test_sibling_graph_new_sequence_in_units(void)
   fake.events_lag_us = 0;
 }
 
+/* The live graph of `sel` whose verdict is (not) decided, or NULL. */
+static const struct pygraph_variant *graph_decided(struct pygraph_selection *sel, int decided)
+{
+  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
+    const struct pygraph_variant *v = pygraph_sel_live(sel, i);
+    if (v && pygraph_sel_verdict(sel, v)->decided == decided)
+      return v;
+  }
+  return NULL;
+}
+
+/* A sibling's gain counts only while a graph of another sequence is kept:
+ * after a re-evaluation (every graph measured afresh, the segment's numbers
+ * those of its old verdict) a new sequence's graph waits for its samples. */
+static void test_sibling_gain_needs_a_kept_graph(void)
+{
+  default_settings();
+  pygraph_region *r = harness_region("kept_sibling", 1);
+  fake_reset();
+  harness_fake_timing(20, 8);
+  int a = 0;
+  struct pygraph_segment *seg = NULL;
+  for (int i = 0; i < 300 && (!seg || seg->sel.decision != PYGRAPH_DECIDED_GRAPH); i++) {
+    two_kernels(r, 1, a++);
+    seg = harness_segment(r, 0);
+  }
+  fake.events_lag_us = 1e12;                       /* the new graph's samples: unread */
+  run_sequence(r, 3, &a, 8);
+  const struct pygraph_variant *kept = graph_decided(&seg->sel, 1);
+  const struct pygraph_variant *fresh = graph_decided(&seg->sel, 0);
+  CHECK(kept && fresh && kept->hash != fresh->hash);
+  CHECK(fresh && pygraph_verdicts_runs_on_sibling(&seg->sel, fresh));
+  if (kept && fresh) {
+    pygraph_sel_verdict(&seg->sel, kept)->decided = 0;   /* as a re-evaluation leaves it */
+    CHECK(!pygraph_verdicts_runs_on_sibling(&seg->sel, fresh));
+    pygraph_sel_verdict(&seg->sel, kept)->decided = 1;
+  }
+  fake.events_lag_us = 0;
+}
+
 int main(void)
 {
   test_short_loop_runs_eagerly();
@@ -361,5 +419,6 @@ int main(void)
   test_permuted_noise_same_verdict();
   test_sibling_graph_runs_new_sequence_meanwhile();
   test_sibling_graph_new_sequence_in_units();
+  test_sibling_gain_needs_a_kept_graph();
   return check_finish();
 }

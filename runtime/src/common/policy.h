@@ -78,6 +78,10 @@
 /* Iterations of its signature after which an undecided graph is decided
  * on what was read (eager when too little). */
 #define PYGRAPH_VERDICT_ITERS 128u
+/* Iterations of its signature a new launch sequence's graph may run on a
+ * kept sibling's clear gain (verdicts.h) before its own floor of samples is
+ * read: bounds what a slower one costs while its samples lag. */
+#define PYGRAPH_SIBLING_TRUST_ITERS 64u
 /* An indirect graph of more indirect nodes meets no direct rival: updating
  * each of them every replay only loses against one argument-block copy. */
 #define PYGRAPH_RIVAL_MAX_INDIRECT 32u

@@ -69,7 +69,8 @@ enum pygraph_decision_state {
 /* What runs an iteration that has a graph (a hit), while no side is timed
  * (every side's samples are planned or in flight, the GPU is far behind,
  * the ring is full):
- *   TURN_WAIT        the graph its samples show faster (verdicts.h), untimed;
+ *   TURN_WAIT        the graph its samples show faster, or one running on a
+ *                    sibling's gain (verdicts.h), untimed;
  *   TURN_WAIT_EAGER  its ops eagerly, untimed: no graph is shown faster yet. */
 enum pygraph_turn { TURN_GRAPH, TURN_EAGER, TURN_RIVAL, TURN_WAIT, TURN_WAIT_EAGER };
 

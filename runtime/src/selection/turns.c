@@ -56,17 +56,17 @@ static int eager_clearly_slower(struct pygraph_selection *sel, const struct pygr
          verdict == PYGRAPH_VERDICT_GRAPH;
 }
 
-/* Eager has its floor of samples read, the graph not yet, and a graph of
- * another launch sequence was clearly faster: the graph's first samples
+/* Eager has its floor of samples read and a graph side runs on a sibling's
+ * gain (its own floor not read yet, verdicts.h): that graph's first samples
  * may settle the case (a clear one needs no more), so eager's window waits
  * for them; meanwhile the graph runs (untimed below). */
-static int eager_waits_for_graph(struct pygraph_selection *sel,
-                                 const struct pygraph_samples *eager,
-                                 const struct pygraph_variant *g)
+static int eager_waits_for_graphs(struct pygraph_selection *sel,
+                                  const struct pygraph_samples *eager,
+                                  const struct pygraph_variant *const side[3])
 {
-  unsigned first = pygraph_measure_first(sel->settings);
-  return eager->n >= first && pygraph_sel_verdict(sel, g)->samples.n < first &&
-         pygraph_verdicts_sibling_clearly_faster(sel);
+  return eager->n >= pygraph_measure_first(sel->settings) &&
+         (pygraph_verdicts_runs_on_sibling(sel, side[1]) ||
+          (side[2] && pygraph_verdicts_runs_on_sibling(sel, side[2])));
 }
 
 /* One more iteration of hash's signature for each of its undecided graphs
@@ -101,15 +101,14 @@ static int pick_side(struct pygraph_sig_stats *s, const int needs[3])
 }
 
 /* What runs when no side is timed now: a graph where its samples show it
- * faster (*pv set to it); while its own samples are in flight, v itself
- * where a graph of another launch sequence of the segment was clearly
- * faster (verdicts.h: a loop of a few units per sequence would otherwise
- * be over before they come back); else the iteration's ops, eagerly. */
+ * faster (*pv set to it); v itself where it runs on a sibling's gain
+ * (verdicts.h: a loop of a few units per launch sequence would otherwise be
+ * over before its samples come back); else the iteration's ops, eagerly. */
 static enum pygraph_turn untimed(struct pygraph_selection *sel, const struct pygraph_variant **pv,
                                  const struct pygraph_sig_stats *s)
 {
   const struct pygraph_variant *fast = pygraph_verdicts_shown_faster(sel, s, *pv);
-  if (!fast && sel->measure.state >= 0 && pygraph_verdicts_sibling_clearly_faster(sel))
+  if (!fast && pygraph_verdicts_runs_on_sibling(sel, *pv))
     fast = *pv;
   if (!fast)
     return TURN_WAIT_EAGER;
@@ -123,7 +122,8 @@ static enum pygraph_turn untimed(struct pygraph_selection *sel, const struct pyg
  * iteration.  Not while the GPU is far behind: samples would come too late.
  * A graph runs only in its own measuring turns until its samples show it
  * faster (verdicts.h): with none read yet, a loop too short for them runs
- * eagerly. */
+ * eagerly, unless the graph runs on a sibling's gain (a kept graph of
+ * another launch sequence clearly faster; bounded, verdicts.h). */
 enum pygraph_turn pygraph_turns_next(struct pygraph_selection *sel,
                                      const struct pygraph_variant **pv, unsigned long long hash)
 {
@@ -154,7 +154,7 @@ enum pygraph_turn pygraph_turns_next(struct pygraph_selection *sel,
    * eager turns resume then). */
   if (needs[0] && (eager_clearly_slower(sel, &s->eager, side[1]) ||
                    eager_clearly_slower(sel, &s->eager, side[2]) ||
-                   eager_waits_for_graph(sel, &s->eager, side[1])))
+                   eager_waits_for_graphs(sel, &s->eager, side)))
     needs[0] = 0;
   int c = sel->measure.count >= PYGRAPH_MEASURE_RING ? -1 : pick_side(s, needs);
   if (c < 0)                                  /* a full ring, or all planned */

@@ -64,9 +64,26 @@ double pygraph_verdicts_sibling_gain(const struct pygraph_selection *sel)
   return (sel->eager_us - sel->graph_us) / sel->eager_us;
 }
 
-int pygraph_verdicts_sibling_clearly_faster(const struct pygraph_selection *sel)
+/* A graph a verdict kept, of another signature than v's. */
+static int kept_sibling(struct pygraph_selection *sel, const struct pygraph_variant *v)
 {
-  return pygraph_sibling_clearly_faster(pygraph_verdicts_sibling_gain(sel));
+  for (unsigned i = 0; i < PYGRAPH_MAX_VARIANTS; i++) {
+    const struct pygraph_variant *w = pygraph_sel_live(sel, i);
+    if (w && w->hash != v->hash && pygraph_sel_verdict(sel, w)->decided)
+      return 1;
+  }
+  return 0;
+}
+
+int pygraph_verdicts_runs_on_sibling(struct pygraph_selection *sel,
+                                     const struct pygraph_variant *v)
+{
+  const struct pygraph_graph_verdict *g = pygraph_sel_verdict(sel, v);
+  return sel->measure.state >= 0 && sel->decision == PYGRAPH_DECIDED_GRAPH && !g->decided &&
+         g->samples.n < pygraph_measure_first(sel->settings) &&
+         g->samples.iters < PYGRAPH_SIBLING_TRUST_ITERS &&
+         pygraph_sibling_clearly_faster(pygraph_verdicts_sibling_gain(sel)) &&
+         kept_sibling(sel, v);
 }
 
 void pygraph_verdicts_set_decision(struct pygraph_selection *sel, enum pygraph_decision_state d,
@@ -189,7 +206,8 @@ static void settle_overdue(struct pygraph_selection *sel, const struct pygraph_v
 }
 
 /* While still measuring, the report shows what was read so far, and what
- * runs meanwhile (turns.c): a graph only once its samples show it faster. */
+ * runs meanwhile (turns.c): a graph only once its samples show it faster
+ * (an undecided segment keeps no graph a sibling's gain could come from). */
 static void note_undecided(struct pygraph_selection *sel)
 {
   sel->undecided_graph = 0;

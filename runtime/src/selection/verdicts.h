@@ -22,8 +22,9 @@ int pygraph_verdicts_clear_case(struct pygraph_selection *sel, const struct pygr
 
 /* The graph of v's signature (v or its rival) that the samples show faster
  * than its eager runs, or NULL: at least PYGRAPH_MEASURE_MIN samples on
- * each side (samples.h, settled), medians apart by PYGRAPH_MARGIN.  Only
- * such a graph runs outside its measuring turns while undecided. */
+ * each side (samples.h, settled), medians apart by PYGRAPH_MARGIN.  While
+ * undecided, such a graph runs outside its measuring turns, and so does one
+ * running on a sibling's gain (below); no other graph does. */
 const struct pygraph_variant *pygraph_verdicts_shown_faster(struct pygraph_selection *sel,
                                                             const struct pygraph_sig_stats *s,
                                                             const struct pygraph_variant *v);
@@ -33,11 +34,16 @@ const struct pygraph_variant *pygraph_verdicts_shown_faster(struct pygraph_selec
  * settled samples show it faster; 0 while none is. */
 double pygraph_verdicts_sibling_gain(const struct pygraph_selection *sel);
 
-/* Was a graph of this segment shown faster than eager by a clear case's
- * ratio (pygraph_clear_verdict)?  Then an undecided graph of another launch
- * sequence is likely to pay too: it runs while its own samples are in
- * flight (turns.c), and those samples decide it as any other's. */
-int pygraph_verdicts_sibling_clearly_faster(const struct pygraph_selection *sel);
+/* Does v, an undecided graph, run outside its measuring turns on a
+ * sibling's gain?  A graph of another launch sequence of the segment was
+ * kept by a verdict, the segment's kept costs show graphs faster by a clear
+ * case's ratio (pygraph_sibling_clearly_faster), v's own floor of samples
+ * is not read yet, and v's signature came fewer than
+ * PYGRAPH_SIBLING_TRUST_ITERS times since its capture.  Its own samples
+ * decide it as any other's once read; while they lag, eager's window of
+ * turns waits for them too (turns.c). */
+int pygraph_verdicts_runs_on_sibling(struct pygraph_selection *sel,
+                                     const struct pygraph_variant *v);
 
 /* An indirect graph that has not met its direct rival yet. */
 int pygraph_verdicts_rival_pending(struct pygraph_selection *sel, const struct pygraph_variant *v,
