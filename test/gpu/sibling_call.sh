@@ -3,7 +3,7 @@
 # library_whole_passes.sh; logs to $OUT.  (1) the pending library WHILE run and issue 17's three modes (gpu-head.tar.gz at
 # af8db20); (2) issue 39's corpus A/B: apps-head.tar.xz (selection as at 4f8586f) against
 # apps-new.tar.xz (af8db20: a sibling graph's clear gain), plain/auto/graph, 3 rounds alternating;
-# (3) md_step and multistream plain/auto/graph; (4) hadamard auto's decisions (PYGRAPH_DEBUG); (5) the first region's making time.
+# (3) md_step and multistream plain/auto/graph; (4) hadamard auto's decisions (PYGRAPH_DEBUG); (5) the first region's making time; (6) multistream and md_step in auto.
 cd "$(dirname "$0")"; here=$(pwd); out=${OUT:-/tmp/out}; mkdir -p $out
 bash ./library_whole_passes.sh 2>&1 | tee $out/s1.log
 for r in 1 2 3; do for env in PYGRAPH_MODE=eager "PYGRAPH_MODE=graph PYGRAPH_WHOLE_LOOPS=0" PYGRAPH_MODE=graph; do
@@ -40,3 +40,12 @@ for app in adam gelu; do IFS=$'\t' read -r _ dir args _ _ tre < <(grep "^$app	" 
     echo "$app $v r$r: $(cd $B/$dir && PYGRAPH_MODE=$v PYGRAPH_DEBUG=1 timeout 60 ./pygraph $args < /dev/null 2>&1 |
       grep -E 'first entry|Average' | sed -E 's/^pygraph: debug: //' | tr '\n' ' ' | cut -c1-400)"
   done; done; done
+# (6) multistream's gap to graph mode: auto capturing before eager samples (its graph ran ~6%
+# slower after 4 or more eager iterations before the capture, bench/results.md 2026-12-03);
+# md_step auto's decisions
+B=/tmp/h/gpu/bin
+for r in 1 2 3; do for env in PYGRAPH_MODE=auto "PYGRAPH_MODE=auto PYGRAPH_EAGER_BEFORE_CAPTURE=0" PYGRAPH_MODE=graph; do
+  echo "multistream $env r$r: $(env $env timeout 60 $B/multistream_pygraph 2>&1 | grep -E 'loop_ms|checksum' | tr '\n' ' ' | cut -c1-200)"
+done; done
+PYGRAPH_MODE=auto PYGRAPH_DEBUG=1 PYGRAPH_REPORT=1 timeout 60 $B/md_step_pygraph > $out/md_step_auto_debug.log 2>&1
+grep -E "^pygraph: region|loop_ms" $out/md_step_auto_debug.log | cut -c1-400
