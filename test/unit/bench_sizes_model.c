@@ -26,15 +26,6 @@ struct loop_counts {
   int eager, graph;
 };
 
-/* The host's and the GPU's clocks after an iteration that made `eager`
- * launches and `graph` graph launches. */
-static void advance_clocks(int eager, int graph)
-{
-  fake_host_us += 5.0 * eager + 2.0 * graph;
-  if (fake_gpu_us < fake_host_us)
-    fake_gpu_us = fake_host_us;
-}
-
 static void trace(int eager, int graph)
 {
   fputc(graph ? 'G' : eager > 1 ? 'E' : eager ? 'e' : '.', stderr);
@@ -49,7 +40,7 @@ static struct loop_counts run_loop(pygraph_region *r, int kernel_id, int traced)
     kernel(kernel_id, 0);
     end(r);
     int eager = harness_count(fake_log(), "k"), graph = harness_count(fake_log(), "launch");
-    advance_clocks(eager, graph);
+    harness_launch_bound_host(5.0, 2.0);
     if (traced)
       trace(eager, graph);
     out.eager += eager;

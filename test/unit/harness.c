@@ -56,6 +56,14 @@ void harness_fake_timing(double eager_op_us, double graph_launch_us)
   fake.graph_launch_us = graph_launch_us;
 }
 
+void harness_launch_bound_host(double eager_launch_us, double graph_launch_us)
+{
+  fake_host_us += eager_launch_us * harness_count(fake_log(), "k") +
+                  graph_launch_us * harness_count(fake_log(), "launch");
+  if (fake_gpu_us < fake_host_us)
+    fake_gpu_us = fake_host_us;
+}
+
 void harness_eager_before_capture(unsigned n)
 {
   struct pygraph_settings s = *pygraph_settings();

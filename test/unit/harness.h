@@ -29,6 +29,11 @@ void harness_measure(unsigned iters, unsigned margin_pct);  /* PYGRAPH_MEASURE_I
 /* The fake GPU times its work (after fake_reset): eager_op_us per eager op,
  * graph_launch_us per graph launch. */
 void harness_fake_timing(double eager_op_us, double graph_launch_us);
+/* A launch-bound host after an iteration: the fake host clock advances by
+ * eager_launch_us for each eager kernel in fake_log() and graph_launch_us for
+ * each graph launch, and the fake GPU runs nothing before the host issued it
+ * (its clock is at least the host's). */
+void harness_launch_bound_host(double eager_launch_us, double graph_launch_us);
 void harness_max_ops(unsigned n);                      /* PYGRAPH_MAX_OPS, same scope */
 void harness_min_ops(unsigned n);                      /* PYGRAPH_MIN_OPS (harness: 1) */
 void harness_eager_before_capture(unsigned n);         /* PYGRAPH_EAGER_BEFORE_CAPTURE */

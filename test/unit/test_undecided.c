@@ -264,6 +264,26 @@ static struct sequence_runs run_sequence(pygraph_region *r, int k, int *a, int n
   }
   return out;
 }
+
+/* Settings at their defaults and fresh fake timings (eager 20 us an op, a
+ * graph launch 8 us, samples readable lag_us of GPU work late), then launch
+ * sequence 1 on r until its graph is kept (at most 300 iterations): the
+ * segment's state. */
+static struct pygraph_segment *decided_on_first_sequence(pygraph_region *r, double lag_us,
+                                                         int *a)
+{
+  default_settings();
+  fake_reset();
+  harness_fake_timing(20, 8);
+  fake.events_lag_us = lag_us;
+  struct pygraph_segment *seg = NULL;
+  for (int i = 0; i < 300 && (!seg || seg->sel.decision != PYGRAPH_DECIDED_GRAPH); i++) {
+    two_kernels(r, 1, (*a)++);
+    seg = harness_segment(r, 0);
+  }
+  return seg;
+}
+
 /* hadamard's shape: one segment, a launch sequence per size, a loop of a
  * few dozen iterations each, samples read ~8 iterations late.  Once one
  * sequence's graph was clearly faster, a new sequence's graph runs while
@@ -274,17 +294,9 @@ static struct sequence_runs run_sequence(pygraph_region *r, int k, int *a, int n
  * than they took. */
 static void test_sibling_graph_runs_new_sequence_meanwhile(void)
 {
-  default_settings();
   pygraph_region *r = harness_region("one_size_after_another", 1);
-  fake_reset();
-  harness_fake_timing(20, 8);
-  fake.events_lag_us = 150;
   int a = 0;
-  struct pygraph_segment *seg = NULL;
-  for (int i = 0; i < 300 && (!seg || seg->sel.decision != PYGRAPH_DECIDED_GRAPH); i++) {
-    two_kernels(r, 1, a++);
-    seg = harness_segment(r, 0);
-  }
+  struct pygraph_segment *seg = decided_on_first_sequence(r, 150, &a);
   CHECK(seg->sel.decision == PYGRAPH_DECIDED_GRAPH);
   CHECK(pygraph_sibling_clearly_faster(pygraph_verdicts_sibling_gain(&seg->sel)));
   CHECK(pygraph_sibling_clearly_faster(0.25) && !pygraph_sibling_clearly_faster(0.15) &&
@@ -332,11 +344,7 @@ static struct sequence_runs run_loop(pygraph_region *r, int k, int *a, int n)
     kernel(k, (*a)++);
     end(r);
     add_iteration(&out, k, &captured);
-    /* A launch-bound host: 5 us an eager launch, 2 us a graph launch; the
-     * GPU runs nothing before the host issued it. */
-    fake_host_us += 5.0 * harness_count(fake_log(), "k") + 2.0 * harness_count(fake_log(), "launch");
-    if (fake_gpu_us < fake_host_us)
-      fake_gpu_us = fake_host_us;
+    harness_launch_bound_host(5.0, 2.0);
   }
   loop_exit(r);
   return out;
@@ -388,16 +396,9 @@ static const struct pygraph_variant *graph_decided(struct pygraph_selection *sel
  * those of its old verdict) a new sequence's graph waits for its samples. */
 static void test_sibling_gain_needs_a_kept_graph(void)
 {
-  default_settings();
   pygraph_region *r = harness_region("kept_sibling", 1);
-  fake_reset();
-  harness_fake_timing(20, 8);
   int a = 0;
-  struct pygraph_segment *seg = NULL;
-  for (int i = 0; i < 300 && (!seg || seg->sel.decision != PYGRAPH_DECIDED_GRAPH); i++) {
-    two_kernels(r, 1, a++);
-    seg = harness_segment(r, 0);
-  }
+  struct pygraph_segment *seg = decided_on_first_sequence(r, 0, &a);
   fake.events_lag_us = 1e12;                       /* the new graph's samples: unread */
   run_sequence(r, 3, &a, 8);
   const struct pygraph_variant *kept = graph_decided(&seg->sel, 1);
